@@ -18,16 +18,20 @@ NARROWING_LINES = 200  # the lines read back from a site for the block holding i
 _PLAIN_BLOCK = re.compile(rb"(?:\belse|\btry|\bfinally|\bdo|[=(,:?\[]|\breturn)\s*$")
 _PLAIN_HEAD = re.compile(rb"\b(?:if|for|while|switch|catch|with)\s*$")
 _BRACE = re.compile(rb"[{}]")
+_BLANK = frozenset(b" \t\n\r\x0b\x0c")  # what `bytes.strip` takes, and `\s`
+# the longest word either head pattern ends with (`finally`), and the byte before it
+_HEAD_WORD = 8
 
 
 def in_inner_function(text: bytes) -> bool:
     """Does the code `text` (from inside a function's body to a point of it) leave that point
     inside an inner function's body: a block left open whose head is no statement's (`if (...)
-    {`, `else {`, `try {`) nor an object's (`= {`, `return {`, `({`)?"""
+    {`, `else {`, `try {`) nor an object's (`= {`, `return {`, `({`)? Each brace's head is read
+    back from it only as far as `plain` looks, not copied out of the text."""
     stack: list[bool] = []
     for i, ch in enumerate(text):
         if ch == 0x7B:  # `{`
-            stack.append(not plain(text[:i]))
+            stack.append(not _plain_before(text, i))
         elif ch == 0x7D and stack:  # `}`
             stack.pop()
     return any(stack)
@@ -42,11 +46,25 @@ def plain(head: bytes) -> bool:
     """Is the block opening after `head` a statement's or a literal's (`if (...) {`, `else {`,
     `try {`, `case k: {`, `= {`), no function's or class's body, so that a narrowing holds
     through it?"""
-    before = head.rstrip()
-    if _PLAIN_BLOCK.search(before) is not None:
+    return _plain_before(head, len(head))
+
+
+def _plain_before(text: bytes, end: int) -> bool:
+    """`plain` of the text before byte `end`, read back from it: the blank before it, the few
+    bytes a block's head word takes (and the one before, for its word boundary), and a
+    condition's parentheses."""
+    j = end
+    while j > 0 and text[j - 1] in _BLANK:
+        j -= 1
+    if _PLAIN_BLOCK.search(text[max(0, j - _HEAD_WORD):j]) is not None:
         return True
-    opened = opening_bracket(before, len(before) - 1) if before.endswith(b")") else None
-    return opened is not None and _PLAIN_HEAD.search(before[:opened]) is not None
+    opened = opening_bracket(text, j - 1) if j > 0 and text[j - 1] == 0x29 else None  # `)`
+    if opened is None:
+        return False
+    k = opened
+    while k > 0 and text[k - 1] in _BLANK:
+        k -= 1
+    return _PLAIN_HEAD.search(text[max(0, k - _HEAD_WORD):opened]) is not None
 
 
 def bound_otherwise(name: str) -> re.Pattern[bytes]:

@@ -123,6 +123,8 @@ class ScriptTypes:
         self.values = DeclaredValues(self.read, self.signatures, self)
         self.names = DeclaredNames(self.read, self.signatures, self.values)
         self._classes: dict[str, list[Cls]] = {}
+        # the declared type of each object literal a key of which was asked: (file, line, byte)
+        self._objects: dict[tuple[str, int, int], Declared | None] = {}
         # each receiver's type at each depth of the declarations read to reach it: what a
         # receiver is typed as depends on how many more may be read, nothing else
         self._receivers: dict[tuple[str, int, int, tuple[str, ...], Reader, int], Declared | None] = {}
@@ -206,7 +208,16 @@ class ScriptTypes:
         opened = self.read.braces(path).opening(line, col)
         if opened is None:
             return None
-        n, i = opened
+        # the literal's declared type, whichever of its keys asks
+        key = (path, *opened)
+        if key not in self._objects:
+            self._objects[key] = self._object_type(path, *opened)
+        declared = self._objects[key]
+        return self._judged(declared, path, simple) if declared is not None else None
+
+    def _object_type(self, path: str, n: int, i: int) -> Declared | None:
+        """The declared type of the object literal opening at byte `i` of line `n` (`object_key`)."""
+        lines = self.read.lines(path)
         before = lines[n - 1][:i].rstrip()
         declared = None
         annotated = re.search(rb"\b(?:const|let|var)\s+(" + IDENT + rb")\s*:\s*(.*?)=\s*$", before)
@@ -229,9 +240,7 @@ class ScriptTypes:
         elif (argument := argument_of(before)) is not None and not any(
                 s.line == n and s.name == argument[0] for s in self.read.functions(path)):  # no method's own pattern
             declared = self.signatures.parameter_type(argument[0], argument[1], path)
-        if declared is None:
-            return None
-        return self._judged(declared, path, simple)
+        return declared
 
     def classes(self, declared: Declared, path: str) -> list[Cls]:
         """The classes of the map a declared type names, seen from the file: where the file
