@@ -8,6 +8,7 @@ decided it (`Typed.rule`); anything else is untyped, and its site stays a name m
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Callable, Literal, NamedTuple
 
 from context_tools.query.symbols.call_close import PYTHON, after_call
@@ -58,6 +59,7 @@ class PythonReceivers:
         self._module: dict[tuple[str, str], Typing] = {}
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
+        self._assignments: dict[tuple[str, int, str], list[int]] = {}
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
@@ -76,7 +78,10 @@ class PythonReceivers:
         around = sorted((s for s in self.functions(path) if s.line <= line <= s.end_line), key=lambda s: -s.line)
         assignment = _assignment(name)
         for holder in around:
-            last = next((i for i in range(line - 2, holder.line - 1, -1) if assignment.match(lines[i])), None)
+            # the last line of the function above the site's assigning the name (from 0)
+            assigning = self._assigning(path, holder, name)
+            k = bisect_right(assigning, line - 2)
+            last = assigning[k - 1] if k and assigning[k - 1] >= holder.line else None
             if last is not None:
                 return self._assigned(lines, last, assignment)
             header = _header(lines, holder)
@@ -88,6 +93,19 @@ class PythonReceivers:
             self._module[key] = next((t for t in (self._assigned(lines, i, assignment) for i in assigned) if t),
                                      False) if assigned else None
         return self._module[key]
+
+    def _assigning(self, path: str, holder: Symbol, name: str) -> list[int]:
+        """The lines (from 0) of the function, its header's first on, that assign the name
+        (`_assignment`), in order: found once a function and name, however many sites of it
+        read the name."""
+        key = (path, holder.start_byte, name)
+        found = self._assignments.get(key)
+        if found is None:
+            lines = self.lines(path)
+            assignment = _assignment(name)
+            found = self._assignments[key] = [i for i in range(holder.line, min(holder.end_line, len(lines)))
+                                              if assignment.match(lines[i])]
+        return found
 
     def _assigned(self, lines: list[bytes], i: int, assignment: re.Pattern[bytes]) -> Typing:
         """What the assignment on line `i` (from 0) gives (`_typed`); None when it is none."""
