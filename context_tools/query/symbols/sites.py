@@ -21,6 +21,7 @@ from context_tools.query.symbols.script_annotations import named_type
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
+from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -890,18 +891,20 @@ class _BySyntax:
             cls = self._property_function_at(path, occ.line) if aliased else None
             if cls is None:
                 return False
-        depth = 0  # blocks closed between the line and the site
-        for n in range(min(occ.line, len(lines)), cls.line - 1, -1):
-            text = lines[n - 1][:occ.col] if n == occ.line else lines[n - 1]
-            for char in reversed(text):
-                if char == 0x7D:  # `}`: a block the site is not in
-                    depth += 1
-                elif char == 0x7B:  # `{`: that block's start, or one holding the site
-                    depth = max(depth - 1, 0)
-            said = rules.instance_alias(text, name) if depth == 0 and name.encode() in text else None
+        # the nearest line up to the class's first declaring the name, outside every block
+        # closed between it and the site (`ThisAliases`: the file's braces read once)
+        aliases = self.reading.this_aliases(path, name, lines)
+        last = len(lines)
+        at = aliases.starts[-1]
+        if occ.line <= len(lines):
+            text = lines[occ.line - 1][:occ.col]
+            at = aliases.starts[occ.line - 1] + len(text)
+            said = rules.instance_alias(text, name) if name.encode() in text and aliases.visible(occ.line, at) else None
             if said is not None:
                 return said
-        return False
+            last = occ.line - 1
+        found = aliases.nearest(cls.line, last, at)
+        return found if found is not None else False
 
     def _property_function_at(self, path: str, line: int) -> Symbol | None:
         """The method of an object of the file's top holding the line, outermost: a function
@@ -1034,6 +1037,7 @@ class _Reading:
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
         self._this_aliases: dict[tuple[str, str], bool] = {}
+        self._alias_lines: dict[tuple[str, str], ThisAliases] = {}
 
     def source(self, path: str) -> bytes:
         blob = self._blob(path)  # one blob at many paths is read and split once
@@ -1101,6 +1105,15 @@ class _Reading:
             found = self._line_types[key] = frozenset(
                 t.decode() for line in lines if name.encode() in line for pattern in patterns
                 if (m := pattern.search(line)) is not None for t in m.groups() if t is not None)
+        return found
+
+    def this_aliases(self, path: str, name: str, lines: list[bytes]) -> ThisAliases:
+        """The file's lines saying whether `name` aliases `this`, and where each is visible
+        (`ThisAliases`), read once a query."""
+        key = (path, name)
+        found = self._alias_lines.get(key)
+        if found is None:
+            found = self._alias_lines[key] = ThisAliases(lines, name, self.rules(path).instance_alias)
         return found
 
     def aliases_this(self, path: str, name: str, lines: list[bytes]) -> bool:
