@@ -97,6 +97,7 @@ class Snapshot:
         self._keys: dict[str, bytes | None] = {}  # the paths asked, to their facts' keys
         self._facts: dict[bytes, BlobFacts] = {}
         self._core: dict[bytes, BlobFacts] = {}
+        self._named: dict[bytes, dict[str, list[Symbol]]] = {}  # a blob's definitions by name
         self._imports: dict[bytes, ImportFacts] = {}  # import_facts' reads
         self._uses: dict[bytes, UseFacts] = {}  # uses_of's reads
         self._occ_by_name: dict[bytes, dict[str, list[Occurrence]]] = {}
@@ -379,12 +380,23 @@ class Snapshot:
                 key = self._key(path)
                 symbols = matched.get(key) if key is not None else None
                 if symbols is None:
-                    facts = self.core_facts(path)
-                    symbols = [s for s in facts.symbols if s.name == name] if facts else []
+                    symbols = self._by_name(path, key).get(name, []) if key is not None else []
                     if key is not None:
                         matched[key] = symbols
                 found.extend((path, s) for s in symbols)
         return out
+
+    def _by_name(self, path: str, key: bytes) -> dict[str, list[Symbol]]:
+        """The definitions of the file's blob (`key`) by name, in its facts' order: grouped once
+        a blob, not read whole again for each name asked of it (a file of thousands of classes,
+        each asked)."""
+        found = self._named.get(key)
+        if found is None:
+            found = self._named[key] = {}
+            facts = self.core_facts(path)
+            for s in facts.symbols if facts else ():
+                found.setdefault(s.name, []).append(s)
+        return found
 
     def paths_naming(self, name: str) -> list[str]:
         """The paths whose blobs the occurrence index lists under `name`, sorted (off the index:

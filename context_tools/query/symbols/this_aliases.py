@@ -12,6 +12,8 @@ from array import array
 from bisect import bisect_left
 from typing import Callable
 
+from context_tools.query.symbols.rightmost import Rightmost
+
 _BRACE = re.compile(rb"[{}]")
 _NEVER = 1 << 62  # past any byte of a file
 
@@ -41,20 +43,15 @@ class ThisAliases:
                     self.closes[open_lines.pop()[1]] = start + m.start() + 1
             start += len(text) + 1
         self.starts.append(start)
-        # the lines saying something of the name as an alias, in order, what each says, and a
-        # table of the latest close over every span of them a power of two long
+        # the lines saying something of the name as an alias, in order, what each says, and
+        # where each stops being visible
         self.lines: list[int] = []
         self.said: list[bool] = []
         for i, text in enumerate(lines):
             if spelled in text and (said := alias(text, name)) is not None:
                 self.lines.append(i + 1)
                 self.said.append(said)
-        self._latest = [array("q", (self.closes[n - 1] for n in self.lines))]
-        width = 1
-        while 2 * width <= len(self.lines):
-            last = self._latest[-1]
-            self._latest.append(array("q", (max(last[i], last[i + width]) for i in range(len(last) - width))))
-            width *= 2
+        self._closes = Rightmost(self.closes[n - 1] for n in self.lines)
 
     def visible(self, line: int, at: int) -> bool:
         """Is the start of `line` (from 1) inside no block closed before byte `at` of the file?"""
@@ -63,20 +60,5 @@ class ThisAliases:
     def nearest(self, first: int, last: int, at: int) -> bool | None:
         """What the nearest line from `last` up to `first` (from 1) saying something of the name
         that is visible from byte `at` says; None when no such line is."""
-        lo = bisect_left(self.lines, first)
-        hi = bisect_left(self.lines, last + 1) - 1
-        if hi < lo or self._latest_over(lo, hi) <= at:
-            return None
-        while lo < hi:  # the latest `i` whose lines i..hi hold one still open
-            mid = (lo + hi + 1) // 2
-            if self._latest_over(mid, hi) > at:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.said[lo]
-
-    def _latest_over(self, lo: int, hi: int) -> int:
-        level = (hi - lo + 1).bit_length() - 1
-        row = self._latest[level]
-        return max(row[lo], row[hi - (1 << level) + 1])
-
+        found = self._closes.last_over(bisect_left(self.lines, first), bisect_left(self.lines, last + 1) - 1, at)
+        return self.said[found] if found is not None else None
