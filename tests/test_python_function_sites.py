@@ -2,7 +2,9 @@
 from the function's assigning lines, found once a function and name
 (context_tools/query/symbols/receivers.py, `PythonReceivers.variable`), not by reading the
 function back from each site: a function of 4,000 lines each calling `x.m()` (50 kB) held
-`context references` for 4.1 s (2,000: 1.3 s), growing as the square of its lines. The work
+`context references` for 4.1 s (2,000: 1.3 s), growing as the square of its lines. The
+functions holding a site are found by a binary search (`_holders`), not by listing the
+file's functions for each site. The work
 is counted as the lines of receivers.py a query runs, for N sites and 2N: about twice, never
 four times."""
 
@@ -21,6 +23,8 @@ CLASSES = "class T:\n    def m(self):\n        pass\n\n\nclass U:\n    def m(sel
 SHAPES = {
     "parameter": lambda n: "def f(x: T):\n" + "    x.m()\n" * n,
     "assigned": lambda n: "def f():\n    x = T()\n" + "    x.m()\n" * n,
+    # a function a site: each site listed every function of the file for those holding it
+    "functions": lambda n: "".join(f"def f{i}(x: T):\n    def g():\n        pass\n    x.m()\n\n\n" for i in range(n)),
 }
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Callable, Literal, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator, Literal, NamedTuple
 
 from context_tools.query.symbols.call_close import PYTHON, after_call
+from context_tools.query.symbols.rightmost import Rightmost
 
 if TYPE_CHECKING:
     from indexer.model import Symbol
@@ -60,6 +61,7 @@ class PythonReceivers:
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
         self._assignments: dict[tuple[str, int, str], list[int]] = {}
+        self._by_line: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
@@ -75,7 +77,7 @@ class PythonReceivers:
         naming a class, or, in a test function or a fixture, as the pytest fixture of its name
         visible there); else a module-level (unindented) assignment."""
         lines = self.lines(path)
-        around = sorted((s for s in self.functions(path) if s.line <= line <= s.end_line), key=lambda s: -s.line)
+        around = self._holders(path, line)
         assignment = _assignment(name)
         for holder in around:
             # the last line of the function above the site's assigning the name (from 0)
@@ -93,6 +95,23 @@ class PythonReceivers:
             self._module[key] = next((t for t in (self._assigned(lines, i, assignment) for i in assigned) if t),
                                      False) if assigned else None
         return self._module[key]
+
+    def _holders(self, path: str, line: int) -> Iterator[Symbol]:
+        """The functions of the file holding the line, the latest first line first (of one line,
+        in the file's list's order): each found by a binary search over the functions by first
+        line, not by reading them all for each site."""
+        found = self._by_line.get(path)
+        if found is None:
+            functions = self.functions(path)
+            # by first line, the first of a line last: the last holding a line is the one the
+            # latest first line holding it, the first of them in the list
+            order = [functions[i] for i in sorted(range(len(functions)), key=lambda i: (functions[i].line, -i))]
+            found = self._by_line[path] = order, [f.line for f in order], Rightmost(f.end_line for f in order)
+        order, lines, ends = found
+        at = ends.last_over(0, bisect_right(lines, line) - 1, line - 1)
+        while at is not None:
+            yield order[at]
+            at = ends.last_over(0, at - 1, line - 1)
 
     def _assigning(self, path: str, holder: Symbol, name: str) -> list[int]:
         """The lines (from 0) of the function, its header's first on, that assign the name
