@@ -146,14 +146,24 @@ def diff_elements(changes: list[FileChange], base_snap: Snapshot, head_snap: Sna
 
 def _reordered(before: dict[Key, tuple[Symbol, str]], after: dict[Key, tuple[Symbol, str]]) -> list[Key]:
     """Symbols present on both sides whose place among their siblings changed: those off
-    the longest common ordering of each container's members."""
+    the longest common ordering of each container's members. Each side's members are grouped
+    by container once, not read whole again for each container."""
     moved: list[Key] = []
     containers = {sym.container for sym, _ in after.values()}
+
+    def grouped(side: dict[Key, tuple[Symbol, str]]) -> dict[str, list[Key]]:
+        """The keys on both sides, by their container on this side, in this side's order."""
+        groups: dict[str, list[Key]] = {}
+        for k, (sym, _) in side.items():
+            if k in before and k in after:
+                groups.setdefault(sym.container, []).append(k)
+        for keys in groups.values():
+            keys.sort(key=lambda k: (side[k][0].line, side[k][0].start_byte))
+        return groups
+
+    olds, news = grouped(before), grouped(after)
     for container in sorted(containers):
-        def order(side: dict[Key, tuple[Symbol, str]]) -> list[Key]:
-            keys = [k for k, (sym, _) in side.items() if sym.container == container and k in before and k in after]
-            return sorted(keys, key=lambda k: (side[k][0].line, side[k][0].start_byte))
-        old, new = order(before), order(after)
+        old, new = olds.get(container, []), news.get(container, [])
         kept = set()
         for block in difflib.SequenceMatcher(None, old, new, autojunk=False).get_matching_blocks():
             kept.update(old[block.a:block.a + block.size])

@@ -263,23 +263,75 @@ class SiteSyntax(NamedTuple):
 
 
 
-def attribute_syntax(before: bytes, receiver: re.Pattern[bytes]) -> SiteSyntax:
+class DottedTail:
+    """The dotted names that end a text before its dot (`a.b .` -> `a.b`): identifiers of a
+    first character in `first` and the others in `rest`, the longest such run of them, as the
+    pattern `pattern` finds it searched in the text. It is read back from the text's end, so
+    that finding it costs its own length, not the text's: searching the text for the pattern
+    anchored at its end tries every byte of it (each site of a long line reading the whole
+    line before it)."""
+
+    def __init__(self, first: bytes, rest: bytes) -> None:
+        self.first = frozenset(first)
+        self.rest = frozenset(rest)
+        cls = b"[" + re.escape(first) + b"]"
+        ident = cls + b"[" + re.escape(rest) + b"]*"
+        self.pattern = re.compile(rb"(" + ident + rb"(?:[ \t]*\.[ \t]*" + ident + rb")*)[ \t]*\.[ \t]*$")
+
+    def search(self, text: bytes) -> tuple[int, bytes] | None:
+        """(where they start, the dotted names as written) of those ending `text` before its
+        final dot, the longest run; None when it ends with none."""
+        i = self._dot(text, len(text))
+        if i is None:
+            return None
+        end = i
+        start = None
+        while True:
+            j = i
+            while j > 0 and text[j - 1] in self.rest:
+                j -= 1
+            k = next((k for k in range(j, i) if text[k] in self.first), None)  # the identifier's start
+            if k is None:
+                break
+            start = k
+            if k > j:
+                break  # a character of an identifier before it: no dot between
+            i = self._dot(text, k)
+            if i is None:
+                break
+        return (start, text[start:end]) if start is not None else None
+
+    @staticmethod
+    def _dot(text: bytes, i: int) -> int | None:
+        """Where the text before byte `i` ends with a dot between blanks (`[ \t]*.[ \t]*`)
+        begins; None when it does not end so."""
+        while i > 0 and text[i - 1] in (0x20, 0x09):
+            i -= 1
+        if i == 0 or text[i - 1] != 0x2E:
+            return None
+        i -= 1
+        while i > 0 and text[i - 1] in (0x20, 0x09):
+            i -= 1
+        return i
+
+
+def attribute_syntax(before: bytes, receiver: DottedTail) -> SiteSyntax:
     """The attribute a site is when the text `before` it on its line ends with a dot: of the
-    dotted names before the dot (`receiver` matches them, the dot included, at the end of the
+    dotted names before the dot (`receiver` finds them, the dot included, at the end of the
     text), of what a call of a dotted name returns (`Headers(...).get`), or of nothing known
     (another call's result, a subscript, a literal)."""
     if before.endswith(b")."):
         opened = opening_bracket(before, len(before) - 2)
         callee = receiver.search(before[:opened] + b".") if opened is not None else None
-        if callee is not None and not before[:callee.start()].rstrip().endswith((b")", b"]", b".", b"}")):
-            return SiteSyntax("attribute", dotted_names(callee.group(1)), True)
+        if callee is not None and not before[:callee[0]].rstrip().endswith((b")", b"]", b".", b"}")):
+            return SiteSyntax("attribute", dotted_names(callee[1]), True)
         return SiteSyntax("attribute")
     found = receiver.search(before)
-    start = found.start() if found else len(before)
+    start = found[0] if found else len(before)
     if found is None or before[:start].rstrip().endswith((b")", b"]", b".", b"}")) or (
             start and before[start - 1:start] in (b'"', b"'", b"`")):
         return SiteSyntax("attribute")
-    return SiteSyntax("attribute", dotted_names(found.group(1)))
+    return SiteSyntax("attribute", dotted_names(found[1]))
 
 
 def dotted_names(dotted: bytes) -> tuple[str, ...]:

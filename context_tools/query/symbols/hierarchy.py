@@ -85,6 +85,7 @@ class Hierarchy:
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         self._edges: dict[str, list[Inherits]] = {}
+        self._by_class: dict[str, dict[str, list[Inherits]]] = {}
         self._bases: dict[tuple[str, str], list[tuple[Cls, str]]] = {}
         self._top: dict[tuple[str, str], Symbol | None] = {}
         self._classes = _Classes(snap)
@@ -171,13 +172,23 @@ class Hierarchy:
         reopen (`OPEN_CLASSES`), in those files too, by path; a top-level Rust type's, the trait
         impls of the files that import its file (`impl Greet for Square` beside `use
         crate::shapes::Square;`, or `use super::*` in a child module), in path order."""
-        own = [e for e in self.edges_of(c.path) if e.cls == c.sym.qualified]
+        own = list(self._edges_by_class(c.path).get(c.sym.qualified, ()))
         if self.language(c.path) in OPEN_CLASSES:
             others = sorted({p for p, s in self.snap.definitions(c.sym.name) if p != c.path
                              and s.qualified == c.sym.qualified and is_class(s)
                              and self.language(p) == self.language(c.path)})
-            own += [e for p in others for e in self.edges_of(p) if e.cls == c.sym.qualified]
-        return own + [e for p in self.impl_files(c) for e in self.edges_of(p) if e.cls == c.sym.name]
+            own += [e for p in others for e in self._edges_by_class(p).get(c.sym.qualified, ())]
+        return own + [e for p in self.impl_files(c) for e in self._edges_by_class(p).get(c.sym.name, ())]
+
+    def _edges_by_class(self, path: str) -> dict[str, list[Inherits]]:
+        """The file's `inherits` edges by the class declaring them, in the file's order: grouped
+        once, not read whole again for each class of the file asked."""
+        found = self._by_class.get(path)
+        if found is None:
+            found = self._by_class[path] = {}
+            for e in self.edges_of(path):
+                found.setdefault(e.cls, []).append(e)
+        return found
 
     def impl_files(self, c: Cls) -> tuple[str, ...]:
         """The other files that may hold a top-level Rust type's impls: those naming it that

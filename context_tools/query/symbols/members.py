@@ -11,9 +11,11 @@ is a `name_match`; a named argument (`f(name: x)`) is no site."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Literal
 
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
+from context_tools.query.symbols.rightmost import Rightmost
 from indexer.lang.bindings import of_path
 from indexer.lang.member_syntax import SUPER, THIS
 
@@ -42,6 +44,17 @@ class ClassReading:
         self._h: Hierarchy | None = None
         self.members: dict[tuple[tuple[str, str], str, bool], tuple[str, Symbol] | None] = {}
         self.symbols: dict[str, list[Symbol]] = {}
+        # a file's definitions' first lines in that order, and their last lines to ask which
+        # holds a line (`MemberSites.enclosing`)
+        self.spans: dict[str, tuple[list[int], Rightmost]] = {}
+        # the definitions of a name (`Snapshot.definitions`), read once a query
+        self.definitions: dict[str, list[tuple[str, Symbol]]] = {}
+
+    def defined(self, name: str) -> list[tuple[str, Symbol]]:
+        found = self.definitions.get(name)
+        if found is None:
+            found = self.definitions[name] = self.snap.definitions(name)
+        return found
 
     @property
     def h(self) -> Hierarchy:
@@ -160,7 +173,7 @@ class MemberSites:
         """The class the class is written in, in its file."""
         container = cls.sym.container
         simple = container.rsplit(".", 1)[-1]
-        found = [s for p, s in self.snap.definitions(simple) if p == cls.path and s.qualified == container and is_class(s)]
+        found = [s for p, s in self.read.defined(simple) if p == cls.path and s.qualified == container and is_class(s)]
         return Cls(cls.path, found[0]) if container and found else None
 
     def enclosing(self, path: str, line: int) -> Cls | None:
@@ -171,18 +184,21 @@ class MemberSites:
         if symbols is None:
             facts = self.snap.core_facts(path)
             symbols = self._symbols[path] = sorted(facts.symbols if facts else (), key=lambda s: s.start_byte)
-        inner = None
-        for s in symbols:
-            if s.line <= line <= s.end_line:
-                inner = s
-        if inner is None:
+        spans = self.read.spans.get(path)
+        if spans is None:
+            spans = self.read.spans[path] = [s.line for s in symbols], Rightmost(s.end_line for s in symbols)
+        # the last in that order starting at or before the line that ends at or past it (those
+        # starting past it start past it: start_byte orders lines too)
+        at = spans[1].last_over(0, bisect_right(spans[0], line) - 1, line - 1)
+        if at is None:
             return None
+        inner = symbols[at]
         if is_class(inner):
             return Cls(path, inner)
         container = inner.container
         while container:
             simple = container.rsplit(".", 1)[-1]
-            found = sorted(((p, s) for p, s in self.snap.definitions(simple) if s.qualified == container and is_class(s)),
+            found = sorted(((p, s) for p, s in self.read.defined(simple) if s.qualified == container and is_class(s)),
                            key=lambda t: (t[0] != path, t[0]))
             if found:
                 return Cls(*found[0])

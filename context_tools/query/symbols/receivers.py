@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Callable, Literal, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator, Literal, NamedTuple
 
 from context_tools.query.symbols.call_close import PYTHON, after_call
+from context_tools.query.symbols.rightmost import Rightmost
 
 if TYPE_CHECKING:
     from indexer.model import Symbol
@@ -59,8 +60,8 @@ class PythonReceivers:
         self._module: dict[tuple[str, str], Typing] = {}
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
-        self._nesting: dict[str, tuple[list[Symbol], list[int], list[int]]] = {}
-        self._assignments: dict[tuple[str, Symbol, str], list[int]] = {}
+        self._assignments: dict[tuple[str, int, str], list[int]] = {}
+        self._by_line: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
@@ -76,9 +77,13 @@ class PythonReceivers:
         naming a class, or, in a test function or a fixture, as the pytest fixture of its name
         visible there); else a module-level (unindented) assignment."""
         lines = self.lines(path)
+        around = self._holders(path, line)
         assignment = _assignment(name)
-        for holder in self._holders(path, line):
-            last = self._last_assigned(path, holder, name, assignment, line - 2)
+        for holder in around:
+            # the last line of the function above the site's assigning the name (from 0)
+            assigning = self._assigning(path, holder, name)
+            k = bisect_right(assigning, line - 2)
+            last = assigning[k - 1] if k and assigning[k - 1] >= holder.line else None
             if last is not None:
                 return self._assigned(lines, last, assignment)
             header = _header(lines, holder)
@@ -91,44 +96,35 @@ class PythonReceivers:
                                      False) if assigned else None
         return self._module[key]
 
-    def _holders(self, path: str, line: int) -> list[Symbol]:
-        """The file's functions holding `line`, innermost first: the function starting last
-        at or before it, then the functions around that one, those holding it kept. The nesting
-        is found once a file (a function's parent: the nearest function before it that has not
-        ended), so a file of many functions costs each site its depth, not every function."""
-        found = self._nesting.get(path)
+    def _holders(self, path: str, line: int) -> Iterator[Symbol]:
+        """The functions of the file holding the line, the latest first line first (of one line,
+        in the file's list's order): each found by a binary search over the functions by first
+        line, not by reading them all for each site."""
+        found = self._by_line.get(path)
         if found is None:
-            functions = sorted(self.functions(path), key=lambda s: (s.line, -s.end_line))
-            parents: list[int] = []
-            open_: list[int] = []
-            for i, f in enumerate(functions):
-                while open_ and functions[open_[-1]].end_line < f.line:
-                    open_.pop()
-                parents.append(open_[-1] if open_ else -1)
-                open_.append(i)
-            found = self._nesting[path] = (functions, [f.line for f in functions], parents)
-        functions, starts, parents = found
-        out = []
-        at = bisect_right(starts, line) - 1
-        while at >= 0:
-            if functions[at].end_line >= line:
-                out.append(functions[at])
-            at = parents[at]
-        return out
+            functions = self.functions(path)
+            # by first line, the first of a line last: the last holding a line is the one the
+            # latest first line holding it, the first of them in the list
+            order = [functions[i] for i in sorted(range(len(functions)), key=lambda i: (functions[i].line, -i))]
+            found = self._by_line[path] = order, [f.line for f in order], Rightmost(f.end_line for f in order)
+        order, lines, ends = found
+        at = ends.last_over(0, bisect_right(lines, line) - 1, line - 1)
+        while at is not None:
+            yield order[at]
+            at = ends.last_over(0, at - 1, line - 1)
 
-    def _last_assigned(self, path: str, holder: Symbol, name: str, assignment: re.Pattern[bytes],
-                       below: int) -> int | None:
-        """The last line (from 0) of the function's body at or above `below` that assigns
-        `name`: its body's assignments of the name found once, not read again back from each
-        site (a function of n lines of sites made that n^2 / 2 lines)."""
-        key = (path, holder, name)
+    def _assigning(self, path: str, holder: Symbol, name: str) -> list[int]:
+        """The lines (from 0) of the function, its header's first on, that assign the name
+        (`_assignment`), in order: found once a function and name, however many sites of it
+        read the name."""
+        key = (path, holder.start_byte, name)
         found = self._assignments.get(key)
         if found is None:
             lines = self.lines(path)
+            assignment = _assignment(name)
             found = self._assignments[key] = [i for i in range(holder.line, min(holder.end_line, len(lines)))
                                               if assignment.match(lines[i])]
-        at = bisect_right(found, below) - 1
-        return found[at] if at >= 0 else None
+        return found
 
     def _assigned(self, lines: list[bytes], i: int, assignment: re.Pattern[bytes]) -> Typing:
         """What the assignment on line `i` (from 0) gives (`_typed`); None when it is none."""

@@ -1,12 +1,14 @@
 """The blocks and declarations of JavaScript and TypeScript code as the receiver typing
 (`script_types`) reads them, text alone: the innermost `{` holding a site, read back by braces
-(`opening`); whether a block is a statement's or a literal's, which a narrowing holds through,
+(`Braces`); whether a block is a statement's or a literal's, which a narrowing holds through,
 or a function's or class's body (`plain`); a `const`/`let`/`var` of a name (`declared`) and
 any other binding of it (`bound_otherwise`)."""
 
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left, bisect_right
 
 from indexer.lang.bindings_base import opening_bracket
 
@@ -15,16 +17,21 @@ NARROWING_LINES = 200  # the lines read back from a site for the block holding i
 
 _PLAIN_BLOCK = re.compile(rb"(?:\belse|\btry|\bfinally|\bdo|[=(,:?\[]|\breturn)\s*$")
 _PLAIN_HEAD = re.compile(rb"\b(?:if|for|while|switch|catch|with)\s*$")
+_BRACE = re.compile(rb"[{}]")
+_BLANK = frozenset(b" \t\n\r\x0b\x0c")  # what `bytes.strip` takes, and `\s`
+# the longest word either head pattern ends with (`finally`), and the byte before it
+_HEAD_WORD = 8
 
 
 def in_inner_function(text: bytes) -> bool:
     """Does the code `text` (from inside a function's body to a point of it) leave that point
     inside an inner function's body: a block left open whose head is no statement's (`if (...)
-    {`, `else {`, `try {`) nor an object's (`= {`, `return {`, `({`)?"""
+    {`, `else {`, `try {`) nor an object's (`= {`, `return {`, `({`)? Each brace's head is read
+    back from it only as far as `plain` looks, not copied out of the text."""
     stack: list[bool] = []
     for i, ch in enumerate(text):
         if ch == 0x7B:  # `{`
-            stack.append(not plain(text[:i]))
+            stack.append(not _plain_before(text, i))
         elif ch == 0x7D and stack:  # `}`
             stack.pop()
     return any(stack)
@@ -39,11 +46,25 @@ def plain(head: bytes) -> bool:
     """Is the block opening after `head` a statement's or a literal's (`if (...) {`, `else {`,
     `try {`, `case k: {`, `= {`), no function's or class's body, so that a narrowing holds
     through it?"""
-    before = head.rstrip()
-    if _PLAIN_BLOCK.search(before) is not None:
+    return _plain_before(head, len(head))
+
+
+def _plain_before(text: bytes, end: int) -> bool:
+    """`plain` of the text before byte `end`, read back from it: the blank before it, the few
+    bytes a block's head word takes (and the one before, for its word boundary), and a
+    condition's parentheses."""
+    j = end
+    while j > 0 and text[j - 1] in _BLANK:
+        j -= 1
+    if _PLAIN_BLOCK.search(text[max(0, j - _HEAD_WORD):j]) is not None:
         return True
-    opened = opening_bracket(before, len(before) - 1) if before.endswith(b")") else None
-    return opened is not None and _PLAIN_HEAD.search(before[:opened]) is not None
+    opened = opening_bracket(text, j - 1) if j > 0 and text[j - 1] == 0x29 else None  # `)`
+    if opened is None:
+        return False
+    k = opened
+    while k > 0 and text[k - 1] in _BLANK:
+        k -= 1
+    return _PLAIN_HEAD.search(text[max(0, k - _HEAD_WORD):opened]) is not None
 
 
 def bound_otherwise(name: str) -> re.Pattern[bytes]:
@@ -56,17 +77,41 @@ def bound_otherwise(name: str) -> re.Pattern[bytes]:
                       + rb"(?![\w$])|\bcatch\s*\(\s*" + word + rb"(?![\w$]))")
 
 
-def opening(lines: list[bytes], line: int, col: int) -> tuple[int, int] | None:
-    """(line, byte) of the innermost `{` holding the site, read back by braces."""
-    depth = 0
-    for n in range(line, max(0, line - NARROWING_LINES), -1):
-        text = lines[n - 1] if n < line else lines[n - 1][:col]
-        for i in range(len(text) - 1, -1, -1):
-            ch = text[i:i + 1]
-            if ch == b"}":
-                depth += 1
-            elif ch == b"{":
-                if depth == 0:
-                    return n, i
-                depth -= 1
-    return None
+class Braces:
+    """A file's braces, matched once in order: the innermost `{` holding a point is the last
+    one left open before it (the nearest `{` whose text to the point is balanced, as reading
+    back by braces finds it), so that each site finds its own by a binary search, not by
+    reading back its line and the lines above."""
+
+    def __init__(self, lines: list[bytes]) -> None:
+        # each line's first byte in the file, lines joined by one byte, and the end's
+        self._starts = array("q")
+        # each brace's byte in the file, in order, and the `{` left open after it (-1: none)
+        self._at = array("q")
+        self._open = array("q")
+        stack: list[int] = []
+        start = 0
+        for text in lines:
+            self._starts.append(start)
+            for m in _BRACE.finditer(text):
+                if m.group() == b"{":
+                    stack.append(start + m.start())
+                elif stack:
+                    stack.pop()
+                self._at.append(start + m.start())
+                self._open.append(stack[-1] if stack else -1)
+            start += len(text) + 1
+        self._starts.append(start)
+
+    def opening(self, line: int, col: int) -> tuple[int, int] | None:
+        """(line, byte) of the innermost `{` holding the byte `col` of line `line` (from 1), at
+        most `NARROWING_LINES` lines above it."""
+        at = min(self._starts[line - 1] + col, self._starts[line] - 1)  # no byte past the line's end
+        i = bisect_left(self._at, at) - 1
+        found = self._open[i] if i >= 0 else -1
+        if found < 0:
+            return None
+        n = bisect_right(self._starts, found)
+        return (n, found - self._starts[n - 1]) if n > line - NARROWING_LINES else None
+
+

@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 from context_tools.query.symbols.script_annotations import IDENT, Reader, parameters
-from context_tools.query.symbols.script_blocks import HEADER_LINES
+from context_tools.query.symbols.script_blocks import HEADER_LINES, Braces
 from context_tools.query.symbols.script_chains import blanked
 from indexer.lang.bindings import of_import
 
@@ -30,6 +30,14 @@ class ScriptFunctions:
         self.lines = read_lines
         self.functions = read_functions
         self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
+        self._braces: dict[str, Braces] = {}
+
+    def braces(self, path: str) -> Braces:
+        """The file's braces, matched once a query (`Braces`)."""
+        found = self._braces.get(path)
+        if found is None:
+            found = self._braces[path] = Braces(self.lines(path))
+        return found
 
     def holder(self, path: str, line: int) -> Symbol | None:
         """The innermost function or method of the file holding the line."""

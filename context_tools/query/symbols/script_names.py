@@ -11,6 +11,7 @@ in its own file. Also `this` in a function declaring `this: T`."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
 
 from context_tools.query.symbols.script_annotations import Reader, callback_of, named, named_type
@@ -33,8 +34,15 @@ class DeclaredNames:
         self.read = read
         self.signatures = signatures
         self.values = values
-        self._tops: dict[tuple[str, str, Reader], Declared | None] = {}
+        self._tops: dict[tuple[str, str, Reader, int], Declared | None] = {}
         self._imports: dict[tuple[str, str], tuple[str, Symbol] | None] = {}
+        # a function's lines binding a name, and its declarations of it at its body's level
+        self._binding: dict[tuple[str, int, str], list[int]] = {}
+        self._level: dict[tuple[str, int, str], list[tuple[int, int]]] = {}
+        # the types its binding lines give the name, read in order to the first untyped (and a
+        # later declaration's), at each depth of the reading that asks (`ScriptTypes.receiver`)
+        self._said: dict[tuple[str, int, str, Reader, int], list[Declared | None]] = {}
+        self._laters: dict[tuple[str, int, int, str, Reader, int], Declared | None] = {}
 
     def declaration(self, path: str, line: int, name: str, read: Reader = named) -> Declared | None:
         """The type the function holding the line declares the name of: a parameter `name: T`
@@ -81,7 +89,11 @@ class DeclaredNames:
 
     def _bound_in(self, path: str, holder: Symbol, line: int, name: str,
                   read: Reader) -> tuple[Declared | None, bool]:
-        """(its type, whether the function binds the name at all) for the name at the line."""
+        """(its type, whether the function binds the name at all) for the name at the line:
+        its parameter's, then each line of its body binding the name up to the line, in order
+        (the last one's type; untyped where one's is not declared). The lines binding it are
+        found once a function and name, and each one's type read once a depth
+        (`ScriptTypes.receiver`), however many sites of the function read the name."""
         word = re.escape(name.encode())
         params, body, start = self.read.parameters(path, holder)
         found = None
@@ -95,60 +107,100 @@ class DeclaredNames:
             if documented is None:
                 return None, True  # a parameter without a type, or one inside a pattern
             found, bound = Declared(documented[0], f"JSDoc `@param {{{documented[1]}}} {name}`"), True
+        binding = self._binding_lines(path, holder, body, start, name)
+        k = bisect_right(binding, line)
+        if not k:
+            return (found, bound) if bound else self._later(path, holder, line, name, read)
+        # the types of the binding lines read so far, in order, ending at the first untyped one
+        said = self._said.setdefault((path, holder.start_byte, name, read, self.values.receivers.depth), [])
+        while len(said) < k and (not said or said[-1] is not None):
+            said.append(self._binding_at(path, binding[len(said)], body, start, name, read))
+        if said[-1] is None and len(said) <= k:
+            return None, True
+        return said[k - 1], True
+
+    def _binding_lines(self, path: str, holder: Symbol, body: int, start: int, name: str) -> list[int]:
+        """The lines of the function's body, from its first, that bind the name: a `const`,
+        `let` or `var` of it, or another binding (`bound_otherwise`)."""
+        key = (path, holder.start_byte, name)
+        found = self._binding.get(key)
+        if found is None:
+            lines = self.read.lines(path)
+            declaring = declared(name)
+            other = bound_otherwise(name)
+            found = self._binding[key] = []
+            for n in range(body, holder.end_line + 1):
+                text = lines[n - 1] if 0 < n <= len(lines) else b""
+                text = text[start:] if n == body else text
+                if name.encode() in text and (declaring.search(text) or other.search(text)):
+                    found.append(n)
+        return found
+
+    def _binding_at(self, path: str, n: int, body: int, start: int, name: str, read: Reader) -> Declared | None:
+        """The type line `n` of a function's body, binding the name, gives it: a `const`, `let` or
+        `var`'s (`DeclaredValues.declared_at`); an arrow's or function's parameter's where the
+        callback is passed directly to a declared container's method, and binds the name once on
+        the line, or to a function declaring its type (`_passed`); None otherwise."""
         lines = self.read.lines(path)
-        declaring = declared(name)
+        text = lines[n - 1] if 0 < n <= len(lines) else b""
+        text = text[start:] if n == body else text
+        d = declared(name).search(text)
+        if d is not None:
+            return self.values.declared_at(path, lines, n, text, d, name, read)
         other = bound_otherwise(name)
-        for n in range(body, line + 1):
-            text = lines[n - 1] if 0 < n <= len(lines) else b""
-            text = text[start:] if n == body else text
-            if name.encode() not in text:
-                continue
-            d = declaring.search(text)
-            if d is not None:
-                found, bound = self.values.declared_at(path, lines, n, text, d, name, read), True
-                if found is None:
-                    return None, True
-            elif other.search(text):
-                # an arrow's or function's parameter: an element where the callback is passed
-                # directly to a declared container's method, and binds the name once on the line
-                alone = read is named and len(other.findall(text)) == 1
-                taken = callback_of(text, name) if alone else None
-                found = self.values.element_of(path, n, taken.container, taken.read, taken.how) if taken else (
-                    self._passed(path, text, name) if alone else None)
-                if found is None:
-                    return None, True
-                bound = True
-        return (found, bound) if bound else self._later(path, holder, line, name, read)
+        alone = read is named and len(other.findall(text)) == 1
+        taken = callback_of(text, name) if alone else None
+        return self.values.element_of(path, n, taken.container, taken.read, taken.how) if taken else (
+            self._passed(path, text, name) if alone else None)
 
     def _later(self, path: str, holder: Symbol, line: int, name: str, read: Reader) -> tuple[Declared | None, bool]:
         """(its type, whether the function binds the name) where the function declares it
         after the line, at its body's own level, visible to the whole body (`var d = f()`
         below a closure reading `d`): the one such declaration's type; untyped when it declares
-        it otherwise there (`function d() {}`) or more than once."""
-        lines = self.read.lines(path)
+        it otherwise there (`function d() {}`) or more than once. Its declarations at that level
+        are found once a function and name, and the type read once a depth."""
         body, start, depths = self.read.depths(path, holder)
-        declaring = declared(name)
-        other = re.compile(rb"\b(?:function\s*\*?|class)\s+" + re.escape(name.encode()) + rb"(?![\w$])")
-        found: list[tuple[int, re.Match[bytes] | None]] = []
-        for n in range(max(line + 1, body), body + len(depths)):
-            if name.encode() not in lines[n - 1]:
-                continue
-            text = blanked(lines[n - 1][start:] if n == body else lines[n - 1])
-            for m in (*declaring.finditer(text), *other.finditer(text)):
-                if depths[n - body] + text.count(b"{", 0, m.start()) - text.count(b"}", 0, m.start()) == 1:
-                    found.append((n, m if m.re is declaring else None))
-        if not found:
+        later = self._level_lines(path, holder, name)
+        i = bisect_left(later, (max(line + 1, body), -1))
+        if i == len(later):
             return None, False
-        n, d = found[0]
-        if len(found) > 1 or d is None:
+        n, index = later[i]
+        if i + 1 < len(later) or index < 0:
             return None, True
-        written = lines[n - 1][start:] if n == body else lines[n - 1]  # the value as written, strings and all
-        return self.values.declared_at(path, lines, n, written, d, name, read), True
+        key = (path, n, index, name, read, self.values.receivers.depth)
+        if key not in self._laters:
+            lines = self.read.lines(path)
+            written = lines[n - 1][start:] if n == body else lines[n - 1]  # the value as written, strings and all
+            d = list(declared(name).finditer(blanked(written)))[index]
+            self._laters[key] = self.values.declared_at(path, lines, n, written, d, name, read)
+        return self._laters[key], True
+
+    def _level_lines(self, path: str, holder: Symbol, name: str) -> list[tuple[int, int]]:
+        """(line, which `const`/`let`/`var` of the name on it, -1 for a `function` or `class`
+        of it) of each declaration of the name at the function body's own level, in order."""
+        key = (path, holder.start_byte, name)
+        found = self._level.get(key)
+        if found is None:
+            lines = self.read.lines(path)
+            body, start, depths = self.read.depths(path, holder)
+            declaring = declared(name)
+            other = re.compile(rb"\b(?:function\s*\*?|class)\s+" + re.escape(name.encode()) + rb"(?![\w$])")
+            found = self._level[key] = []
+            for n in range(body, body + len(depths)):
+                if name.encode() not in lines[n - 1]:
+                    continue
+                text = blanked(lines[n - 1][start:] if n == body else lines[n - 1])
+                for index, m in (*enumerate(declaring.finditer(text)), *((-1, m) for m in other.finditer(text))):
+                    if depths[n - body] + text.count(b"{", 0, m.start()) - text.count(b"}", 0, m.start()) == 1:
+                        found.append((n, index))
+            found.sort()
+        return found
 
     def _top_level(self, path: str, name: str, read: Reader = named) -> Declared | None:
         """The type the file's one top-level declaration of the name gives it (`export const
         flowAnnotation = createFlowAnnotation("flow")`, `const app: App = ...`)."""
-        key = (path, name, read)
+        # what it gives depends on how deep the reading that asks is (`ScriptTypes.receiver`)
+        key = (path, name, read, self.values.receivers.depth)
         if key not in self._tops:
             lines = self.read.lines(path)
             declaring = declared(name)

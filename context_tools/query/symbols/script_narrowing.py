@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from context_tools.query.symbols.script_annotations import IDENT
-from context_tools.query.symbols.script_blocks import NARROWING_LINES, bound_otherwise, declared, opening, plain
+from context_tools.query.symbols.script_blocks import NARROWING_LINES, bound_otherwise, declared, plain
 from context_tools.query.symbols.script_chains import ASSIGNED
 from context_tools.query.symbols.script_declared import Declared
 
@@ -36,12 +36,24 @@ def _rebound_in_block(lines: list[bytes], n: int, i: int, name: str) -> bool:
     return True
 
 
+def _patterns(name: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """`if (name instanceof T)` (group 1 T) and `if (isT(name))` (group 1 isT)."""
+    word = re.escape(name.encode())
+    return (re.compile(rb"\bif\s*\(\s*" + word + rb"\s+instanceof\s+(?:" + IDENT + rb"\.)*(" + IDENT + rb")\s*\)"),
+            re.compile(rb"\bif\s*\(\s*(" + IDENT + rb")\s*\(\s*" + word + rb"\s*\)\s*\)"))
+
+
 class Narrowing:
     """The narrowings of one query's JavaScript and TypeScript sites."""
 
     def __init__(self, read: ScriptFunctions, signatures: Signatures) -> None:
         self.read = read
         self.signatures = signatures
+        # the first narrowing of each kind a line writes of a name: (where it ends, the type
+        # or the predicate it names)
+        self._written: dict[tuple[str, int, str], tuple[tuple[int, str] | None, tuple[int, str] | None]] = {}
+        # what a block and the blocks holding it narrow a name to, read outwards from it
+        self._outward: dict[tuple[str, tuple[int, int], str], Declared | None] = {}
 
     def narrowed(self, path: str, line: int, col: int, name: str) -> Declared | None:
         """The class a narrowing of the site's own line or of a block holding it makes the
@@ -49,33 +61,66 @@ class Narrowing:
         The blocks are read outwards from the innermost through those of statements and
         literals (`if (...) {`, `else {`, `try {`, `case k: {`: `plain`), never out of a
         function's body; the name must not be assigned or declared again inside the narrowing
-        block."""
+        block. A line's narrowings of a name are found once, and so is what each block
+        narrows it to with those holding it, however many sites they hold."""
         lines = self.read.lines(path)
         if not 0 < line <= len(lines):
             return None
-        found = self._narrowing(lines[line - 1][:col], name, path)
+        found = self._on_line(path, line, col, name)
         if found is not None:
             return found
         at = (line, col)
-        while (opened := opening(lines, *at)) is not None:
+        braces = self.read.braces(path)
+        blocks: list[tuple[str, tuple[int, int], str]] = []  # read here, to be kept
+        while (opened := braces.opening(*at)) is not None:
+            key = (path, opened, name)
+            if key in self._outward:
+                found = self._outward[key]
+                break
+            blocks.append(key)
             head = lines[opened[0] - 1][:opened[1]]
             m = re.search(rb"\bif\s*\((.*)\)\s*$", head)
             found = self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None
             if found is not None:
-                return None if _rebound_in_block(lines, *opened, name) else found
+                found = None if _rebound_in_block(lines, *opened, name) else found
+                break
             if not plain(head):
-                return None
+                break
             at = opened
+        # each block read ends where the innermost's reading ended
+        self._outward.update((key, found) for key in blocks)
+        return found
+
+    def _on_line(self, path: str, line: int, col: int, name: str) -> Declared | None:
+        """A narrowing written on the line before byte `col` (`cond && ...`, `if (x instanceof
+        T) x.m()`), as `_narrowing` reads that text: a line's first narrowing of each kind is
+        found once, and holds for a site past its end (narrowings do not overlap, so the first
+        in the text before the site is the line's first, if it ends before the site)."""
+        key = (path, line, name)
+        if key not in self._written:
+            text = self.read.lines(path)[line - 1]
+            instance, predicate = _patterns(name)
+            m = instance.search(text)
+            p = predicate.search(text)
+            self._written[key] = ((m.end(), m.group(1).decode()) if m else None,
+                                  (p.end(), p.group(1).decode()) if p else None)
+        first, guarded = self._written[key]
+        if first is not None and first[0] <= col:
+            return Declared(first[1], f"`{name} instanceof {first[1]}`")
+        if guarded is not None and guarded[0] <= col:
+            said = self.signatures.predicate(guarded[1], path)
+            return Declared(said.type, f"`{guarded[1]}({name})`, a type predicate of {said.type}",
+                            seen_from=said.seen_from) if said else None
         return None
 
     def _narrowing(self, text: bytes, name: str, path: str) -> Declared | None:
         """A narrowing `if (name instanceof T)` or `if (isT(name))` written on the text, the
         whole condition of its `if` (or `cond && ...` before the site)."""
-        word = re.escape(name.encode())
-        m = re.search(rb"\bif\s*\(\s*" + word + rb"\s+instanceof\s+(?:" + IDENT + rb"\.)*(" + IDENT + rb")\s*\)", text)
+        instance, predicate = _patterns(name)
+        m = instance.search(text)
         if m is not None:
             return Declared(m.group(1).decode(), f"`{name} instanceof {m.group(1).decode()}`")
-        m = re.search(rb"\bif\s*\(\s*(" + IDENT + rb")\s*\(\s*" + word + rb"\s*\)\s*\)", text)
+        m = predicate.search(text)
         if m is not None:
             guard = m.group(1).decode()
             said = self.signatures.predicate(guard, path)

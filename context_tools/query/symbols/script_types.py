@@ -85,7 +85,7 @@ from context_tools.query.symbols.script_annotations import (
     named,
     named_type,
 )
-from context_tools.query.symbols.script_blocks import HEADER_LINES, in_inner_function, opening
+from context_tools.query.symbols.script_blocks import HEADER_LINES, in_inner_function
 from context_tools.query.symbols.script_casts import before_site, cast_type, parenthesized
 from context_tools.query.symbols.script_chains import chain_before, keyed_member
 from context_tools.query.symbols.script_declared import Declared, Typed
@@ -104,6 +104,9 @@ if TYPE_CHECKING:
 OBJECT = frozenset({"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString",
                     "toString", "valueOf"})
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+# declarations read through one another for one receiver's type (`const b = c ? a : a`, `a`'s
+# own declaration, ...): a commit chooses how they nest, and may make them a loop
+RECEIVER_DEPTH = 8
 
 
 class ScriptTypes:
@@ -120,6 +123,12 @@ class ScriptTypes:
         self.values = DeclaredValues(self.read, self.signatures, self)
         self.names = DeclaredNames(self.read, self.signatures, self.values)
         self._classes: dict[str, list[Cls]] = {}
+        # the declared type of each object literal a key of which was asked: (file, line, byte)
+        self._objects: dict[tuple[str, int, int], Declared | None] = {}
+        # each receiver's type at each depth of the declarations read to reach it: what a
+        # receiver is typed as depends on how many more may be read, nothing else
+        self._receivers: dict[tuple[str, int, int, tuple[str, ...], Reader, int], Declared | None] = {}
+        self.depth = 0
         # the receivers typed so far: shared by the passes of one query, one a definition
         self._typed: Typed = {} if typed is None else typed
 
@@ -196,10 +205,19 @@ class ScriptTypes:
         if not text[:col].rstrip().endswith((b"{", b",")) and text[:col].strip() or not (
                 after[:1] in (b",", b"}", b":", b"") or after.startswith(b"//")):
             return None  # a value, not a key (`{ turn: turn }`'s second)
-        opened = opening(lines, line, col)
+        opened = self.read.braces(path).opening(line, col)
         if opened is None:
             return None
-        n, i = opened
+        # the literal's declared type, whichever of its keys asks
+        key = (path, *opened)
+        if key not in self._objects:
+            self._objects[key] = self._object_type(path, *opened)
+        declared = self._objects[key]
+        return self._judged(declared, path, simple) if declared is not None else None
+
+    def _object_type(self, path: str, n: int, i: int) -> Declared | None:
+        """The declared type of the object literal opening at byte `i` of line `n` (`object_key`)."""
+        lines = self.read.lines(path)
         before = lines[n - 1][:i].rstrip()
         declared = None
         annotated = re.search(rb"\b(?:const|let|var)\s+(" + IDENT + rb")\s*:\s*(.*?)=\s*$", before)
@@ -222,9 +240,7 @@ class ScriptTypes:
         elif (argument := argument_of(before)) is not None and not any(
                 s.line == n and s.name == argument[0] for s in self.read.functions(path)):  # no method's own pattern
             declared = self.signatures.parameter_type(argument[0], argument[1], path)
-        if declared is None:
-            return None
-        return self._judged(declared, path, simple)
+        return declared
 
     def classes(self, declared: Declared, path: str) -> list[Cls]:
         """The classes of the map a declared type names, seen from the file: where the file
@@ -308,7 +324,24 @@ class ScriptTypes:
     def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...], read: Reader = named) -> Declared | None:
         """The declared type of a dotted receiver at the line: its head's, then each further
         part a field of the class before it whose declaration names its type; the last one's
-        declaration read by `read` (an element of the container it declares)."""
+        declaration read by `read` (an element of the container it declares). Declarations
+        are read through one another `RECEIVER_DEPTH` deep at most (deeper, untyped), each
+        receiver once a depth: a name whose value names it, or declarations whose values each
+        name the one before twice (`const a2 = c ? a1 : a1`), are read once a level, not once
+        a way."""
+        key = (path, line, col, receiver, read, self.depth)
+        if key in self._receivers:
+            return self._receivers[key]
+        if self.depth >= RECEIVER_DEPTH:
+            return None
+        self.depth += 1
+        try:
+            found = self._receivers[key] = self._receiver(path, line, col, receiver, read)
+        finally:
+            self.depth -= 1
+        return found
+
+    def _receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...], read: Reader) -> Declared | None:
         head = receiver[0]
         last = len(receiver) - 1
         if head == "this":

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from context_tools.query.symbols.script_functions import ScriptFunctions
     from context_tools.query.symbols.script_signatures import Signatures
 
+# the values a conditional's type may take, its nested conditionals' counted: each level of
+# `c ? a : a` doubles them, and the rule that says them
+ALTERNATIVES = 16
 _CONSTANT = re.compile(rb"\bconst\b")
 # a value made by a call: `new T(...)` (group 1 `new`), `f(...)`, `ns.f<A>(...)` (group 2 the name called)
 _MADE = re.compile(rb"\s*(new\s+)?(?:" + IDENT + rb"\s*\.\s*)*(" + IDENT + rb")\s*(?:<[^()]*>)?\s*\(")
@@ -37,7 +40,10 @@ _MADE = re.compile(rb"\s*(new\s+)?(?:" + IDENT + rb"\s*\.\s*)*(" + IDENT + rb")\
 
 class Receivers(Protocol):
     """What types a dotted receiver at a line (`ScriptTypes.receiver`): what a value of dotted
-    names, or a container's, is declared."""
+    names, or a container's, is declared; how deep in declarations read through one another
+    its reading is (`ScriptTypes.depth`)."""
+
+    depth: int
 
     def receiver(self, path: str, line: int, col: int, receiver: tuple[str, ...],
                  read: Reader = named) -> Declared | None: ...
@@ -57,6 +63,11 @@ def _takes_whole(value: bytes, container: tuple[str, ...]) -> bool:
     text = value.rstrip().removesuffix(b"!").rstrip()
     return m is not None and dotted_names(m.group(1)) == container and \
         opening_bracket(text, len(text) - 1, b"()[]{}") == m.end() - 1
+
+
+def _taken(declared: Declared) -> int:
+    """The values a declared type may take: one, or its conditional's, each counted so."""
+    return sum(_taken(d) for d in declared.alternatives) if declared.alternatives else 1
 
 
 class DeclaredValues:
@@ -112,13 +123,16 @@ class DeclaredValues:
     def either(self, path: str, line: int, col: int, values: tuple[tuple[str, ...], ...]) -> Declared | None:
         """The types of the values a conditional of dotted names may take, each typed at the
         line as a receiver is: decided where each value's type decides alike
-        (`ScriptTypes._member`); None when a value's type is not declared."""
+        (`ScriptTypes._member`); None when a value's type is not declared, or when the values
+        it may take, its values' own conditionals counted, are more than `ALTERNATIVES`."""
         said = []
         for value in values:
             declared = self.receivers.receiver(path, line, col, value)
             if declared is None:
                 return None
             said.append(declared)
+        if sum(_taken(d) for d in said) > ALTERNATIVES:
+            return None
         rule = " or ".join(f"`{'.'.join(v)}` ({d.rule})" for v, d in zip(values, said))
         return Declared(" | ".join(d.type for d in said), f"a conditional of {rule}", alternatives=tuple(said))
 

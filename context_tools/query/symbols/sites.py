@@ -7,6 +7,7 @@ key starts with."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 import msgspec
@@ -17,10 +18,12 @@ from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
+from context_tools.query.symbols.rightmost import Rightmost
 from context_tools.query.symbols.script_annotations import named_type
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
+from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -837,12 +840,17 @@ class _BySyntax:
         return found.name if found is not None else None
 
     def _class_symbol_at(self, path: str, line: int) -> Symbol | None:
-        classes = self.enclosing.get(path)
-        if classes is None:
+        found = self.enclosing.get(path)
+        if found is None:
             facts = self.snap.core_facts(path)
-            classes = self.enclosing[path] = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
-        inside = [s for s in classes if s.line <= line <= s.end_line]
-        return max(inside, key=lambda s: s.line) if inside else None
+            classes = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
+            # by first line, the first of a line last: the last holding a line is the one of
+            # the latest first line holding it, the first of them as the file lists them
+            order = [classes[i] for i in sorted(range(len(classes)), key=lambda i: (classes[i].line, -i))]
+            found = self.enclosing[path] = order, [c.line for c in order], Rightmost(c.end_line for c in order)
+        order, lines, ends = found
+        at = ends.last_over(0, bisect_right(lines, line) - 1, line - 1)
+        return order[at] if at is not None else None
 
     def _this_member(self, path: str, line: int, head: str) -> tuple[str, str] | None:
         """`this.name` in a class's body (JavaScript, TypeScript): a `name_match` unless the
@@ -890,18 +898,20 @@ class _BySyntax:
             cls = self._property_function_at(path, occ.line) if aliased else None
             if cls is None:
                 return False
-        depth = 0  # blocks closed between the line and the site
-        for n in range(min(occ.line, len(lines)), cls.line - 1, -1):
-            text = lines[n - 1][:occ.col] if n == occ.line else lines[n - 1]
-            for char in reversed(text):
-                if char == 0x7D:  # `}`: a block the site is not in
-                    depth += 1
-                elif char == 0x7B:  # `{`: that block's start, or one holding the site
-                    depth = max(depth - 1, 0)
-            said = rules.instance_alias(text, name) if depth == 0 and name.encode() in text else None
+        # the nearest line up to the class's first declaring the name, outside every block
+        # closed between it and the site (`ThisAliases`: the file's braces read once)
+        aliases = self.reading.this_aliases(path, name, lines)
+        last = len(lines)
+        at = aliases.starts[-1]
+        if occ.line <= len(lines):
+            text = lines[occ.line - 1][:occ.col]
+            at = aliases.starts[occ.line - 1] + len(text)
+            said = rules.instance_alias(text, name) if name.encode() in text and aliases.visible(occ.line, at) else None
             if said is not None:
                 return said
-        return False
+            last = occ.line - 1
+        found = aliases.nearest(cls.line, last, at)
+        return found if found is not None else False
 
     def _property_function_at(self, path: str, line: int) -> Symbol | None:
         """The method of an object of the file's top holding the line, outermost: a function
@@ -1023,7 +1033,8 @@ class _Reading:
         self.unread: set[str] = set()  # files whose sites would have passed REFERENCE_SITES
         self._granted: dict[tuple[str, str, bool], list[Occurrence]] = {}
         self._occurrences: list[tuple[str, Occurrence]] | None = None
-        self.classes: dict[str, list[Symbol]] = {}
+        # a file's classes by first line, their first lines and last lines (`_class_symbol_at`)
+        self.classes: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
         self._rules: dict[str, Bindings] = {}
         self._source: dict[tuple[str, str], bytes] = {}
         self._source_lines: dict[tuple[str, str], list[bytes]] = {}
@@ -1034,6 +1045,7 @@ class _Reading:
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
         self._this_aliases: dict[tuple[str, str], bool] = {}
+        self._alias_lines: dict[tuple[str, str], ThisAliases] = {}
 
     def source(self, path: str) -> bytes:
         blob = self._blob(path)  # one blob at many paths is read and split once
@@ -1101,6 +1113,15 @@ class _Reading:
             found = self._line_types[key] = frozenset(
                 t.decode() for line in lines if name.encode() in line for pattern in patterns
                 if (m := pattern.search(line)) is not None for t in m.groups() if t is not None)
+        return found
+
+    def this_aliases(self, path: str, name: str, lines: list[bytes]) -> ThisAliases:
+        """The file's lines saying whether `name` aliases `this`, and where each is visible
+        (`ThisAliases`), read once a query."""
+        key = (path, name)
+        found = self._alias_lines.get(key)
+        if found is None:
+            found = self._alias_lines[key] = ThisAliases(lines, name, self.rules(path).instance_alias)
         return found
 
     def aliases_this(self, path: str, name: str, lines: list[bytes]) -> bool:

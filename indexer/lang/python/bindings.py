@@ -7,10 +7,10 @@ lists, when its top-level statements spell it out, else every name not starting 
 
 from __future__ import annotations
 
-import re
+import string
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from indexer.lang.bindings_base import Bindings, SiteSyntax, attribute_syntax
+from indexer.lang.bindings_base import Bindings, DottedTail, SiteSyntax, attribute_syntax
 from indexer.lang.python.resolve import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve.tree import parent
 
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 _PACKAGE_FILES = ("/__init__.py", "/__init__.pyi")
 
 
-_RECEIVER = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*\.[ \t]*[A-Za-z_][A-Za-z0-9_]*)*)[ \t]*\.[ \t]*$")
+_LETTERS = string.ascii_letters.encode()
+_RECEIVER = DottedTail(_LETTERS + b"_", _LETTERS + string.digits.encode() + b"_")
 
 
 class PythonBindings(Bindings):

@@ -1,0 +1,41 @@
+"""The rightmost place, up to a bound, of a list of numbers whose number exceeds a threshold
+(`Rightmost`): the innermost definition of a file holding a line (the last starting at or
+before it whose last line is at or past it), the nearest line still visible from a point (the
+last before it whose block closes past it). Asked by a binary search over a table of the
+largest number of every span a power of two long, made once a list."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+
+
+class Rightmost:
+    """A list of numbers, asked for the last place up to a bound holding one over a threshold."""
+
+    def __init__(self, values: Iterable[int]) -> None:
+        # the largest number of each span of 1, 2, 4, ... places from each place
+        self._largest = [array("q", values)]
+        width = 1
+        while 2 * width <= len(self._largest[0]):
+            last = self._largest[-1]
+            self._largest.append(array("q", (max(last[i], last[i + width]) for i in range(len(last) - width))))
+            width *= 2
+
+    def last_over(self, lo: int, hi: int, threshold: int) -> int | None:
+        """The last place from `lo` to `hi` (both included) whose number exceeds `threshold`;
+        None when none does."""
+        if hi < lo or self._over(lo, hi) <= threshold:
+            return None
+        while lo < hi:  # the last `i` whose places i..hi hold one over it
+            mid = (lo + hi + 1) // 2
+            if self._over(mid, hi) > threshold:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def _over(self, lo: int, hi: int) -> int:
+        level = (hi - lo + 1).bit_length() - 1
+        row = self._largest[level]
+        return max(row[lo], row[hi - (1 << level) + 1])

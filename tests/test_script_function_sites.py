@@ -1,0 +1,95 @@
+"""The sites of one JavaScript or TypeScript function reading a name are typed from the lines
+of its body binding the name, found once a function and name (`DeclaredNames._bound_in`,
+`_later`), not by reading the body again for each site: a function of 4,000 lines each
+calling `x.m()` (50 kB) held `context references` for 23 s, growing as the square of its
+lines. The work is counted as the lines of script_names.py a query runs (the rest of a site's
+typing, its narrowing blocks read back a bounded number of lines, is not this test's), for a
+function of N sites and one of 2N: twice the sites may cost about twice the lines, never four
+times."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.indexed import Indexed
+
+NAMES = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_names.py")
+SMALL, LARGE = 200, 400
+UNTYPED = "defining file"  # the rule of a site of the file defining the member, its receiver untyped
+CLASSES = "class T { m() {} }\nclass U { m() {} }\n"
+SHAPES = {
+    # bound by the parameter: each site reads every line above it for another binding
+    "parameter": lambda n: "function f(x: T) {\n" + "  x.m();\n" * n + "}\n",
+    # declared above the sites
+    "above": lambda n: "function f() {\n  const x = new T();\n" + "  x.m();\n" * n + "}\n",
+    # declared below the sites, at the body's own level: each site read every line below it
+    "below": lambda n: "function f() {\n" + "  x.m();\n" * n + "  var x = new T();\n}\n",
+}
+
+
+def _repo(shape: str, n: int) -> Indexed:
+    return Indexed({"a.ts": CLASSES + SHAPES[shape](n)}, f"rennet-script-sites-{shape}-{n}-")
+
+
+REPOS = {(shape, n): _repo(shape, n) for shape in SHAPES for n in (SMALL, LARGE)}
+
+
+def _lines_run(shape: str, n: int) -> int:
+    asked = REPOS[shape, n].asked()
+    # U's first: what a snapshot keeps once is not counted, nor is the answer kept for T's
+    assert asked.call("context.references", name="U.m").data.sites == []
+    ran = 0
+
+    def local(frame, event, arg):
+        nonlocal ran
+        if event == "line":
+            ran += 1
+        return local
+
+    def tracer(frame, event, arg):
+        file = frame.f_code.co_filename
+        return local if file == NAMES else None
+
+    sys.settrace(tracer)
+    try:
+        sites = asked.call("context.references", name="T.m").data.sites
+    finally:
+        sys.settrace(None)
+    assert sites and all(s.rule != UNTYPED for s in sites)  # typed, a page of them
+    return ran
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_a_function_of_many_sites_costs_lines_in_proportion_to_them(shape):
+    small, large = _lines_run(shape, SMALL), _lines_run(shape, LARGE)
+    assert large <= 2.5 * small, (small, large)
+
+
+def test_each_site_is_typed_by_the_bindings_above_or_below_it():
+    """What each site of a function is typed as: the last binding above it (untyped after one
+    that types nothing), else the parameter's, else the one declaration at the body's level
+    below it."""
+    asked = Indexed({"a.ts": CLASSES + (
+        "function f(x: U) {\n"         # 3
+        "  x.m();\n"                   # 4: the parameter, U
+        "  let y = new T();\n"         # 5
+        "  x.m(); y.m();\n"            # 6: U, T
+        "  x = new T();\n"             # 7: no binding
+        "  const x = new T();\n"       # 8
+        "  x.m();\n"                   # 9: T
+        "  const x = foo();\n"         # 10
+        "  x.m();\n"                   # 11: untyped
+        "  const x = new T();\n"       # 12
+        "  x.m(); z.m();\n"            # 13: still untyped (a binding above typed nothing); z below, T
+        "  var z = new T();\n"         # 14
+        "}\n")}, "rennet-script-sites-mixed-").asked()
+
+    def typed(name: str) -> dict[tuple[int, int], str]:
+        return {(s.line, s.col): s.rule for s in asked.call("context.references", name=name).data.sites
+                if s.rule != UNTYPED}
+
+    assert typed("T.m") == {(6, 11): "`y = new T(...)`", (9, 4): "`x = new T(...)`", (13, 11): "`z = new T(...)`"}
+    assert typed("U.m") == {(4, 4): "annotation `U` of parameter `x`", (6, 4): "annotation `U` of parameter `x`"}
