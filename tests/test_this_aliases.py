@@ -7,13 +7,14 @@ back found (`_read_back`, as the code read it before)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_tools.query.symbols.this_aliases import ThisAliases
+from context_tools.query.symbols.this_aliases import BraceBalance, ThisAliases
 from indexer.lang.javascript.bindings import JavaScriptBindings
 from tests.indexed import Indexed
 
@@ -38,7 +39,9 @@ def _read_back(lines: list[bytes], line: int, col: int, first: int, name: str) -
 
 def _found(lines: list[bytes], line: int, col: int, first: int, name: str) -> bool:
     """What `_BySyntax._instance_alias` reads with `ThisAliases`, the class's first line `first`."""
-    aliases = ThisAliases(lines, name, RULES.instance_alias)
+    # the lines that may say so: those holding the name as a word (`_Reading.lines_naming`)
+    naming = [i for i, text in enumerate(lines) if name.encode() in re.findall(rb"[A-Za-z0-9_]+", text)]
+    aliases = ThisAliases(BraceBalance(lines), lines, name, RULES.instance_alias, naming)
     last, at = len(lines), aliases.starts[-1]
     if line <= len(lines):
         text = lines[line - 1][:col]

@@ -8,7 +8,7 @@ decided it (`Typed.rule`); anything else is untyped, and its site stays a name m
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Callable, Iterator, Literal, NamedTuple
 
 from context_tools.query.symbols.call_close import PYTHON, after_call
@@ -50,17 +50,20 @@ class PythonReceivers:
     whether calling it makes an instance of one."""
 
     def __init__(self, snap: Snapshot, is_class: Callable[[str], bool], makes: Callable[[str], bool],
-                 read_lines: Callable[[str], list[bytes]], read_functions: Callable[[str], list[Symbol]]) -> None:
+                 read_lines: Callable[[str], list[bytes]], read_functions: Callable[[str], list[Symbol]],
+                 lines_naming: Callable[[str, str], list[int]]) -> None:
         self.snap = snap
         self.is_class = is_class
         self.makes = makes
         # a file's lines and its functions (`functions_in`), read once a query (`sites._Reading`)
         self._read_lines = read_lines
         self._read_functions = read_functions
+        self._lines_naming = lines_naming  # the lines that may declare a name (`sites._Reading`)
         self._module: dict[tuple[str, str], Typing] = {}
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
         self._assignments: dict[tuple[str, int, str], list[int]] = {}
+        self._fixture_table: dict[str, dict[tuple[str, str], Symbol]] = {}
         self._by_line: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
 
     def lines(self, path: str) -> list[bytes]:
@@ -122,8 +125,11 @@ class PythonReceivers:
         if found is None:
             lines = self.lines(path)
             assignment = _assignment(name)
-            found = self._assignments[key] = [i for i in range(holder.line, min(holder.end_line, len(lines)))
-                                              if assignment.match(lines[i])]
+            # of the function's lines, those that may assign the name: read once a name, not
+            # every line of the function for each name its sites read
+            naming = self._lines_naming(path, name)
+            body = naming[bisect_left(naming, holder.line):bisect_left(naming, min(holder.end_line, len(lines)))]
+            found = self._assignments[key] = [i for i in body if assignment.match(lines[i])]
         return found
 
     def _assigned(self, lines: list[bytes], i: int, assignment: re.Pattern[bytes]) -> Typing:
@@ -154,8 +160,8 @@ class PythonReceivers:
         spelled = name.encode()
         assignment = _assignment(spelled)  # on a line starting with the name: `name = ...`, `name: T = ...`
         lines = self.lines(path)
-        for i, text in enumerate(lines):
-            if text.startswith(spelled) and (bound := assignment.match(text)) is not None:
+        for i in self._lines_naming(path, name):
+            if lines[i].startswith(spelled) and (bound := assignment.match(lines[i])) is not None:
                 typed = self._typed(lines, i, bound)
                 return typed.cls if typed else False
         return None
@@ -172,8 +178,7 @@ class PythonReceivers:
         if depth >= FIXTURE_DEPTH:  # a class's own fixtures too: two asking for each other end here
             return False
         if holder.container and own != name:  # a fixture of the test's own class comes first
-            inner = next((f for f in self.functions(path) if f.container == holder.container
-                          and self.fixture_name(lines, f) == name), None)
+            inner = self._fixtures_of(path).get((holder.container, name))
             if inner is not None:
                 return Typed(f"pytest fixture `{name}` of {path}") if self._gives(path, inner, depth) else False
         # a fixture asking for the fixture of its own name gets the one it overrides, further out
@@ -214,15 +219,26 @@ class PythonReceivers:
         if key in self._fixtures:
             return self._fixtures[key]
         self._fixtures[key] = False  # a fixture asking for itself ends here
-        lines = self.lines(path)
         found: Typing = None
-        for sym in self.functions(path):
-            if not sym.container and self.fixture_name(lines, sym) == name:
-                found = self._gives(path, sym, depth)
-                if found:
-                    found = Typed(f"pytest fixture `{name}` of {path}")
-                break
+        sym = self._fixtures_of(path).get(("", name))
+        if sym is not None:
+            found = self._gives(path, sym, depth)
+            if found:
+                found = Typed(f"pytest fixture `{name}` of {path}")
         self._fixtures[key] = found
+        return found
+
+    def _fixtures_of(self, path: str) -> dict[tuple[str, str], Symbol]:
+        """The file's fixtures by their container ("" at the top) and the name pytest knows
+        each by, the first of each: read once a file, not every function again for each name."""
+        found = self._fixture_table.get(path)
+        if found is None:
+            lines = self.lines(path)
+            found = self._fixture_table[path] = {}
+            for sym in self.functions(path):
+                named = self.fixture_name(lines, sym)
+                if named is not None:
+                    found.setdefault((sym.container, named), sym)
         return found
 
     def _gives(self, path: str, sym: Symbol, depth: int) -> Typing:

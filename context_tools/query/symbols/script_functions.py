@@ -6,8 +6,10 @@ of a name a file sees (its own, else the tree's TypeScript top level)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Callable
 
+from context_tools.query.symbols.rightmost import Rightmost
 from context_tools.query.symbols.script_annotations import IDENT, Reader, parameters
 from context_tools.query.symbols.script_blocks import HEADER_LINES, Braces
 from context_tools.query.symbols.script_chains import blanked
@@ -24,11 +26,14 @@ class ScriptFunctions:
     """One query's reading of its JavaScript and TypeScript files' functions."""
 
     def __init__(self, snap: Snapshot, read_lines: Callable[[str], list[bytes]],
-                 read_functions: Callable[[str], list[Symbol]]) -> None:
+                 read_functions: Callable[[str], list[Symbol]], lines_naming: Callable[[str, str], list[int]]) -> None:
         self.snap = snap
-        # a file's lines and its functions and methods, read once a query (`sites._Reading`)
+        # a file's lines, its functions and methods, and the lines that may declare a name,
+        # read once a query (`sites._Reading`)
         self.lines = read_lines
         self.functions = read_functions
+        self.lines_naming = lines_naming
+        self._by_start: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
         self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
         self._braces: dict[str, Braces] = {}
 
@@ -40,13 +45,32 @@ class ScriptFunctions:
         return found
 
     def holder(self, path: str, line: int) -> Symbol | None:
-        """The innermost function or method of the file holding the line."""
-        around = [s for s in self.functions(path) if s.line <= line <= s.end_line]
-        return max(around, key=lambda s: s.line) if around else None
+        """The innermost function or method of the file holding the line: of those holding it
+        that start on the latest line, the first in the file."""
+        found = None
+        for s in self.holders(path, line):
+            if found is not None and s.line != found.line:
+                break
+            found = s
+        return found
 
     def holders(self, path: str, line: int) -> list[Symbol]:
-        """The functions and methods of the file holding the line, innermost first."""
-        return sorted((s for s in self.functions(path) if s.line <= line <= s.end_line), key=lambda s: -s.start_byte)
+        """The functions and methods of the file holding the line, innermost (the latest
+        starting) first: found by a binary search over them by their first byte (`Rightmost`),
+        not by reading them all for each site."""
+        found = self._by_start.get(path)
+        if found is None:
+            functions = self.functions(path)
+            # by first byte, the first of a byte last, as the list is read innermost first
+            order = [functions[i] for i in sorted(range(len(functions)), key=lambda i: (functions[i].start_byte, -i))]
+            found = self._by_start[path] = order, [s.line for s in order], Rightmost(s.end_line for s in order)
+        order, starts, ends = found
+        out = []
+        at = ends.last_over(0, bisect_right(starts, line) - 1, line - 1)
+        while at is not None:
+            out.append(order[at])
+            at = ends.last_over(0, at - 1, line - 1)
+        return out
 
     def parameters(self, path: str, holder: Symbol) -> tuple[bytes, int, int]:
         """The text of the function's parameter list, and the line (from 1) and byte its body

@@ -204,8 +204,9 @@ class DeclaredNames:
         if key not in self._tops:
             lines = self.read.lines(path)
             declaring = declared(name)
-            found = [(n, d) for n, text in enumerate(lines, 1) if text[:1] not in (b" ", b"\t", b"}", b")")
-                     and name.encode() in text and (d := declaring.match(text)) is not None]
+            # of the lines that may declare the name (`lines_naming`), not every line for each name
+            found = [(i + 1, d) for i in self.read.lines_naming(path, name) if lines[i][:1] not in (b" ", b"\t", b"}", b")")
+                     and (d := declaring.match(lines[i])) is not None]
             self._tops[key] = self.values.declared_at(path, lines, found[0][0], lines[found[0][0] - 1], found[0][1], name,
                                                       read) if len(found) == 1 else None
         return self._tops[key]

@@ -113,11 +113,12 @@ class ScriptTypes:
     """The declared types of one query's receivers, for its JavaScript and TypeScript sites."""
 
     def __init__(self, snap: Snapshot, members: MemberSites, read_lines: Callable[[str], list[bytes]],
-                 read_functions: Callable[[str], list[Symbol]], typed: Typed | None = None) -> None:
+                 read_functions: Callable[[str], list[Symbol]], lines_naming: Callable[[str, str], list[int]],
+                 typed: Typed | None = None) -> None:
         self.snap = snap
         self.members = members
         # a file's lines and its functions and methods, read once a query (`sites._Reading`)
-        self.read = ScriptFunctions(snap, read_lines, read_functions)
+        self.read = ScriptFunctions(snap, read_lines, read_functions, lines_naming)
         self.signatures = Signatures(self.read)
         self.narrowing = Narrowing(self.read, self.signatures)
         self.values = DeclaredValues(self.read, self.signatures, self)

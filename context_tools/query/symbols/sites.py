@@ -23,7 +23,7 @@ from context_tools.query.symbols.script_annotations import named_type
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
-from context_tools.query.symbols.this_aliases import ThisAliases
+from context_tools.query.symbols.this_aliases import BraceBalance, ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -44,6 +44,9 @@ REFERENCE_SITES = 1 << 18
 # from the others is a pass over every site, so the sites read bound how many are.
 SITE_RESOLUTIONS = 1 << 20
 
+
+# a word of a line, as `_Reading.lines_naming` indexes them
+_WORD = re.compile(rb"[A-Za-z0-9_]+")
 
 class SitesFound(NamedTuple):
     sites: list[Site]
@@ -346,11 +349,12 @@ class _BySyntax:
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes, reading.classes_read)
         # JS, TS: receivers by their declared types
-        self.scripts = ScriptTypes(snap, self.members, reading.source_lines, reading.functions, reading.typed)
+        self.scripts = ScriptTypes(snap, self.members, reading.source_lines, reading.functions, reading.lines_naming,
+                                   reading.typed)
         # what a declared type says of each JS/TS site (`_script_declared`)
         self.script_sites: dict[tuple[str, int, int], tuple[bool, str] | None] = {}
         self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines,
-                                         reading.functions)
+                                         reading.functions, reading.lines_naming)
 
     def through_classes(self, path: str) -> bool:
         """Does the class hierarchy decide the file's sites of the members asked, also where
@@ -1045,6 +1049,8 @@ class _Reading:
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
         self._this_aliases: dict[tuple[str, str], bool] = {}
+        self._words: dict[tuple[str, str], dict[bytes, list[int]]] = {}
+        self._balances: dict[tuple[str, str], BraceBalance] = {}
         self._alias_lines: dict[tuple[str, str], ThisAliases] = {}
 
     def source(self, path: str) -> bytes:
@@ -1102,6 +1108,24 @@ class _Reading:
                 (s.kind for s in (facts.symbols if facts else ()) if s.qualified == sym.container), None)
         return self._holders[key]
 
+    def lines_naming(self, path: str, name: str) -> list[int]:
+        """The indexes of the file's lines that may declare `name` (an assignment, a typing, an
+        alias of `this`: each writes the name as a word), in order: of a name of ASCII letters,
+        digits and underscores, the lines holding it as such a word, found from the words of
+        every line, indexed once a blob; of another, the lines holding it at all. What looks
+        for a declaration of a name reads those lines alone, not every line for each name."""
+        spelled = name.encode()
+        if not _WORD.fullmatch(spelled):
+            return [i for i, line in enumerate(self.source_lines(path)) if spelled in line]
+        blob = self._blob(path)
+        words = self._words.get(blob)
+        if words is None:
+            words = self._words[blob] = {}
+            for i, line in enumerate(self.source_lines(path)):
+                for word in set(_WORD.findall(line)):
+                    words.setdefault(word, []).append(i)
+        return words.get(spelled, [])
+
     def line_types(self, path: str, name: str, lines: list[bytes]) -> frozenset[str]:
         """The types a line of the file gives `name` an instance of, as its language writes
         that (`Bindings.typings`: `const app = new App()`), whatever scope the line is in: each
@@ -1111,8 +1135,8 @@ class _Reading:
         if found is None:
             patterns = self.rules(path).typings(name)
             found = self._line_types[key] = frozenset(
-                t.decode() for line in lines if name.encode() in line for pattern in patterns
-                if (m := pattern.search(line)) is not None for t in m.groups() if t is not None)
+                t.decode() for i in self.lines_naming(path, name) for pattern in patterns
+                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None)
         return found
 
     def this_aliases(self, path: str, name: str, lines: list[bytes]) -> ThisAliases:
@@ -1121,7 +1145,12 @@ class _Reading:
         key = (path, name)
         found = self._alias_lines.get(key)
         if found is None:
-            found = self._alias_lines[key] = ThisAliases(lines, name, self.rules(path).instance_alias)
+            blob = self._blob(path)
+            balance = self._balances.get(blob)
+            if balance is None:
+                balance = self._balances[blob] = BraceBalance(lines)
+            found = self._alias_lines[key] = ThisAliases(balance, lines, name, self.rules(path).instance_alias,
+                                                         self.lines_naming(path, name))
         return found
 
     def aliases_this(self, path: str, name: str, lines: list[bytes]) -> bool:
@@ -1132,7 +1161,7 @@ class _Reading:
         found = self._this_aliases.get(key)
         if found is None:
             rules = self.rules(path)
-            found = self._this_aliases[key] = any(rules.instance_alias(text, name) for text in lines if name.encode() in text)
+            found = self._this_aliases[key] = any(rules.instance_alias(lines[i], name) for i in self.lines_naming(path, name))
         return found
 
     def occurrences(self) -> list[tuple[str, Occurrence]]:

@@ -18,12 +18,10 @@ _BRACE = re.compile(rb"[{}]")
 _NEVER = 1 << 62  # past any byte of a file
 
 
-class ThisAliases:
-    """A file's lines declaring `name` an alias of `this` (or saying it is none), with where
-    each stops being visible."""
+class BraceBalance:
+    """Where each line of a file stays visible from: read once a file, whatever name is asked."""
 
-    def __init__(self, lines: list[bytes], name: str, alias: Callable[[bytes, str], bool | None]) -> None:
-        spelled = name.encode()
+    def __init__(self, lines: list[bytes]) -> None:
         # each line's first byte in the file (lines joined by one byte), and the end's
         self.starts = array("q")
         # the byte from which each line's start is inside no block it was (the balance of braces
@@ -43,11 +41,24 @@ class ThisAliases:
                     self.closes[open_lines.pop()[1]] = start + m.start() + 1
             start += len(text) + 1
         self.starts.append(start)
+
+
+class ThisAliases:
+    """A file's lines declaring `name` an alias of `this` (or saying it is none), with where
+    each stops being visible (`balance`, the file's); `candidates`: the indexes of the lines
+    that may say so (those holding the name as a word: `sites._Reading.lines_naming`)."""
+
+    def __init__(self, balance: BraceBalance, lines: list[bytes], name: str, alias: Callable[[bytes, str], bool | None],
+                 candidates: list[int]) -> None:
+        spelled = name.encode()
+        self.starts = balance.starts
+        self.closes = balance.closes
         # the lines saying something of the name as an alias, in order, what each says, and
         # where each stops being visible
         self.lines: list[int] = []
         self.said: list[bool] = []
-        for i, text in enumerate(lines):
+        for i in candidates:
+            text = lines[i]
             if spelled in text and (said := alias(text, name)) is not None:
                 self.lines.append(i + 1)
                 self.said.append(said)
