@@ -35,6 +35,11 @@ SHAPES: dict[str, tuple[Callable[[int], dict[str, str]], str, Callable[[int], in
     # n JavaScript variables, each declared at the top and read
     "javascript declarations": (lambda n: {"lookup.js": _DICT_JS, "a.js": 'import { LookupDict } from "./lookup.js";\n' + "".join(
         f"const v{k} = new LookupDict();\nv{k}.get();\n" for k in range(n))}, "LookupDict.get", lambda n: n),
+    # methods of an object literal, each reading `this` through an alias (its `this` is the
+    # object's): the definitions holding a site found by a search, the object's member once
+    "javascript object methods": (lambda n: {"lookup.js": _DICT_JS, "a.js": 'import { LookupDict } from "./lookup.js";\n'
+        "const o = {\n" + "".join(f"  m{k}() {{\n    const s = this;\n    s.get();\n  }},\n" for k in range(4 * n)) + "};\n"},
+        "LookupDict.get", lambda n: 0),
     # n methods of a subclass, each aliasing `this` under a name of its own
     "javascript aliases of this": (lambda n: {"lookup.js": _DICT_JS, "a.js": 'import { LookupDict } from "./lookup.js";\n'
         "class S extends LookupDict {\n" + "".join(f"  m{k}() {{\n    const s{k} = this;\n    s{k}.get();\n  }}\n"

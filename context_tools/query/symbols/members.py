@@ -12,7 +12,7 @@ is a `name_match`; a named argument (`f(name: x)`) is no site."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Iterator, Literal
 
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
 from context_tools.query.symbols.rightmost import Rightmost
@@ -176,10 +176,10 @@ class MemberSites:
         found = [s for p, s in self.read.defined(simple) if p == cls.path and s.qualified == container and is_class(s)]
         return Cls(cls.path, found[0]) if container and found else None
 
-    def enclosing(self, path: str, line: int) -> Cls | None:
-        """The class a line of the file is written in: the innermost definition holding it, if
-        a class, else the class its container names (a method's; a C++ method defined out of
-        its class, `void Circle::spin() {}`, names a class of another file)."""
+    def holding(self, path: str, line: int) -> Iterator[Symbol]:
+        """The file's definitions holding the line, the last starting first: each the last in
+        the order of their first bytes starting at or before the line that ends at or past it
+        (those starting past it start past it: start_byte orders lines too), found by a search."""
         symbols = self._symbols.get(path)
         if symbols is None:
             facts = self.snap.core_facts(path)
@@ -187,12 +187,18 @@ class MemberSites:
         spans = self.read.spans.get(path)
         if spans is None:
             spans = self.read.spans[path] = [s.line for s in symbols], Rightmost(s.end_line for s in symbols)
-        # the last in that order starting at or before the line that ends at or past it (those
-        # starting past it start past it: start_byte orders lines too)
         at = spans[1].last_over(0, bisect_right(spans[0], line) - 1, line - 1)
-        if at is None:
+        while at is not None:
+            yield symbols[at]
+            at = spans[1].last_over(0, at - 1, line - 1)
+
+    def enclosing(self, path: str, line: int) -> Cls | None:
+        """The class a line of the file is written in: the innermost definition holding it, if
+        a class, else the class its container names (a method's; a C++ method defined out of
+        its class, `void Circle::spin() {}`, names a class of another file)."""
+        inner = next(self.holding(path, line), None)
+        if inner is None:
             return None
-        inner = symbols[at]
         if is_class(inner):
             return Cls(path, inner)
         container = inner.container

@@ -342,6 +342,7 @@ class _BySyntax:
         self.defs = defs
         self.def_sites = {(p, s.line) for p, s, _ in defs}
         self.modules: dict[tuple[str, str], bool | None] = {}
+        self._named: dict[str, dict[str, Symbol]] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self._assigned: dict[tuple[str, str, int], str | None] = {}
         self.factories: dict[str, bool] = {}
@@ -869,9 +870,7 @@ class _BySyntax:
             holder = self._property_function_at(path, line)
             if holder is None:
                 return None
-            facts = self.snap.core_facts(path)
-            member = next((s for s in (facts.symbols if facts else ()) if s.container == holder.container
-                           and s.name == self.simple), None)
+            member = self._named_in(path).get(holder.container)
             if member is None:
                 return "name_match", f"attribute of {head} in a function of {holder.container}, which has no member {self.simple}"
             if (path, member.line) not in self.def_sites:
@@ -917,13 +916,23 @@ class _BySyntax:
         found = aliases.nearest(cls.line, last, at)
         return found if found is not None else False
 
+    def _named_in(self, path: str) -> dict[str, Symbol]:
+        """The file's first definition of the name asked in each container: found once a file,
+        not by reading all its definitions for each site."""
+        found = self._named.get(path)
+        if found is None:
+            facts = self.snap.core_facts(path)
+            found = self._named[path] = {}
+            for s in facts.symbols if facts else ():
+                if s.name == self.simple:
+                    found.setdefault(s.container, s)
+        return found
+
     def _property_function_at(self, path: str, line: int) -> Symbol | None:
         """The method of an object of the file's top holding the line, outermost: a function
         assigned to an object's property (`proto.handle = function handle() {}`) or a method of
         an object literal (`const arrayExtensions = { clear() {} }`), whose `this` is that object."""
-        facts = self.snap.core_facts(path)
-        around = sorted((s for s in (facts.symbols if facts else ()) if s.line <= line <= s.end_line),
-                        key=lambda s: s.start_byte)
+        around = list(self.members.holding(path, line))[::-1]  # by first byte
         if around and around[0].kind in ("variable", "constant") and not around[0].container:
             around = around[1:]  # the object literal itself, its methods within
         outer = around[0] if around else None
@@ -1043,7 +1052,7 @@ class _Reading:
         self._source: dict[tuple[str, str], bytes] = {}
         self._source_lines: dict[tuple[str, str], list[bytes]] = {}
         self._syntax: dict[tuple[str, int, int], SiteSyntax | None] = {}
-        self._holders: dict[tuple[str, str], str | None] = {}
+        self._kinds: dict[str, dict[str, str]] = {}
         self._functions: dict[tuple[str, str], list[Symbol]] = {}
         self.typed: Typed = {}  # the JS/TS receivers' declared types (`ScriptTypes`)
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
@@ -1101,12 +1110,13 @@ class _Reading:
         `variable` for an object's member, `class`), None at the top of the file."""
         if not sym.container:
             return None
-        key = (path, sym.container)
-        if key not in self._holders:
+        kinds = self._kinds.get(path)
+        if kinds is None:  # each qualified name's first kind in the file, found once a file
             facts = self.snap.core_facts(path)
-            self._holders[key] = next(
-                (s.kind for s in (facts.symbols if facts else ()) if s.qualified == sym.container), None)
-        return self._holders[key]
+            kinds = self._kinds[path] = {}
+            for s in facts.symbols if facts else ():
+                kinds.setdefault(s.qualified, s.kind)
+        return kinds.get(sym.container)
 
     def lines_naming(self, path: str, name: str) -> list[int]:
         """The indexes of the file's lines that may declare `name` (an assignment, a typing, an
