@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -44,6 +45,13 @@ MAX_COUNTERPARTS = 3
 _RUST_INLINE_TESTS = re.compile(rb"#\s*\[\s*cfg\s*\(\s*test\s*\)\s*\]")
 # A stem this many implementations carry names no one file: a match on it needs related folders too.
 GENERIC_STEM_FILES = 3
+# The files of the other role a file's candidates are ranked among, at most: past it, half
+# those nearest it in path order (sharing the most leading folders) and half those nearest it
+# by their folders read from the last (sharing the longest folder tail, as tests/a/b/ mirrors
+# src/a/b/). Each file's candidates were all ranked, and learning the layout ranks every
+# implementation's: a stem many files carry (a thousand utils.py beside a thousand
+# test_utils.py, which a commit under review may hold) cost the square of them.
+STEM_CANDIDATES = 64
 
 
 class Counterpart(Struct, frozen=True):
@@ -197,6 +205,38 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
     return None
 
 
+class _Stem:
+    """The files of one (family, role, stem), in path order, and by their folders read from the
+    last, to find those nearest a file (`nearest`)."""
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self._tails: list[tuple[str, str]] | None = None
+
+    def nearest(self, path: str) -> list[str]:
+        """The files, or, past STEM_CANDIDATES of them, those nearest `path`: a run around
+        where it would stand in path order and one where its folder tail would, in path order."""
+        if len(self.paths) <= STEM_CANDIDATES:
+            return self.paths
+        if self._tails is None:
+            self._tails = sorted((_tail(p), p) for p in self.paths)
+        half = STEM_CANDIDATES // 2
+        found = set(_run(self.paths, path, half))
+        found.update(p for _, p in _run(self._tails, (_tail(path), path), half))
+        return sorted(found)
+
+
+def _tail(path: str) -> str:
+    """A file's folders read from the last (`a/b/c.py`: "b/a")."""
+    return "/".join(reversed(posixpath.dirname(path).split("/")))
+
+
+def _run(items: list, at: object, count: int) -> list:
+    """`count` of the sorted `items` around where `at` would stand."""
+    start = min(max(0, bisect_left(items, at) - count // 2), max(0, len(items) - count))
+    return items[start:start + count]
+
+
 class CounterpartIndex:
     """The head's files (and the range's deleted ones) by (family, role, stem)."""
 
@@ -209,13 +249,13 @@ class CounterpartIndex:
         # a head file's blob, under which what it holds is kept: a blob at many paths is read once
         self._blob_of = blob_of
         self._holds_tests: dict[str, bool] = {}
-        self._by_key: dict[tuple[str, str, str], list[str]] = {}
+        self._by_key: dict[tuple[str, str, str], _Stem] = {}
         self._nameless: dict[str, list[str]] = {}  # folder word -> tests.py paths under such a folder
         for path in sorted(self.head | set(deleted_paths)):
             found = _read(path)
             if found and found[1].role != "support":
                 _, r, _ = found
-                self._by_key.setdefault((r.family, r.role, r.stem), []).append(path)
+                self._by_key.setdefault((r.family, r.role, r.stem), _Stem()).paths.append(path)
             elif posixpath.basename(path) in NAMELESS_TESTS and in_test_dir(posixpath.dirname(path)):
                 # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
                 for word in folder_words(path):
@@ -227,7 +267,8 @@ class CounterpartIndex:
         """Files of the other role that name this one, each with the rule that pairs them."""
         folder = posixpath.dirname(path)
         out: dict[str, str] = {}
-        for p in self._by_key.get((r.family, other, r.stem), ()):
+        group = self._by_key.get((r.family, other, r.stem))
+        for p in group.nearest(path) if group is not None else ():
             if p != path and (not family.same_folder or posixpath.dirname(p) == folder):
                 out[p] = _read(p)[1].rule if r.role == "implementation" else r.rule  # type: ignore[index]
         if r.family == "python" and r.role == "implementation":
@@ -276,7 +317,8 @@ class CounterpartIndex:
         A test in a folder named for the stem (tests/lookup/test_lookups.py) is borne out by
         that folder; Django's folder-named tests.py is matched by its folder already: both stay."""
         rules = self._candidates(path, family, r, other)
-        impls = self._by_key.get((r.family, "implementation", r.stem), [])
+        group = self._by_key.get((r.family, "implementation", r.stem))
+        impls = group.paths if group is not None else []
         generic = len(impls) >= GENERIC_STEM_FILES
         dropped = 0
         for p in list(rules):
@@ -294,10 +336,10 @@ class CounterpartIndex:
         (delta/layout.py)."""
         if family.name not in self._layouts:
             found: list[Placement] = []
-            for (fam, role, _stem), paths in sorted(self._by_key.items()):
+            for (fam, role, _stem), group in sorted(self._by_key.items(), key=lambda kv: kv[0]):
                 if fam != family.name or role != "implementation":
                     continue
-                for impl in paths:
+                for impl in group.paths:
                     read = _read(impl)
                     if impl not in self.head or read is None:
                         continue

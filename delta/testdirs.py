@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 
 TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "unittests", "Tests", "Test"})
 
@@ -30,6 +31,7 @@ def words(segment: str) -> list[str]:
     return [w.rstrip("0123456789") or w for w in re.split(r"[^0-9a-z]+", segment.lower()) if w]
 
 
+@lru_cache(maxsize=1 << 16)  # a packet asks it of the same folder names again and again
 def subject(segment: str) -> str:
     """What a folder name names once its test words are set aside ("utils_tests" -> "utils")."""
     return "_".join(w for w in words(segment) if w not in TEST_WORDS)

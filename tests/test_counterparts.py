@@ -401,3 +401,34 @@ def test_a_test_module_attribute_however_spaced_holds_the_files_tests():
                              read_head=lambda p: b"pub fn scan() {}\n\n#[cfg( test )]\nmod t {}\n")
     assert [(c.path, c.rule) for c in index.counterparts("src/scan.rs")] == [
         ("src/scan.rs", "rust:#[cfg(test)] in the file")]
+
+
+def _pairs(n: int) -> list[str]:
+    return [p for k in range(n) for p in (f"pkg{k}/utils.py", f"tests/pkg{k}/test_utils.py")] + ["lone/thing.py"]
+
+
+def test_a_stem_many_files_carry_costs_each_file_a_bounded_ranking():
+    """A thousand utils.py beside a thousand test_utils.py (a commit under review may hold them;
+    about 40 kB) made `rennet delta` rank every test of the stem for each implementation, and
+    again for each while learning where the repository puts tests: the square of them, 51 s.
+    Past STEM_CANDIDATES files of the other role, a file's candidates are the nearest in path
+    order and by folder tail. Each utils.py still gets its own test first, the lone file (whose
+    place is looked for in the layout the pairs show) its conventional one, and twice the pairs
+    cost about twice the work (the lines of Rennet's code run)."""
+    from delta.counterparts import STEM_CANDIDATES
+    from tests.lines_run import lines_run
+
+    def ask(n: int) -> list:
+        paths = _pairs(n)
+        index = CounterpartIndex(paths, changed_paths=set(paths))
+        return [index.counterparts(p) for p in paths]
+
+    small, large = 2 * STEM_CANDIDATES, 4 * STEM_CANDIDATES
+    answers = ask(large)
+    for k in (0, large // 2, large - 1):
+        first = answers[2 * k][0]
+        assert (first.path, first.exists_at_head) == (f"tests/pkg{k}/test_utils.py", True), answers[2 * k]
+    lone = answers[-1][0]  # its place: no tested neighbour shows one, so the convention's
+    assert (lone.path, lone.exists_at_head, lone.rule) == ("tests/test_thing.py", False, "python:conventional"), lone
+    lines = {n: lines_run(lambda n=n: ask(n)) for n in (small, large)}
+    assert lines[large] <= 2.5 * lines[small], lines
