@@ -1,18 +1,22 @@
-"""The work a call does, counted as the lines of Rennet's own code it runs (not the tests'):
-what a test of a bound on work compares, for an input and one twice its size, where a timed
-assertion would measure the machine."""
+"""The work a call does, counted as the lines of Rennet's own code it runs (not the tests'), or
+of the modules named: what a test of a bound on work compares, for an input and one twice its
+size, where a timed assertion would measure the machine."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, TypeVar
 
 ROOT = str(Path(__file__).resolve().parents[1])
 TESTS = str(Path(__file__).resolve().parent)
+T = TypeVar("T")
 
 
-def lines_run(call: Callable[[], object]) -> int:
+def counted(call: Callable[[], T], files: Iterable[str] | None = None) -> tuple[T, int]:
+    """What `call()` returns, and the lines it ran of `files` (module paths), else of any of
+    Rennet's modules."""
+    only = None if files is None else frozenset(files)
     ran = 0
 
     def local(frame, event, arg):
@@ -23,11 +27,23 @@ def lines_run(call: Callable[[], object]) -> int:
 
     def tracer(frame, event, arg):
         file = frame.f_code.co_filename
+        if only is not None:
+            return local if file in only else None
         return local if file.startswith(ROOT) and not file.startswith(TESTS) else None
 
     sys.settrace(tracer)
     try:
-        call()
+        result = call()
     finally:
         sys.settrace(None)
-    return ran
+    return result, ran
+
+
+def lines_run(call: Callable[[], object], files: Iterable[str] | None = None) -> int:
+    """The lines `call()` ran (`counted`)."""
+    return counted(call, files)[1]
+
+
+def module_lines(modules: str | tuple[str, ...], call: Callable[[], T]) -> tuple[T, int]:
+    """`counted` of the module file or files named first."""
+    return counted(call, (modules,) if isinstance(modules, str) else modules)

@@ -10,7 +10,6 @@ classes."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 
 from context_tools.query.symbols.rightmost import Rightmost
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 ROOT = Path(__file__).resolve().parents[1]
 READ = {str(ROOT / "context_tools" / "query" / "symbols" / f) for f in ("members.py", "sites.py", "hierarchy.py")} | {
@@ -50,22 +50,7 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
     asked.call("context.references", name="m")  # what a snapshot keeps once is not counted
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename in READ else None
-
-    sys.settrace(tracer)
-    try:
-        r = asked.call("context.references", name="T.m")
-    finally:
-        sys.settrace(None)
+    r, ran = counted(lambda: asked.call("context.references", name="T.m"), READ)
     assert r.data.by_resolution["same_file"] == 3 * n, r.data.by_resolution  # each class's call
     return ran
 

@@ -19,6 +19,7 @@ from indexer import api
 from indexer.lang.csharp.projects import CSharpProjects
 from indexer.store.database import Store
 from tests.indexed import Indexed, sites
+from tests.lines_run import module_lines
 from tests.reindexed import reindexed_as_cold
 
 
@@ -222,29 +223,6 @@ def test_what_many_projects_see_is_what_a_plain_search_finds_or_past_the_ceiling
     assert projects.kept <= ceiling
 
 
-def lines_run(module_file: str | tuple[str, ...], call):
-    """`call()`, and how many lines of `module_file` (or of each of several) ran for it: a
-    measure of work that no machine's speed changes."""
-    import sys
-
-    count = [0]
-    module_files = {module_file} if isinstance(module_file, str) else set(module_file)
-
-    def tracer(frame, event, arg):
-        if frame.f_code.co_filename not in module_files:
-            return None
-        if event == "line":
-            count[0] += 1
-        return tracer
-
-    sys.settrace(tracer)
-    try:
-        result = call()
-    finally:
-        sys.settrace(None)
-    return result, count[0]
-
-
 def _chain(n: int) -> dict[str, str]:
     """n projects, each referencing the next."""
     return {f"p{i}/p{i}.csproj": _csproj(f"../p{i + 1}/p{i + 1}.csproj") if i + 1 < n else _csproj()
@@ -300,7 +278,7 @@ def test_a_tree_of_many_projects_costs_work_linear_in_it(shape):
 
     def lines(n: int) -> int:
         files = shape(n)
-        (projects, seen), count = lines_run(module.__file__, lambda: _asked(files))
+        (projects, seen), count = module_lines(module.__file__, lambda: _asked(files))
         assert seen[:40] == [_naive_sees(files, p, f"{q}/G.cs") for p, q in _pairs(files)[:40]]
         assert not projects.capped  # what they see beyond their rows: bytes kept, and work
         assert projects.kept <= 32 * n and projects.spent <= 512 * n
@@ -378,7 +356,7 @@ def test_a_namespace_many_projects_use_costs_resolution_linear_work(tmp_path):
         repo = str(tmp_path / f"repo{n}")
         RepoBuilder(tmp_path / f"repo{n}").commit(files, message="namespace")
         with Store.open(tmp_path / f"store{n}") as store:
-            _, lines = lines_run((resolve_module.__file__, projects_module.__file__),
+            _, lines = module_lines((resolve_module.__file__, projects_module.__file__),
                                  lambda: api.index(repo, "main", store=store, workers=1))
             record = api.snapshot(repo, "main", store=store).record
         return lines, [(e.source, e.target) for e in record.edges]

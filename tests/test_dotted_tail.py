@@ -6,7 +6,6 @@ growing as the square of the line."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -15,6 +14,7 @@ from hypothesis import strategies as st
 from indexer.lang.javascript import bindings as javascript
 from indexer.lang.python import bindings as python
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 BASE = str(Path(__file__).resolve().parents[1] / "indexer" / "lang" / "bindings_base.py")
 SMALL, LARGE = 300, 600
@@ -41,22 +41,7 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
     asked.call("context.references", name="T")  # what a snapshot keeps once is not counted
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename == BASE else None
-
-    sys.settrace(tracer)
-    try:
-        sites = asked.call("context.references", name="T.m").data.sites
-    finally:
-        sys.settrace(None)
+    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {BASE})
     assert sites and all(s.resolution == "same_file" for s in sites)
     return ran
 

@@ -6,7 +6,6 @@ held `rennet delta` for 3.4 s (2,000: 0.9 s), growing as the square of its conta
 from __future__ import annotations
 
 import difflib
-import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -17,6 +16,7 @@ from delta import build_delta_packet
 from delta.elements import Key, _reordered
 from indexer.api import open_store
 from indexer.model import Symbol
+from tests.lines_run import counted
 
 ELEMENTS = str(Path(__file__).resolve().parents[1] / "delta" / "elements.py")
 
@@ -59,24 +59,10 @@ def _lines_run(tmp_path: Path, n: int) -> int:
     base = b.commit({"a.py": "".join(f"def f{i}():\n    pass\n" for i in range(n))})
     head = b.commit({"a.py": "".join(f"def f{i}(x):\n    pass\n" for i in range(n))
                      + "".join(f"class C{i}:\n    def m(self):\n        pass\n" for i in range(n))})
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename == ELEMENTS else None
-
     store = open_store(tmp_path / f"home{n}")
     try:
-        sys.settrace(tracer)
-        try:
-            p = build_delta_packet(tmp_path / f"r{n}", base, head, store=store, write=False).packet
-        finally:
-            sys.settrace(None)
+        p, ran = counted(lambda: build_delta_packet(tmp_path / f"r{n}", base, head, store=store, write=False).packet,
+                         {ELEMENTS})
     finally:
         store.close()
     [fe] = p.elements.items

@@ -10,12 +10,12 @@ four times."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 RECEIVERS = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "receivers.py")
 SMALL, LARGE = 200, 400
@@ -38,22 +38,7 @@ REPOS = {(shape, n): _repo(shape, n) for shape in SHAPES for n in (SMALL, LARGE)
 def _lines_run(shape: str, n: int) -> int:
     asked = REPOS[shape, n].asked()
     assert asked.call("context.references", name="U.m").data.sites == []  # once first, as a snapshot keeps
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename == RECEIVERS else None
-
-    sys.settrace(tracer)
-    try:
-        sites = asked.call("context.references", name="T.m").data.sites
-    finally:
-        sys.settrace(None)
+    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {RECEIVERS})
     assert sites, shape  # T's, none of U's
     return ran
 

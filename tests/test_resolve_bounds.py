@@ -12,7 +12,7 @@ from indexer.lang.python import resolve as python_resolve
 from indexer.lang.python.stdlib import STDLIB_MODULES
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, TreePaths, join, parent
-from tests.test_context_csharp_projects import lines_run
+from tests.lines_run import module_lines
 
 
 def _python_roots(n: int) -> tuple[TreePaths, list[ImportSpec]]:
@@ -32,7 +32,7 @@ def test_many_python_roots_and_names_cost_work_linear_in_them():
     def run(n: int) -> int:
         tree, imports = _python_roots(n)
         resolver = python_resolve.PythonResolver(tree)
-        outcomes, lines = lines_run(python_resolve.__file__,
+        outcomes, lines = module_lines(python_resolve.__file__,
                                     lambda: [resolver.resolve("main.py", imp) for imp in imports])
         assert outcomes == [EXTERNAL] * n + [(f"r{i}/pkg{i}/__init__.py",) for i in range(n)]
         return lines
@@ -85,7 +85,7 @@ def test_many_include_folders_and_includes_cost_work_linear_in_them():
             return ([resolver.resolve("main.c", imp) for imp in imports]
                     + [resolver.resolve(path, imp) for path, imp in others])
 
-        outcomes, lines = lines_run((c_resolve.__file__, tree_module.__file__), resolve)
+        outcomes, lines = module_lines((c_resolve.__file__, tree_module.__file__), resolve)
         assert outcomes == [EXTERNAL] * 2 * n + [(f"d{i}/include/x.h",) for i in range(n)]
         return lines
 
@@ -140,7 +140,7 @@ def test_many_java_packages_folders_and_spellings_cost_work_linear_in_them():
         imports += [ImportSpec("java", "a" + ".a" * n, 1)]
         importers = [("Main.java", imp) for imp in imports]
         importers += [(f"r{i}/a/Use.java", ImportSpec("java", "a.b.C", 1)) for i in range(n)]
-        outcomes, lines = lines_run((java_resolve.__file__, tree_module.__file__),
+        outcomes, lines = module_lines((java_resolve.__file__, tree_module.__file__),
                                     lambda: [resolver.resolve(path, imp) for path, imp in importers])
         assert outcomes == [EXTERNAL] * (2 * n + 1) + [(f"r{i}/a/b/C.java",) for i in range(n)]
         return lines
@@ -223,7 +223,7 @@ def test_a_go_workspace_of_many_modules_and_replacements_costs_memory_linear_in_
         resolver = go_resolve.GoResolver(TreePaths(files), {}, files.__getitem__)
         tracemalloc.start()
         try:
-            outcomes, lines = lines_run(go_resolve.__file__, lambda: [resolver.resolve(p, imp) for p, imp in imports])
+            outcomes, lines = module_lines(go_resolve.__file__, lambda: [resolver.resolve(p, imp) for p, imp in imports])
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
@@ -293,7 +293,7 @@ def test_many_tsconfig_path_patterns_and_imports_cost_work_linear_in_them():
         files = {"tsconfig.json": json.dumps(config).encode(), "src/m.ts": b"", "src/a7/x.ts": b""}
         resolver = js_resolve.JsResolver(TreePaths(files), files.__getitem__)
         imports = [ImportSpec("es_import", f"lib{i}/x", 1) for i in range(n)] + [ImportSpec("es_import", "@a7/x", 1)]
-        outcomes, lines = lines_run(js_resolve.__file__, lambda: [resolver.resolve("src/m.ts", imp) for imp in imports])
+        outcomes, lines = module_lines(js_resolve.__file__, lambda: [resolver.resolve("src/m.ts", imp) for imp in imports])
         assert outcomes == [EXTERNAL] * n + [("src/a7/x.ts",)]
         return lines
 
@@ -350,7 +350,7 @@ def test_a_crate_of_many_binaries_finds_each_files_root_from_the_folders_above_i
         files = _bins_crate(n)
         resolver = rust_resolve.RustResolver(TreePaths(files), {}, files.__getitem__)
         paths = sorted(p for p in files if p.endswith(".rs"))
-        roots, lines = lines_run(rust_resolve.__file__, lambda: [resolver.crate_root(p) for p in paths])
+        roots, lines = module_lines(rust_resolve.__file__, lambda: [resolver.crate_root(p) for p in paths])
         expected = {p: "src/lib.rs" if p == "src/lib.rs" else p if p.endswith("main.rs") else "bins/b0/main.rs"
                     for p in paths}
         assert dict(zip(paths, roots)) == expected
@@ -387,7 +387,7 @@ def test_many_psr4_prefixes_and_uses_cost_work_linear_in_them():
         resolver = php_resolve.PhpResolver(TreePaths(files), {}, files.__getitem__)
         uses = [ImportSpec("php_use", f"Other{i}\\Thing", 1) for i in range(n)]
         uses += [ImportSpec("php_use", f"P{i}\\Gone", 1) for i in range(n)] + [ImportSpec("php_use", "P7\\Thing", 1)]
-        outcomes, lines = lines_run(php_resolve.__file__, lambda: [resolver.resolve("m.php", imp) for imp in uses])
+        outcomes, lines = module_lines(php_resolve.__file__, lambda: [resolver.resolve("m.php", imp) for imp in uses])
         assert outcomes == [EXTERNAL] * n + ["unresolved"] * n + [("src7/Thing.php",)]
         return lines
 
@@ -441,7 +441,7 @@ def test_a_php_use_of_a_namespace_finds_its_files_by_a_search_not_a_scan():
         resolver = php_resolve.PhpResolver(TreePaths(files), facts, files.__getitem__)
         uses = [imp for imp in facts["app/m.php"].imports if imp.kind == "php_use"]
         assert len(uses) == n
-        outcomes, lines = lines_run(php_resolve.__file__, lambda: [resolver.resolve("app/m.php", imp) for imp in uses])
+        outcomes, lines = module_lines(php_resolve.__file__, lambda: [resolver.resolve("app/m.php", imp) for imp in uses])
         assert outcomes == [(f"lib/s{i}/Foo{i}.php",) for i in range(n)]
         return lines
 

@@ -306,13 +306,13 @@ def test_an_import_reaching_past_the_cap_costs_the_files_it_keeps_not_all_it_rea
     from indexer.resolve import tree as tree_module
     from indexer.resolve.imports import FACTORIES, FAMILY
     from indexer.resolve.tree import TARGETS_CAP, TreePaths
-    from tests.test_context_csharp_projects import lines_run
+    from tests.lines_run import module_lines
 
     def run(definers: int, importers: int) -> int:
         files, facts, asked = _reaching(language, definers, importers)
         resolver = FACTORIES[FAMILY[asked[0][1].kind]](TreePaths(files), facts, lambda p: b"")
         module = __import__(type(resolver).__module__, fromlist=["_"])
-        outcomes, lines = lines_run((module.__file__, tree_module.__file__),
+        outcomes, lines = module_lines((module.__file__, tree_module.__file__),
                                     lambda: [resolver.resolve(path, imp) for path, imp in asked])
         # one past the cap, or (Java) the package's one tuple, which resolve_since reads to the cap
         assert all(len(o) == (definers if language == "java" else TARGETS_CAP + 1) and list(o) == sorted(o)
@@ -408,7 +408,7 @@ def test_an_import_reads_no_more_of_what_it_reaches_than_it_keeps(monkeypatch, s
     from indexer.resolve import tree as tree_module
     from indexer.resolve.imports import FACTORIES, FAMILY
     from indexer.resolve.tree import TreePaths
-    from tests.test_context_csharp_projects import lines_run
+    from tests.lines_run import module_lines
 
     for module in (csharp_resolve, php_resolve):
         monkeypatch.setattr(module, "TARGETS_CAP", 8)
@@ -419,7 +419,7 @@ def test_an_import_reads_no_more_of_what_it_reaches_than_it_keeps(monkeypatch, s
         files, facts, asked = _many_reach(shape, definers)
         resolver = FACTORIES[FAMILY[asked[0][1].kind]](TreePaths(files), facts, lambda p: files[p].encode())
         first = resolver.resolve(*asked[0])  # makes what the resolver keeps of the namespace
-        outcome, lines = lines_run(counted, lambda: resolver.resolve(*asked[1]))
+        outcome, lines = module_lines(counted, lambda: resolver.resolve(*asked[1]))
         assert len(outcome) == len(first) <= 10 and list(outcome) == sorted(outcome)
         return lines
 
@@ -468,7 +468,7 @@ def test_importers_each_seeing_many_projects_of_a_namespace_cost_work_linear_in_
     from indexer.lang.csharp import projects as projects_module
     from indexer.lang.csharp import resolve as csharp_resolve
     from indexer.resolve import tree as tree_module
-    from tests.test_context_csharp_projects import lines_run
+    from tests.lines_run import module_lines
 
     monkeypatch.setattr(csharp_resolve, "TARGETS_CAP", 8)
     counted = (csharp_resolve.__file__, projects_module.__file__, numbered_module.__file__, tree_module.__file__,
@@ -477,7 +477,7 @@ def test_importers_each_seeing_many_projects_of_a_namespace_cost_work_linear_in_
     def run(n: int) -> int:
         files, facts, asked = _seeing_many(shape, n)
         resolver = csharp_resolve.CSharpResolver(TreePaths(files), facts, lambda p: files[p].encode())
-        outcomes, lines = lines_run(counted, lambda: [resolver.resolve(path, imp) for path, imp in asked])
+        outcomes, lines = module_lines(counted, lambda: [resolver.resolve(path, imp) for path, imp in asked])
         for (path, _), outcome in zip(asked, outcomes):
             seen = n - int(path[1:6])  # c_i sees the files of a_j, j >= i
             # one past the cap (a type: two, the importer kept in)

@@ -6,7 +6,6 @@ reading back by braces finds (`_read_back`, as the code read it before)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from unittest import mock
 
@@ -16,6 +15,7 @@ from hypothesis import strategies as st
 from context_tools.query.symbols import script_blocks
 from context_tools.query.symbols.script_blocks import Braces
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 BLOCKS = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_blocks.py")
 SMALL, LARGE = 300, 600
@@ -65,22 +65,7 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
     asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename == BLOCKS else None
-
-    sys.settrace(tracer)
-    try:
-        sites = asked.call("context.references", name="T.m").data.sites
-    finally:
-        sys.settrace(None)
+    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {BLOCKS})
     assert sites and all(s.rule == "annotation `T` of parameter `x`" for s in sites)
     return ran
 

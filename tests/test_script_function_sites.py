@@ -9,12 +9,12 @@ times."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 NAMES = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_names.py")
 SMALL, LARGE = 200, 400
@@ -41,23 +41,7 @@ def _lines_run(shape: str, n: int) -> int:
     asked = REPOS[shape, n].asked()
     # U's first: what a snapshot keeps once is not counted, nor is the answer kept for T's
     assert asked.call("context.references", name="U.m").data.sites == []
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        file = frame.f_code.co_filename
-        return local if file == NAMES else None
-
-    sys.settrace(tracer)
-    try:
-        sites = asked.call("context.references", name="T.m").data.sites
-    finally:
-        sys.settrace(None)
+    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {NAMES})
     assert sites and all(s.rule != UNTYPED for s in sites)  # typed, a page of them
     return ran
 

@@ -7,12 +7,12 @@ for N and 2N: about twice, never four times."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 NARROWING = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_narrowing.py")
 SMALL, LARGE = 80, 160
@@ -35,22 +35,7 @@ REPOS = {(shape, n): _repo(shape, n) for shape in SHAPES for n in (SMALL, LARGE)
 def _lines_run(shape: str, n: int) -> int:
     asked = REPOS[shape, n].asked()
     asked.call("context.references", name="T")  # what a snapshot keeps once is not counted
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename == NARROWING else None
-
-    sys.settrace(tracer)
-    try:
-        sites = asked.call("context.references", name="U.m" if shape == "block" else "T.m").data.sites
-    finally:
-        sys.settrace(None)
+    sites, ran = counted(lambda: asked.call("context.references", name="U.m" if shape == "block" else "T.m").data.sites, {NARROWING})
     assert len(sites) == n and all(s.rule != "defining file" for s in sites), sites[:2]
     return ran
 

@@ -9,7 +9,6 @@ body before it again."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 from context_tools.query.symbols import script_blocks
 from indexer.lang.bindings_base import opening_bracket
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 BLOCKS = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_blocks.py")
 SMALL, LARGE = 80, 160
@@ -66,22 +66,7 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
     asked.call("context.references", name="m")  # what a snapshot keeps once is not counted
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename == BLOCKS else None
-
-    sys.settrace(tracer)
-    try:
-        sites = asked.call("context.references", name="T.m").data.sites
-    finally:
-        sys.settrace(None)
+    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {BLOCKS})
     assert len(sites) == n and all(s.rule == "an object f returns, declared `T`" for s in sites), sites[:2]
     return ran
 

@@ -8,7 +8,6 @@ back found (`_read_back`, as the code read it before)."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -17,6 +16,7 @@ from hypothesis import strategies as st
 from context_tools.query.symbols.this_aliases import BraceBalance, ThisAliases
 from indexer.lang.javascript.bindings import JavaScriptBindings
 from tests.indexed import Indexed
+from tests.lines_run import counted
 
 ALIASES = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "this_aliases.py")
 RULES = JavaScriptBindings()
@@ -80,22 +80,7 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
     asked.call("context.references", name="m")  # what a snapshot keeps once is not counted
-    ran = 0
-
-    def local(frame, event, arg):
-        nonlocal ran
-        if event == "line":
-            ran += 1
-        return local
-
-    def tracer(frame, event, arg):
-        return local if frame.f_code.co_filename in (ALIASES, SITES) else None
-
-    sys.settrace(tracer)
-    try:
-        sites = asked.call("context.references", name="T.m").data.sites
-    finally:
-        sys.settrace(None)
+    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, (ALIASES, SITES))
     assert sites and all(s.resolution == "same_file" for s in sites)  # a page of them
     return ran
 

@@ -11,11 +11,10 @@ is a `name_match`; a named argument (`f(name: x)`) is no site."""
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import TYPE_CHECKING, Iterator, Literal
 
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
-from context_tools.query.symbols.rightmost import Rightmost
+from context_tools.query.symbols.rightmost import Holding
 from indexer.lang.bindings import of_path
 from indexer.lang.member_syntax import SUPER, THIS
 
@@ -46,7 +45,7 @@ class ClassReading:
         self.symbols: dict[str, list[Symbol]] = {}
         # a file's definitions' first lines in that order, and their last lines to ask which
         # holds a line (`MemberSites.enclosing`)
-        self.spans: dict[str, tuple[list[int], Rightmost]] = {}
+        self.spans: dict[str, Holding] = {}
         # the definitions of a name (`Snapshot.definitions`), read once a query
         self.definitions: dict[str, list[tuple[str, Symbol]]] = {}
 
@@ -186,11 +185,8 @@ class MemberSites:
             symbols = self._symbols[path] = sorted(facts.symbols if facts else (), key=lambda s: s.start_byte)
         spans = self.read.spans.get(path)
         if spans is None:
-            spans = self.read.spans[path] = [s.line for s in symbols], Rightmost(s.end_line for s in symbols)
-        at = spans[1].last_over(0, bisect_right(spans[0], line) - 1, line - 1)
-        while at is not None:
-            yield symbols[at]
-            at = spans[1].last_over(0, at - 1, line - 1)
+            spans = self.read.spans[path] = Holding(symbols)
+        return spans.holding(line)
 
     def enclosing(self, path: str, line: int) -> Cls | None:
         """The class a line of the file is written in: the innermost definition holding it, if

@@ -12,7 +12,7 @@ from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Callable, Iterator, Literal, NamedTuple
 
 from context_tools.query.symbols.call_close import PYTHON, after_call
-from context_tools.query.symbols.rightmost import Rightmost
+from context_tools.query.symbols.rightmost import Holding
 
 if TYPE_CHECKING:
     from indexer.model import Symbol
@@ -64,7 +64,7 @@ class PythonReceivers:
         self._attributes: dict[tuple[str, str, str], Typing] = {}
         self._assignments: dict[tuple[str, int, str], list[int]] = {}
         self._fixture_table: dict[str, dict[tuple[str, str], Symbol]] = {}
-        self._by_line: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
+        self._by_line: dict[str, Holding] = {}
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
@@ -109,12 +109,8 @@ class PythonReceivers:
             # by first line, the first of a line last: the last holding a line is the one the
             # latest first line holding it, the first of them in the list
             order = [functions[i] for i in sorted(range(len(functions)), key=lambda i: (functions[i].line, -i))]
-            found = self._by_line[path] = order, [f.line for f in order], Rightmost(f.end_line for f in order)
-        order, lines, ends = found
-        at = ends.last_over(0, bisect_right(lines, line) - 1, line - 1)
-        while at is not None:
-            yield order[at]
-            at = ends.last_over(0, at - 1, line - 1)
+            found = self._by_line[path] = Holding(order)
+        return found.holding(line)
 
     def _assigning(self, path: str, holder: Symbol, name: str) -> list[int]:
         """The lines (from 0) of the function, its header's first on, that assign the name

@@ -7,7 +7,12 @@ largest number of every span a power of two long, made once a list."""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from indexer.model import Symbol
 
 
 class Rightmost:
@@ -39,3 +44,21 @@ class Rightmost:
         level = (hi - lo + 1).bit_length() - 1
         row = self._largest[level]
         return max(row[lo], row[hi - (1 << level) + 1])
+
+
+class Holding:
+    """Definitions of a file, in an order their first lines never fall in (by first line or
+    by first byte, ties as the caller wants them met last first), found holding a line by a
+    search over them (`holding`), not by reading them all for each line."""
+
+    def __init__(self, symbols: list[Symbol]) -> None:
+        self.symbols = symbols
+        self._starts = [s.line for s in symbols]
+        self._ends = Rightmost(s.end_line for s in symbols)
+
+    def holding(self, line: int) -> Iterator[Symbol]:
+        """The definitions whose lines hold `line`, the last in the order first."""
+        at = self._ends.last_over(0, bisect_right(self._starts, line) - 1, line - 1)
+        while at is not None:
+            yield self.symbols[at]
+            at = self._ends.last_over(0, at - 1, line - 1)

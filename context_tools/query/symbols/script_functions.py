@@ -6,10 +6,9 @@ of a name a file sees (its own, else the tree's TypeScript top level)."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import TYPE_CHECKING, Callable
 
-from context_tools.query.symbols.rightmost import Rightmost
+from context_tools.query.symbols.rightmost import Holding
 from context_tools.query.symbols.script_annotations import IDENT, Reader, parameters
 from context_tools.query.symbols.script_blocks import HEADER_LINES, Braces
 from context_tools.query.symbols.script_chains import blanked
@@ -33,7 +32,7 @@ class ScriptFunctions:
         self.lines = read_lines
         self.functions = read_functions
         self.lines_naming = lines_naming
-        self._by_start: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
+        self._by_start: dict[str, Holding] = {}
         self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
         self._braces: dict[str, Braces] = {}
 
@@ -56,21 +55,15 @@ class ScriptFunctions:
 
     def holders(self, path: str, line: int) -> list[Symbol]:
         """The functions and methods of the file holding the line, innermost (the latest
-        starting) first: found by a binary search over them by their first byte (`Rightmost`),
+        starting) first: found by a binary search over them by their first byte (`Holding`),
         not by reading them all for each site."""
         found = self._by_start.get(path)
         if found is None:
             functions = self.functions(path)
             # by first byte, the first of a byte last, as the list is read innermost first
             order = [functions[i] for i in sorted(range(len(functions)), key=lambda i: (functions[i].start_byte, -i))]
-            found = self._by_start[path] = order, [s.line for s in order], Rightmost(s.end_line for s in order)
-        order, starts, ends = found
-        out = []
-        at = ends.last_over(0, bisect_right(starts, line) - 1, line - 1)
-        while at is not None:
-            out.append(order[at])
-            at = ends.last_over(0, at - 1, line - 1)
-        return out
+            found = self._by_start[path] = Holding(order)
+        return list(found.holding(line))
 
     def parameters(self, path: str, holder: Symbol) -> tuple[bytes, int, int]:
         """The text of the function's parameter list, and the line (from 1) and byte its body

@@ -7,7 +7,6 @@ key starts with."""
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 import msgspec
@@ -18,7 +17,7 @@ from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
-from context_tools.query.symbols.rightmost import Rightmost
+from context_tools.query.symbols.rightmost import Holding
 from context_tools.query.symbols.script_annotations import named_type
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
@@ -852,10 +851,8 @@ class _BySyntax:
             # by first line, the first of a line last: the last holding a line is the one of
             # the latest first line holding it, the first of them as the file lists them
             order = [classes[i] for i in sorted(range(len(classes)), key=lambda i: (classes[i].line, -i))]
-            found = self.enclosing[path] = order, [c.line for c in order], Rightmost(c.end_line for c in order)
-        order, lines, ends = found
-        at = ends.last_over(0, bisect_right(lines, line) - 1, line - 1)
-        return order[at] if at is not None else None
+            found = self.enclosing[path] = Holding(order)
+        return next(found.holding(line), None)
 
     def _this_member(self, path: str, line: int, head: str) -> tuple[str, str] | None:
         """`this.name` in a class's body (JavaScript, TypeScript): a `name_match` unless the
@@ -1047,7 +1044,7 @@ class _Reading:
         self._granted: dict[tuple[str, str, bool], list[Occurrence]] = {}
         self._occurrences: list[tuple[str, Occurrence]] | None = None
         # a file's classes by first line, their first lines and last lines (`_class_symbol_at`)
-        self.classes: dict[str, tuple[list[Symbol], list[int], Rightmost]] = {}
+        self.classes: dict[str, Holding] = {}
         self._rules: dict[str, Bindings] = {}
         self._source: dict[tuple[str, str], bytes] = {}
         self._source_lines: dict[tuple[str, str], list[bytes]] = {}
