@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from itertools import repeat
 from operator import attrgetter
-from typing import Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence, TypeVar
 
 import msgspec
 from msgspec import Struct, field
@@ -222,6 +222,17 @@ def import_key(x: ImportSpec | Edge) -> tuple[int, str, str]:
     """What an import and the edges resolving it share, and no other import of the file: its
     line, kind and text. `Snapshot.edges_of_import` and `specs_of_edge` pair them by it."""
     return x.line, x.kind, x.spec
+
+
+ImportOrEdge = TypeVar("ImportOrEdge", ImportSpec, Edge)
+
+
+def by_import(items: Iterable[ImportOrEdge]) -> dict[tuple[int, str, str], list[ImportOrEdge]]:
+    """A file's imports or edges grouped by `import_key`, each group in the given order."""
+    grouped: dict[tuple[int, str, str], list[ImportOrEdge]] = {}
+    for x in items:
+        grouped.setdefault(import_key(x), []).append(x)
+    return grouped
 
 
 class UnresolvedImport(Struct, frozen=True, gc=False):

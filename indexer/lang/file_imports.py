@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import import_key
+from indexer.model import by_import, import_key
 
 if TYPE_CHECKING:
     from indexer.model import Edge, ImportSpec, UnresolvedImport
@@ -26,10 +26,9 @@ class FileImports:
         self.path = path
         self.imports = imports
         self.edges = edges
-        self._edges: dict[Key, list[Edge]] = {}
+        self._edges = by_import(edges)
         self._on_line: dict[tuple[int, str], set[str]] = {}
         for e in edges:
-            self._edges.setdefault(import_key(e), []).append(e)
             if e.source == path:
                 self._on_line.setdefault((e.line, e.kind), set()).add(e.target)
         self._targets: dict[Key, list[str]] = {}

@@ -22,6 +22,7 @@ from indexer.model import (
     SnapshotRecord,
     Symbol,
     UnresolvedImport,
+    by_import,
     import_key,
 )
 from indexer.store import name_runs
@@ -501,9 +502,7 @@ class Snapshot:
         thousands of imports made that the square of them)."""
         grouped = self._edges_by_import.get(path)
         if grouped is None:
-            grouped = self._edges_by_import[path] = {}
-            for e in self.imports(path):
-                grouped.setdefault(import_key(e), []).append(e)
+            grouped = self._edges_by_import[path] = by_import(self.imports(path))
         return grouped.get(import_key(spec), [])
 
     def specs_of_edge(self, edge: Edge) -> list[ImportSpec]:
@@ -511,10 +510,8 @@ class Snapshot:
         read), grouped once a file as `edges_of_import` groups edges."""
         grouped = self._specs_by_import.get(edge.source)
         if grouped is None:
-            grouped = self._specs_by_import[edge.source] = {}
             facts = self.import_facts(edge.source)
-            for spec in facts.imports if facts else ():
-                grouped.setdefault(import_key(spec), []).append(spec)
+            grouped = self._specs_by_import[edge.source] = by_import(facts.imports if facts else ())
         return grouped.get(import_key(edge), [])
 
     def unresolved_of(self, path: str) -> list[UnresolvedImport]:

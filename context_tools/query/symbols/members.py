@@ -42,9 +42,7 @@ class ClassReading:
         self.snap = snap
         self._h: Hierarchy | None = None
         self.members: dict[tuple[tuple[str, str], str, bool], tuple[str, Symbol] | None] = {}
-        self.symbols: dict[str, list[Symbol]] = {}
-        # a file's definitions' first lines in that order, and their last lines to ask which
-        # holds a line (`MemberSites.enclosing`)
+        # each file's definitions by first byte, to ask which hold a line (`MemberSites.holding`)
         self.spans: dict[str, Holding] = {}
         # the definitions of a name (`Snapshot.definitions`), read once a query
         self.definitions: dict[str, list[tuple[str, Symbol]]] = {}
@@ -80,7 +78,6 @@ class MemberSites:
         self.packages = {facts.package_name for p, _, _ in defs
                          if (facts := snap.core_facts(p)) is not None and facts.package_name}
         self.read = read if read is not None else ClassReading(snap)
-        self._symbols = self.read.symbols
         self._members = self.read.members
         self._aliases: dict[tuple[str, str], bool] = {}
 
@@ -179,13 +176,10 @@ class MemberSites:
         """The file's definitions holding the line, the last starting first: each the last in
         the order of their first bytes starting at or before the line that ends at or past it
         (those starting past it start past it: start_byte orders lines too), found by a search."""
-        symbols = self._symbols.get(path)
-        if symbols is None:
-            facts = self.snap.core_facts(path)
-            symbols = self._symbols[path] = sorted(facts.symbols if facts else (), key=lambda s: s.start_byte)
         spans = self.read.spans.get(path)
         if spans is None:
-            spans = self.read.spans[path] = Holding(symbols)
+            facts = self.snap.core_facts(path)
+            spans = self.read.spans[path] = Holding(sorted(facts.symbols if facts else (), key=lambda s: s.start_byte))
         return spans.holding(line)
 
     def enclosing(self, path: str, line: int) -> Cls | None:

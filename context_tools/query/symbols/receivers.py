@@ -105,11 +105,7 @@ class PythonReceivers:
         line, not by reading them all for each site."""
         found = self._by_line.get(path)
         if found is None:
-            functions = self.functions(path)
-            # by first line, the first of a line last: the last holding a line is the one the
-            # latest first line holding it, the first of them in the list
-            order = [functions[i] for i in sorted(range(len(functions)), key=lambda i: (functions[i].line, -i))]
-            found = self._by_line[path] = Holding(order)
+            found = self._by_line[path] = Holding.by(self.functions(path), lambda s: s.line)
         return found.holding(line)
 
     def _assigning(self, path: str, holder: Symbol, name: str) -> list[int]:

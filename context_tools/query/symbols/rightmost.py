@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -55,6 +55,12 @@ class Holding:
         self.symbols = symbols
         self._starts = [s.line for s in symbols]
         self._ends = Rightmost(s.end_line for s in symbols)
+
+    @classmethod
+    def by(cls, symbols: list[Symbol], key: Callable[[Symbol], int]) -> Holding:
+        """`symbols` in the order of `key` (a first line or byte), those of one key met in the
+        list's order: the first of them first."""
+        return cls([symbols[i] for i in sorted(range(len(symbols)), key=lambda i: (key(symbols[i]), -i))])
 
     def holding(self, line: int) -> Iterator[Symbol]:
         """The definitions whose lines hold `line`, the last in the order first."""

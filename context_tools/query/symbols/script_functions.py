@@ -59,10 +59,7 @@ class ScriptFunctions:
         not by reading them all for each site."""
         found = self._by_start.get(path)
         if found is None:
-            functions = self.functions(path)
-            # by first byte, the first of a byte last, as the list is read innermost first
-            order = [functions[i] for i in sorted(range(len(functions)), key=lambda i: (functions[i].start_byte, -i))]
-            found = self._by_start[path] = Holding(order)
+            found = self._by_start[path] = Holding.by(self.functions(path), lambda s: s.start_byte)
         return list(found.holding(line))
 
     def parameters(self, path: str, holder: Symbol) -> tuple[bytes, int, int]:

@@ -47,6 +47,7 @@ SITE_RESOLUTIONS = 1 << 20
 # a word of a line, as `_Reading.lines_naming` indexes them
 _WORD = re.compile(rb"[A-Za-z0-9_]+")
 
+
 class SitesFound(NamedTuple):
     sites: list[Site]
     counts: dict[str, int]  # by resolution, over every site read
@@ -847,11 +848,10 @@ class _BySyntax:
         found = self.enclosing.get(path)
         if found is None:
             facts = self.snap.core_facts(path)
-            classes = [s for s in (facts.symbols if facts else ()) if s.kind == "class"]
-            # by first line, the first of a line last: the last holding a line is the one of
-            # the latest first line holding it, the first of them as the file lists them
-            order = [classes[i] for i in sorted(range(len(classes)), key=lambda i: (classes[i].line, -i))]
-            found = self.enclosing[path] = Holding(order)
+            # the class holding a line is the one of the latest first line holding it, the first
+            # of them as the file lists them
+            found = self.enclosing[path] = Holding.by([s for s in (facts.symbols if facts else ()) if s.kind == "class"],
+                                                      lambda s: s.line)
         return next(found.holding(line), None)
 
     def _this_member(self, path: str, line: int, head: str) -> tuple[str, str] | None:
@@ -1043,7 +1043,7 @@ class _Reading:
         self.unread: set[str] = set()  # files whose sites would have passed REFERENCE_SITES
         self._granted: dict[tuple[str, str, bool], list[Occurrence]] = {}
         self._occurrences: list[tuple[str, Occurrence]] | None = None
-        # a file's classes by first line, their first lines and last lines (`_class_symbol_at`)
+        # each file's classes by first line, to ask which hold a line (`_class_symbol_at`)
         self.classes: dict[str, Holding] = {}
         self._rules: dict[str, Bindings] = {}
         self._source: dict[tuple[str, str], bytes] = {}
