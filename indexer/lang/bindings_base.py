@@ -5,7 +5,8 @@ overrides where its imports differ; the table of them is indexer/lang/bindings.p
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Protocol
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Callable, Container, Iterable, Iterator, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from indexer.model import ImportSpec, Occurrence
@@ -263,20 +264,57 @@ class SiteSyntax(NamedTuple):
 
 
 
+DOTTED_NAMES = 64  # the names of a dotted receiver read back from a site, at most
+SITE_TEXT = 1024  # the bytes of a site's line its readings see on each side of it
+CUT = b")"  # what stands for the text cut off before a site's window: a closed expression
+_NAME_RUN = re.compile(rb"[\w$\x80-\xff]*")
+
+
+def site_window(line: bytes, col: int, length: int) -> tuple[bytes, int]:
+    """The part of a site's line its readings see, and where the site starts in it: at most
+    `SITE_TEXT` bytes before the site and after it. Each reading of a site looks at the text
+    around it; read whole, every site of a long line read the line, the square of its sites.
+    Text cut off before the window reads as a closed expression (`CUT`), and the window starts
+    at a name's first byte, never inside one: a receiver or a declaration reaching past the cut
+    is unknown to the readings, not taken for a shorter one."""
+    start, end = col - SITE_TEXT, col + length + SITE_TEXT
+    if start <= 0:
+        return line[:end], col
+    if _name_end(line, start - 1, start) == start:  # the byte before is a name's
+        start = _name_end(line, start, col)
+    return CUT + line[start:end], col - start + len(CUT)
+
+
+def _name_end(text: bytes, start: int, end: int) -> int:
+    """Where the run of a name's bytes from `start` stops, at `end` at most."""
+    run = _NAME_RUN.match(text, start, end)
+    return run.end() if run is not None else start
+
+
 class DottedTail:
     """The dotted names that end a text before its dot (`a.b .` -> `a.b`): identifiers of a
-    first character in `first` and the others in `rest`, the longest such run of them, as the
-    pattern `pattern` finds it searched in the text. It is read back from the text's end, so
-    that finding it costs its own length, not the text's: searching the text for the pattern
-    anchored at its end tries every byte of it (each site of a long line reading the whole
-    line before it)."""
+    first character in `first` and the others in `rest`, joined by `dot` (`.`, `::`) between
+    `blanks`, the longest such run of them, as the pattern `pattern` finds it searched in the
+    text. It is read back from the text's end, so that finding it costs its own length, not the
+    text's: searching the text for the pattern anchored at its end tries every byte of it, and
+    backtracks through a long name at each (each site of a long line reading the line before it)."""
 
-    def __init__(self, first: bytes, rest: bytes) -> None:
+    def __init__(self, first: bytes, rest: bytes, blanks: bytes = b" \t", dot: bytes = b".") -> None:
         self.first = frozenset(first)
         self.rest = frozenset(rest)
-        cls = b"[" + re.escape(first) + b"]"
-        ident = cls + b"[" + re.escape(rest) + b"]*"
-        self.pattern = re.compile(rb"(" + ident + rb"(?:[ \t]*\.[ \t]*" + ident + rb")*)[ \t]*\.[ \t]*$")
+        self.blanks = frozenset(blanks)
+        self.dot = dot
+        self._spelled = (first, rest, blanks)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[bytes]:
+        """The pattern whose search anchored at the text's end `search` answers as (what its
+        tests compare it with)."""
+        first, rest, blanks = self._spelled
+        ident = b"[" + re.escape(first) + b"][" + re.escape(rest) + b"]*"
+        gap = b"[" + re.escape(blanks) + b"]*"
+        sep = gap + re.escape(self.dot) + gap
+        return re.compile(rb"(" + ident + rb"(?:" + sep + ident + rb")*)" + sep + rb"\Z")
 
     def search(self, text: bytes) -> tuple[int, bytes] | None:
         """(where they start, the dotted names as written) of those ending `text` before its
@@ -284,9 +322,18 @@ class DottedTail:
         i = self._dot(text, len(text))
         if i is None:
             return None
-        end = i
+        start = self.start(text, i)
+        return (start, text[start:i]) if start is not None else None
+
+    def start(self, text: bytes, end: int) -> int | None:
+        """Where the dotted names ending at byte `end` of `text` start, the longest run; None
+        when none ends there, or more than `DOTTED_NAMES` do (read back, each name costs its
+        reading for every site after it on the line)."""
+        i: int | None = end
         start = None
-        while True:
+        for _ in range(DOTTED_NAMES + 1):
+            if i is None:
+                return start
             j = i
             while j > 0 and text[j - 1] in self.rest:
                 j -= 1
@@ -297,22 +344,34 @@ class DottedTail:
             if k > j:
                 break  # a character of an identifier before it: no dot between
             i = self._dot(text, k)
-            if i is None:
-                break
-        return (start, text[start:end]) if start is not None else None
-
-    @staticmethod
-    def _dot(text: bytes, i: int) -> int | None:
-        """Where the text before byte `i` ends with a dot between blanks (`[ \t]*.[ \t]*`)
-        begins; None when it does not end so."""
-        while i > 0 and text[i - 1] in (0x20, 0x09):
-            i -= 1
-        if i == 0 or text[i - 1] != 0x2E:
+        else:
             return None
-        i -= 1
-        while i > 0 and text[i - 1] in (0x20, 0x09):
-            i -= 1
-        return i
+        return start
+
+    def _dot(self, text: bytes, i: int) -> int | None:
+        """Where the text before byte `i` ends with a dot between blanks begins; None when it
+        does not end so."""
+        i = blank_end(text, i, self.blanks)
+        if not text.endswith(self.dot, 0, i):
+            return None
+        return blank_end(text, i - len(self.dot), self.blanks)
+
+
+def blank_end(text: bytes, end: int, blanks: Container[int] = b" \t") -> int:
+    """`end`, moved back over the `blanks` before it (spaces and tabs unless told)."""
+    while end > 0 and text[end - 1] in blanks:
+        end -= 1
+    return end
+
+
+def name_before(text: bytes, end: int, first: Container[int], rest: Container[int]) -> int | None:
+    """Where the identifier ending at byte `end` of `text` starts, read back (a first byte in
+    `first`, the others in `rest`): the leftmost start a search for it anchored there finds,
+    inside the run of `rest` bytes before `end`; None when that run holds no first byte."""
+    j = end
+    while j > 0 and text[j - 1] in rest:
+        j -= 1
+    return next((k for k in range(j, end) if text[k] in first), None)
 
 
 def attribute_syntax(before: bytes, receiver: DottedTail) -> SiteSyntax:
@@ -352,18 +411,41 @@ def closing_bracket(text: bytes, opened: int, kinds: bytes = b"()") -> int | Non
 
 
 def _matching(text: bytes, walk: range, deeper: bytes, shallower: bytes) -> int | None:
-    """The first place along `walk` where the brackets met come back to the depth before the
-    first: `deeper` ones are those the walk starts on, `shallower` their partners."""
+    """The first place along `walk` (of places in `text`) where the brackets met come back to
+    the depth before the first: `deeper` ones are those the walk starts on, `shallower` their
+    partners. Only the brackets are visited, found by a regular expression: a walk over every
+    byte of a site's line, for each site of it, was most of what a long line cost."""
+    pattern = _brackets(deeper + shallower)
+    places: Iterator[int]
+    if walk.step > 0:
+        places = (m.start() for m in pattern.finditer(text, max(walk.start, 0), max(walk.stop, 0)))
+    else:
+        places = _backward(pattern, text, max(walk.stop + 1, 0), max(walk.start + 1, 0))
     depth = 0
-    for i in walk:
-        c = text[i:i + 1]
-        if c in deeper:
+    for i in places:
+        if text[i] in deeper:
             depth += 1
-        elif c in shallower:
+        else:
             depth -= 1
             if depth == 0:
                 return i
     return None
+
+
+def _backward(pattern: re.Pattern[bytes], text: bytes, lo: int, hi: int) -> Iterator[int]:
+    """The places of `pattern`'s one-byte matches in `text[lo:hi]`, last first: read in spans
+    doubling back from `hi`, as a bracket's partner is most often near it."""
+    span = 64
+    while hi > lo:
+        start = max(lo, hi - span)
+        yield from reversed([m.start() for m in pattern.finditer(text, start, hi)])
+        hi, span = start, span * 2
+
+
+@cache
+def _brackets(kinds: bytes) -> re.Pattern[bytes]:
+    """A pattern of any one of the bracket bytes `kinds`."""
+    return re.compile(b"[" + re.escape(kinds) + b"]")
 
 
 def public_modifier(language: str, kind: str, signature: str, interface_members: bool) -> str | None:

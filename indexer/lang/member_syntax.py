@@ -8,44 +8,133 @@ name is taken for them."""
 from __future__ import annotations
 
 import re
-from functools import cache
-from typing import NamedTuple
+import string
 
-from indexer.lang.bindings_base import SiteSyntax
+from indexer.lang.bindings_base import DottedTail, SiteSyntax, blank_end, name_before
 
 THIS = "<this>"
 SUPER = "<super>"
 
 
-class _Patterns(NamedTuple):
-    dotted: re.Pattern[bytes]
-    new: re.Pattern[bytes]
-    php_variable: re.Pattern[bytes]
-    php_scope: re.Pattern[bytes]
-    ruby_receiver: re.Pattern[bytes]
-    ruby_scope: re.Pattern[bytes]
-    cpp_scope: re.Pattern[bytes]
-    cpp_member: re.Pattern[bytes]
+_UPPER = frozenset(string.ascii_uppercase.encode())
+_FIRST = frozenset(string.ascii_letters.encode() + b"_")
+_WORD = _FIRST | frozenset(string.digits.encode())
+# Java's and C#'s dotted receivers (`a . b.`), and the type a `new` makes (`new a.b.T<X>(...).`)
+_DOTTED = DottedTail(string.ascii_letters.encode() + b"_$", string.ascii_letters.encode() + string.digits.encode() + b"_$")
+_TYPE = DottedTail(string.ascii_letters.encode() + b"_", string.ascii_letters.encode() + string.digits.encode() + b"_")
+
+# Each reading below finds what a search of the site's line before it for a pattern anchored
+# at its end would (the pattern in its comment), read back from the end: such a search tries
+# every byte of the line and backtracks through a long name at each.
 
 
-# Compiled when a site is first read: a lookup that shows a definition of these languages
-# loads their binding rules (and this module) without reading any site.
-@cache
-def _patterns() -> _Patterns:
-    return _Patterns(
-        dotted=re.compile(rb"([A-Za-z_$][\w$]*(?:[ \t]*\.[ \t]*[A-Za-z_$][\w$]*)*)[ \t]*(?:\?)?\.$"),
-        # `new a.b.Type<T>(...).`, its arguments on the line with no parenthesis inside
-        new=re.compile(rb"(?<![\w.])new[ \t]+([A-Za-z_][\w]*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*)[ \t]*(?:<[^()]*>)?[ \t]*"
-                       rb"\([^()]*\)[ \t]*\??\.$"),
-        php_variable=re.compile(rb"\$([A-Za-z_]\w*)[ \t]*\??->$"),
-        php_scope=re.compile(rb"(\\?[A-Za-z_][\w\\]*)[ \t]*::$"),
-        ruby_receiver=re.compile(rb"((?:::)?[A-Za-z_]\w*(?:::[A-Z]\w*)*)[ \t]*&?\.$"),
-        ruby_scope=re.compile(rb"((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)[ \t]*::$"),
-        cpp_scope=re.compile(rb"([A-Za-z_]\w*)[ \t]*(?:<[^<>;]*>)?[ \t]*::$"),
-        cpp_member=re.compile(rb"([A-Za-z_]\w*)[ \t]*(?:->|\.)$"),
-    )
+def _name_start(text: bytes, end: int) -> int | None:
+    """An identifier's start (`[A-Za-z_]\\w*`) ending at `end`: the first letter or underscore
+    of the word before `end` (`name_before`)."""
+    return name_before(text, end, _FIRST, _WORD)
 
 
+def _made_type(before: bytes) -> bytes | None:
+    """`(?<![\\w.])new[ \\t]+(NAMES)[ \\t]*(?:<[^()]*>)?[ \\t]*\\([^()]*\\)[ \\t]*\\??\\.$`: the
+    dotted type of a `new Type(...)` (its arguments without parentheses) the text ends with."""
+    end = len(before) - 1  # the final `.`
+    end = blank_end(before, end - 1 if before[end - 1:end] == b"?" else end)
+    if before[end - 1:end] != b")":
+        return None
+    opened = before.rfind(b"(", 0, end - 1)
+    if opened < 0 or before.rfind(b")", 0, end - 1) > opened:
+        return None
+    end = blank_end(before, opened)
+    ends = [end]
+    if before[end - 1:end] == b">":  # type arguments: the leftmost `<` after a `new` that makes a type
+        since = max(before.rfind(b"(", 0, end), before.rfind(b")", 0, end)) + 1
+        ends = [blank_end(before, i) for i in range(since, end - 1) if before[i] == 0x3C]
+    for e in ends:
+        start = _TYPE.start(before, e)
+        if start is None:
+            continue
+        keyword = blank_end(before, start)
+        if keyword < start and before.endswith(b"new", 0, keyword) and (
+                keyword == 3 or not (before[keyword - 4] in _WORD or before[keyword - 4] == 0x2E)):
+            return before[start:e]
+    return None
+
+
+def _php_scope(before: bytes) -> tuple[int, bytes] | None:
+    """`(\\\\?[A-Za-z_][\\w\\\\]*)[ \\t]*::$`: (where it starts, the class a `Type::` names)."""
+    end = blank_end(before, len(before) - 2)
+    j = end
+    while j > 0 and (before[j - 1] in _WORD or before[j - 1] == 0x5C):
+        j -= 1
+    for k in range(j, end):
+        if before[k] in _FIRST or (before[k] == 0x5C and k + 1 < end and before[k + 1] in _FIRST):
+            return k, before[k:end]
+    return None
+
+
+def _ruby_names(before: bytes, end: int) -> int | None:
+    """`(?:::)?[A-Za-z_]\\w*(?:::[A-Z]\\w*)*` ending at `end`: where the leftmost such run starts
+    (a constant path's parts after its first capitalized)."""
+    j = end
+    while j > 0 and before[j - 1] in _WORD:
+        j -= 1
+    k = name_before(before, end, _FIRST, _WORD)
+    if k is None:
+        return None
+    while k == j and before.endswith(b"::", 0, j):
+        if before[j] not in _UPPER:
+            return j - 2  # `::name`, the path's first part
+        e = j - 2
+        j = e
+        while j > 0 and before[j - 1] in _WORD:
+            j -= 1
+        earlier = name_before(before, e, _FIRST, _WORD)
+        if earlier is None:
+            return e
+        k = earlier
+    return k
+
+
+def _ruby_receiver(before: bytes) -> tuple[int, bytes] | None:
+    """`((?:::)?[A-Za-z_]\\w*(?:::[A-Z]\\w*)*)[ \\t]*&?\\.$`: (where it starts, the receiver)."""
+    end = len(before) - 1
+    end = blank_end(before, end - 1 if before[end - 1:end] == b"&" else end)
+    start = _ruby_names(before, end)
+    return (start, before[start:end]) if start is not None else None
+
+
+def _ruby_scope(before: bytes) -> bytes | None:
+    """`((?:::)?[A-Z]\\w*(?:::[A-Z]\\w*)*)[ \\t]*::$`'s last part: the constant a `A::B::`
+    ends with."""
+    end = blank_end(before, len(before) - 2)
+    j = end
+    while j > 0 and before[j - 1] in _WORD:
+        j -= 1
+    k = next((k for k in range(j, end) if before[k] in _UPPER), None)
+    return before[k:end] if k is not None else None
+
+
+def _cpp_scope(before: bytes) -> bytes | None:
+    """`([A-Za-z_]\\w*)[ \\t]*(?:<[^<>;]*>)?[ \\t]*::$`: the class or namespace a `Type::` (or
+    `Type<T>::`) names."""
+    end = blank_end(before, len(before) - 2)
+    if before[end - 1:end] == b">":
+        opened = max(before.rfind(b"<", 0, end - 1), before.rfind(b">", 0, end - 1), before.rfind(b";", 0, end - 1))
+        if opened < 0 or before[opened] != 0x3C:
+            return None
+        end = blank_end(before, opened)
+    start = _name_start(before, end)
+    return before[start:end] if start is not None else None
+
+
+def _cpp_member(before: bytes) -> bytes | None:
+    """`([A-Za-z_]\\w*)[ \\t]*(?:->|\\.)$`: the name before a `.` or `->`."""
+    end = blank_end(before, len(before) - (2 if before.endswith(b"->") else 1))
+    start = _name_start(before, end)
+    return before[start:end] if start is not None else None
+
+
+_PHP_VARIABLE = re.compile(rb"\$([A-Za-z_]\w*)[ \t]*\??->$")  # tried at each `$` alone: no read back needed
 _SPECIAL = {b"this": THIS, b"super": SUPER}
 
 
@@ -66,15 +155,15 @@ def dotted(line: bytes, col: int, name: str, specials: dict[bytes, str], named_a
     known after another call; a named argument no site."""
     before = line[:col].rstrip()
     if before.endswith(b"."):
-        made = _patterns().new.search(before)
+        made = _made_type(before)
         if made is not None:  # `new Till().open()`: an instance of the class
-            return SiteSyntax("attribute", tuple(p.strip().decode() for p in made.group(1).split(b".")), True)
+            return SiteSyntax("attribute", tuple(p.strip().decode() for p in made.split(b".")), True)
         if _untyped_call(before):
             return SiteSyntax("attribute")
-        found = _patterns().dotted.search(before)
-        if found is None or before[:found.start()].rstrip().endswith((b".", b")", b"]")):
+        found = _DOTTED.search(before[:-2] + b"." if before.endswith(b"?.") else before)
+        if found is None or before[:found[0]].rstrip().endswith((b".", b")", b"]")):
             return SiteSyntax("attribute")
-        parts = [p.strip() for p in found.group(1).split(b".")]
+        parts = [p.strip() for p in found[1].split(b".")]
         if len(parts) == 1 and parts[0] in specials:
             return SiteSyntax("attribute", (specials[parts[0]],))
         return SiteSyntax("attribute", tuple(p.decode() for p in parts))
@@ -91,20 +180,20 @@ def php(line: bytes, col: int, name: str) -> SiteSyntax:
     if line[:col].endswith(b"$"):
         return SiteSyntax("keyword")
     if before.endswith(b"->"):
-        found = _patterns().php_variable.search(before)
+        found = _PHP_VARIABLE.search(before)
         if found is not None and found.group(1) == b"this" and not before[:found.start()].rstrip().endswith(b"->"):
             return SiteSyntax("attribute", (THIS,))
         return SiteSyntax("attribute")
     if before.endswith(b"::"):
-        found = _patterns().php_scope.search(before)
-        if found is None or before[:found.start()].endswith(b"$"):
+        named = _php_scope(before)
+        if named is None or before[:named[0]].endswith(b"$"):
             return SiteSyntax("attribute")
-        scope = found.group(1).lower()
+        scope = named[1].lower()
         if scope in (b"self", b"static"):
             return SiteSyntax("attribute", (THIS,))
         if scope == b"parent":
             return SiteSyntax("attribute", (SUPER,))
-        return SiteSyntax("attribute", (found.group(1).rsplit(b"\\", 1)[-1].decode(),))
+        return SiteSyntax("attribute", (named[1].rsplit(b"\\", 1)[-1].decode(),))
     if _named_argument(line, col, name, before):
         return SiteSyntax("keyword")
     return SiteSyntax("bare")
@@ -115,16 +204,15 @@ def ruby(line: bytes, col: int, name: str) -> SiteSyntax:
     constant path's last part); `x.name` on a variable of an untyped receiver."""
     before = line[:col].rstrip()
     if before.endswith(b"::"):
-        found = _patterns().ruby_scope.search(before)
-        return SiteSyntax("attribute", (found.group(1).rsplit(b"::", 1)[-1].decode(),)) if found else SiteSyntax(
-            "attribute")
+        constant = _ruby_scope(before)
+        return SiteSyntax("attribute", (constant.decode(),)) if constant is not None else SiteSyntax("attribute")
     if before.endswith(b"."):
         if _untyped_call(before):
             return SiteSyntax("attribute")
-        found = _patterns().ruby_receiver.search(before)
-        if found is None or before[:found.start()].rstrip().endswith((b".", b")", b"]")):
+        read = _ruby_receiver(before)
+        if read is None or before[:read[0]].rstrip().endswith((b".", b")", b"]")):
             return SiteSyntax("attribute")
-        receiver = found.group(1)
+        receiver = read[1]
         if receiver == b"self":
             return SiteSyntax("attribute", (THIS,))
         return SiteSyntax("attribute", (receiver.rsplit(b"::", 1)[-1].decode(),))
@@ -136,11 +224,10 @@ def cpp(line: bytes, col: int, name: str) -> SiteSyntax:
     namespace `Type`'s; `x.name` and `x->name` of an untyped receiver."""
     before = line[:col].rstrip()
     if before.endswith(b"::"):
-        found = _patterns().cpp_scope.search(before)
-        return SiteSyntax("attribute", (found.group(1).decode(),)) if found else SiteSyntax("bare")
+        scope = _cpp_scope(before)
+        return SiteSyntax("attribute", (scope.decode(),)) if scope is not None else SiteSyntax("bare")
     if before.endswith((b"->", b".")) and not before.endswith(b"..."):
-        found = _patterns().cpp_member.search(before)
-        if found is not None and found.group(1) == b"this" and before.endswith(b"->"):
+        if _cpp_member(before) == b"this" and before.endswith(b"->"):
             return SiteSyntax("attribute", (THIS,))
         return SiteSyntax("attribute")
     return SiteSyntax("bare")

@@ -4,11 +4,15 @@ receiver before a `.`, the path before a `::`, a struct literal's key (`bindings
 from __future__ import annotations
 
 import re
+import string
 
-from indexer.lang.bindings_base import SiteSyntax
+from indexer.lang.bindings_base import DottedTail, SiteSyntax
 
-_CHAIN = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*(?:[ \t]*\.[ \t]*[A-Za-z_][A-Za-z0-9_]*)*)[ \t]*\.[ \t]*$")
-_PATH = re.compile(rb"((?:[A-Za-z_][A-Za-z0-9_]*[ \t]*::[ \t]*)+)$")
+_FIRST = string.ascii_letters.encode() + b"_"
+_REST = _FIRST + string.digits.encode()
+# the names before a site's `.` and its `::`, read back from it (`DottedTail`)
+_CHAIN = DottedTail(_FIRST, _REST)
+_PATH = DottedTail(_FIRST, _REST, dot=b"::")
 _KEY = re.compile(rb"[ \t]*:(?![:=])")
 
 
@@ -19,16 +23,15 @@ def c_like(line: bytes, col: int, name: str, paths: bool) -> SiteSyntax:
     (or alone on its line) a struct literal's key; anything else bare."""
     before = line[:col].rstrip()
     if paths and before.endswith(b"::"):
-        found = _PATH.search(before)
-        if found is None or before[:found.start()].rstrip().endswith((b">", b")")):
+        path = _PATH.search(before)
+        if path is None or before[:path[0]].rstrip().endswith((b">", b")")):
             return SiteSyntax("path")
-        return SiteSyntax("path", tuple(p.strip().decode() for p in found.group(1).split(b"::") if p.strip()))
+        return SiteSyntax("path", tuple(p.strip().decode() for p in path[1].split(b"::") if p.strip()))
     if before.endswith(b"."):
         found = _CHAIN.search(before)
-        start = found.start() if found else len(before)
-        if found is None or before[:start].rstrip().endswith((b")", b"]", b".", b"}", b'"', b"'")):
+        if found is None or before[:found[0]].rstrip().endswith((b")", b"]", b".", b"}", b'"', b"'")):
             return SiteSyntax("attribute")
-        return SiteSyntax("attribute", tuple(p.strip().decode() for p in found.group(1).split(b".")))
+        return SiteSyntax("attribute", tuple(p.strip().decode() for p in found[1].split(b".")))
     if _KEY.match(line, col + len(name.encode())) and (not before or before.endswith((b"{", b","))):
         return SiteSyntax("key")
     return SiteSyntax("bare")

@@ -11,11 +11,12 @@ an argument of (`argument_of`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+import string
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from indexer.lang.bindings_base import dotted_names, opening_bracket
+from indexer.lang.bindings_base import DottedTail, blank_end, dotted_names, opening_bracket
 
 IDENT = rb"[A-Za-z_$][\w$]*"
 # types with no member of their own a class's method could be (a boolean's are Object's: `OBJECT`):
@@ -157,16 +158,26 @@ CALLBACKS: dict[str, Elements] = {m: INDEXED for m in _ARRAY_CALLBACKS} | {
     "forEach": Elements(_ARRAYS | _SETS | {"Map"})}  # a Set's and a Map's callbacks: forEach's only
 
 
-def _dotted_at_end(text: bytes) -> tuple[str, ...] | None:
-    """The dotted names `text` ends with (`this.data_`, `observers`) when they are the whole
-    expression there, not a part of a call's result or a subscript's (`f().data_`)."""
-    m = re.search(rb"(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*$", text)
-    if m is None:
+_BLANKS = frozenset(b" \t\n\r\f\v")
+_WORD = frozenset(string.ascii_letters.encode() + string.digits.encode() + b"_")  # `\\w`
+# dotted names of identifiers (`IDENT`) between any blanks, read back from a text's end
+DOTTED = DottedTail(string.ascii_letters.encode() + b"_$", string.ascii_letters.encode() + string.digits.encode() + b"_$",
+                    blanks=b" \t\n\r\f\v")
+
+
+def _dotted_at_end(text: bytes, end: int | None = None) -> tuple[str, ...] | None:
+    """The dotted names `text` ends with (`this.data_`, `observers`), or its first `end`
+    bytes, when they are the whole expression there, not a part of a call's result or a
+    subscript's (`f().data_`)."""
+    end = blank_end(text, len(text) if end is None else end, _BLANKS)
+    start = DOTTED.start(text, end)
+    if start is None:
         return None
-    before = text[:m.start()].rstrip()
-    if before.endswith((b".", b")", b"]", b"}", b"!", b"'", b'"', b"`")) or re.search(rb"\bnew$", before):
+    before = blank_end(text, start, _BLANKS)
+    if text.endswith((b".", b")", b"]", b"}", b"!", b"'", b'"', b"`"), 0, before) or (
+            text.endswith(b"new", 0, before) and not (before > 3 and text[before - 4] in _WORD)):  # `\bnew$`
         return None
-    return dotted_names(m.group(1))
+    return dotted_names(text[start:end])
 
 
 class Taken(NamedTuple):
@@ -201,9 +212,29 @@ def element_before(before: bytes) -> Taken | None:
     return Taken(names, how, read) if names else None
 
 
-_CALLBACK = re.compile(rb"(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*\??\.\s*(" + "|".join(
-    _ARRAY_CALLBACKS).encode() + rb")\s*\(\s*(?:async\s+)?(?:function\b\s*[\w$]*\s*\(([^()]*)\)|\(([^()]*)\)\s*(?::[^=]*)?=>|("
+# `c.forEach(` (`map`, ...), then the callback written in place: its parameters, of a function,
+# an arrow's in parentheses or an arrow's one
+_CALLED = re.compile(rb"\??\.\s*(" + "|".join(_ARRAY_CALLBACKS).encode() + rb")\s*(?=\()")
+_CALLBACK = re.compile(rb"\(\s*(?:async\s+)?(?:function\b\s*[\w$]*\s*\(([^()]*)\)|\(([^()]*)\)\s*(?::[^=]*)?=>|("
                        + IDENT + rb")\s*=>)")
+
+
+def _callbacks(text: bytes) -> Iterator[tuple[int, int, str, bytes]]:
+    """(where the container's dotted names start, and end, the method, the callback's
+    parameters) of each `names.forEach(callback)` of the text in turn, as a search for the
+    whole pattern (`(IDENT(?:\\s*\\.\\s*IDENT)*)\\s*\\??\\.` before `_CALLED` and `_CALLBACK`) finds
+    them, the names read back from each method's dot: searched whole, the pattern read a long
+    chain of names again from each of its names."""
+    done = 0
+    for called in _CALLED.finditer(text):
+        end = blank_end(text, called.start(), _BLANKS)
+        start = DOTTED.start(text, end)
+        written = _CALLBACK.match(text, called.end()) if start is not None and start >= done else None
+        if start is None or written is None:
+            continue
+        params = next(g for g in written.groups() if g is not None)
+        yield start, end, called.group(1).decode(), params
+        done = written.end()
 
 
 def callback_of(text: bytes, name: str) -> Taken | None:
@@ -211,15 +242,13 @@ def callback_of(text: bytes, name: str) -> Taken | None:
     element's place (`reduce`'s second, any other method's first) and unannotated, of an arrow
     or function passed directly to `c.forEach(...)` (`map`, `filter`, ...) of dotted names
     `c`; None when the line's callback binds it otherwise or no callback binds it."""
-    for m in _CALLBACK.finditer(text):
-        params = next(g for g in (m.group(3), m.group(4), m.group(5)) if g is not None)
+    for _, end, method, params in _callbacks(text):
         parts = [p.strip() for p in _split(params, b",")]
         binding = [i for i, p in enumerate(parts) if re.match(re.escape(name.encode()) + rb"(?![\w$])", p)]
         if not binding:
             continue
-        method = m.group(2).decode()
         at = 1 if method == "reduce" else 0
-        names = _dotted_at_end(text[:m.end(1)])
+        names = _dotted_at_end(text, end)
         if binding != [at] or parts[at] != name.encode() or not names:
             return None  # another parameter, one annotated or with a default, or of no dotted names
         return Taken(names, f"`{name}` of `{'.'.join(names)}.{method}(...)`", CALLBACKS[method])

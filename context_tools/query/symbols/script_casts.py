@@ -6,12 +6,14 @@ site's line starts with the parenthesis closing it."""
 from __future__ import annotations
 
 import re
+import string
 
 from context_tools.query.symbols.script_annotations import named_type, type_end
 from context_tools.query.symbols.script_blocks import HEADER_LINES
-from indexer.lang.bindings_base import opening_bracket
+from indexer.lang.bindings_base import SITE_TEXT, opening_bracket, site_window
 
 # the words after which a parenthesis opens an expression, not a call's arguments (`return (x as T).m`)
+_WORD = frozenset(string.ascii_letters.encode() + string.digits.encode() + b"_$")
 _BEFORE_EXPRESSION = frozenset({b"return", b"await", b"typeof", b"void", b"yield", b"case", b"in", b"of", b"else",
                                 b"do", b"throw", b"delete"})
 
@@ -24,10 +26,23 @@ def cast_before(lines: list[bytes], line: int, col: int) -> str | None:
 
 def before_site(lines: list[bytes], line: int, col: int) -> bytes:
     """The text before a site on its line, with the lines above where the line starts with a
-    parenthesis closing there."""
-    before = lines[line - 1][:col].rstrip() if 0 < line <= len(lines) else b""
-    if before.lstrip().startswith(b")"):
-        before = b" ".join(t.strip() for t in lines[max(0, line - 1 - HEADER_LINES):line - 1]) + b" " + before.lstrip()
+    parenthesis closing there: at most `SITE_TEXT` bytes of it (`site_window`)."""
+    if not 0 < line <= len(lines):
+        return b""
+    window, at = site_window(lines[line - 1], col, 0)
+    before = window[:at].rstrip()
+    if at == col and before.lstrip().startswith(b")"):
+        above: list[bytes] = []
+        size = 0
+        for t in reversed(lines[max(0, line - 1 - HEADER_LINES):line - 1]):
+            if size > SITE_TEXT:
+                break
+            text = site_window(t, len(t), 0)[0].strip()  # a long line's end alone
+            above.append(text)
+            size += len(text) + 1
+        joined = b" ".join(reversed(above)) + b" " + before.lstrip()
+        window, at = site_window(joined, len(joined), 0)
+        before = window[:at]
     return before
 
 
@@ -39,8 +54,13 @@ def parenthesized(before: bytes) -> bytes | None:
     i = opening_bracket(before, len(before) - 2)
     if i is None:
         return None
-    lead = re.search(rb"([\w$]+|[)\]])\s*$", before[:i])
-    if lead is not None and lead.group(1) not in _BEFORE_EXPRESSION:
+    end = len(before[:i].rstrip())
+    start = end
+    while start > 0 and before[start - 1] in _WORD:
+        start -= 1
+    last = before[end - 1:end]
+    lead = before[start:end] if start < end else last if last in (b")", b"]") else b""  # `([\w$]+|[)\]])\s*$`
+    if lead and lead not in _BEFORE_EXPRESSION:
         return None  # a call's arguments (`f(x as T).m`)
     return before[i + 1:len(before) - 2]
 

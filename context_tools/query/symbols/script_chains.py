@@ -10,10 +10,11 @@ each names is typed by `ScriptTypes`."""
 from __future__ import annotations
 
 import re
+import string
 from typing import Literal, NamedTuple
 
 from context_tools.query.symbols.script_annotations import IDENT, argument_of, parameters, type_end
-from indexer.lang.bindings_base import closing_bracket, dotted_names, opening_bracket
+from indexer.lang.bindings_base import closing_bracket, dotted_names, name_before, opening_bracket
 
 # the array methods that return an array of the same elements (`filter` only with a callback
 # written in place, which is no type predicate: `filter(isSub)` may narrow the element)
@@ -23,6 +24,9 @@ _CONTINUES = re.compile(rb"\s*(?:[.?:\[(+\-*/%&|^<>=,`]|(?:as|satisfies|instance
 # an assignment's operator after a name: `=`, `+=`, `??=`, ... (not `==`, `=>`)
 ASSIGNED = rb"\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])"
 LOOKAHEAD = 30  # the lines read past a statement for what carries it on, at most
+CHAIN_STEPS = 16  # the fields and keys a receiver's chain is read back over, at most
+_FIRST = frozenset(string.ascii_letters.encode() + b"_$")
+_WORD = _FIRST | frozenset(string.digits.encode())
 _MODIFIERS = rb"(?:(?:public|private|protected|readonly|declare|override|abstract|get|set|async)\s+)*"
 
 
@@ -52,7 +56,7 @@ def chain_before(before: bytes) -> Chain | None:
     text = before.rstrip()
     text = text[:-2] if text.endswith(b"?.") else text[:-1] if text.endswith(b".") else b""
     steps: list[Step] = []  # from the site back
-    while text:
+    while text and len(steps) <= CHAIN_STEPS:
         text = text.rstrip().removesuffix(b"!").rstrip()
         if text.endswith(b"]"):
             opened = opening_bracket(text, len(text) - 1, b"()[]{}")
@@ -67,12 +71,13 @@ def chain_before(before: bytes) -> Chain | None:
             if opened is None or not steps:
                 return None
             return Chain((), text, tuple(reversed(steps)))  # a call's result (`f(x)[k].`) is no cast
-        word = re.search(rb"(?<![\w$])" + IDENT + rb"$", text)
-        if word is None:
+        start = name_before(text, len(text), _FIRST, _WORD)  # `(?<![\w$])IDENT$`, read back
+        if start is None or start > 0 and text[start - 1] in _WORD:
             return None
-        lead = text[:word.start()].rstrip()
+        word = text[start:]
+        lead = text[:start].rstrip()
         if lead.endswith(b"."):
-            steps.append(Step(word.group().decode(), False))
+            steps.append(Step(word.decode(), False))
             text = lead[:-2] if lead.endswith(b"?.") else lead[:-1]
             continue
         if lead.endswith((b")", b"]", b"}", b"'", b'"', b"`")) or re.search(rb"\bnew$", lead):
@@ -81,8 +86,8 @@ def chain_before(before: bytes) -> Chain | None:
         plain = next((i for i, s in enumerate(ahead) if s.keyed), len(ahead))
         if plain == len(ahead):
             return None  # dotted names alone: `ScriptTypes.receiver` reads them
-        return Chain((word.group().decode(), *(s.name for s in ahead[:plain])), b"", tuple(ahead[plain:]))
-    return None
+        return Chain((word.decode(), *(s.name for s in ahead[:plain])), b"", tuple(ahead[plain:]))
+    return None  # nothing before the site, or more steps than `CHAIN_STEPS`
 
 
 def keyed_member(body: list[bytes], key: str) -> bytes | Literal[False] | None:

@@ -85,7 +85,7 @@ from context_tools.query.symbols.script_annotations import (
     named,
     named_type,
 )
-from context_tools.query.symbols.script_blocks import HEADER_LINES, in_inner_function
+from context_tools.query.symbols.script_blocks import in_inner_function
 from context_tools.query.symbols.script_casts import before_site, cast_type, parenthesized
 from context_tools.query.symbols.script_chains import chain_before, keyed_member
 from context_tools.query.symbols.script_declared import Declared, Typed
@@ -94,6 +94,7 @@ from context_tools.query.symbols.script_names import DeclaredNames
 from context_tools.query.symbols.script_narrowing import Narrowing
 from context_tools.query.symbols.script_signatures import Signatures
 from context_tools.query.symbols.script_values import DeclaredValues
+from indexer.lang.bindings_base import site_window
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.members import MemberSites
@@ -201,9 +202,9 @@ class ScriptTypes:
         if simple in OBJECT:
             return None
         lines = self.read.lines(path)
-        text = lines[line - 1] if 0 < line <= len(lines) else b""
-        after = text[col + len(simple.encode()):].lstrip()
-        if not text[:col].rstrip().endswith((b"{", b",")) and text[:col].strip() or not (
+        text, at = site_window(lines[line - 1], col, len(simple.encode())) if 0 < line <= len(lines) else (b"", col)
+        after = text[at + len(simple.encode()):].lstrip()
+        if not text[:at].rstrip().endswith((b"{", b",")) and text[:at].strip() or not (
                 after[:1] in (b",", b"}", b":", b"") or after.startswith(b"//")):
             return None  # a value, not a key (`{ turn: turn }`'s second)
         opened = self.read.braces(path).opening(line, col)
@@ -263,7 +264,10 @@ class ScriptTypes:
         """The class of the element a site's receiver takes out of a container of dotted names
         (`map.get(k)!.`, `arr[i].`) whose declared type says it."""
         lines = self.read.lines(path)
-        taken = element_before(lines[line - 1][:col]) if 0 < line <= len(lines) else None
+        if not 0 < line <= len(lines):
+            return None
+        window, at = site_window(lines[line - 1], col, 0)
+        taken = element_before(window[:at])
         if taken is None:
             return None
         declared = self.receiver(path, line, col, taken.container, taken.read)
@@ -274,13 +278,7 @@ class ScriptTypes:
         (`(x as T)[$mobx].`, `(x as T).atom_.`, `disposer[$mobx].`: `chain_before`): each
         field's declared type (`_field`), each key's the member the class declares under it
         (`_keyed`)."""
-        lines = self.read.lines(path)
-        if not 0 < line <= len(lines):
-            return None
-        before = lines[line - 1][:col]
-        if before.lstrip().startswith(b")"):  # `(\n x as T\n)[k].`: the cast opens above
-            before = b" ".join(t.strip() for t in lines[max(0, line - 1 - HEADER_LINES):line - 1]) + b" " + before.lstrip()
-        chain = chain_before(before)
+        chain = chain_before(before_site(self.read.lines(path), line, col))  # `(\n x as T\n)[k].`: the cast opens above
         if chain is None:
             return None
         if chain.names:

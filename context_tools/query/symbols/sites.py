@@ -24,6 +24,7 @@ from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import BraceBalance, ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
+from indexer.lang.bindings_base import site_window
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
@@ -904,8 +905,9 @@ class _BySyntax:
         last = len(lines)
         at = aliases.starts[-1]
         if occ.line <= len(lines):
-            text = lines[occ.line - 1][:occ.col]
-            at = aliases.starts[occ.line - 1] + len(text)
+            window, col = site_window(lines[occ.line - 1], occ.col, 0)
+            text = window[:col]
+            at = aliases.starts[occ.line - 1] + occ.col
             said = rules.instance_alias(text, name) if name.encode() in text and aliases.visible(occ.line, at) else None
             if said is not None:
                 return said
@@ -1099,7 +1101,8 @@ class _Reading:
         key = (path, occ.line, occ.col)
         if key in self._syntax:
             return self._syntax[key]
-        found = self._syntax[key] = rules.site_syntax(lines[occ.line - 1], occ.col, self.simple)
+        window, col = site_window(lines[occ.line - 1], occ.col, len(self.simple.encode()))
+        found = self._syntax[key] = rules.site_syntax(window, col, self.simple)
         return found
 
     def holder_kind(self, path: str, sym: Symbol) -> str | None:

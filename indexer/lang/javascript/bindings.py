@@ -65,9 +65,8 @@ class JavaScriptBindings(Bindings):
         declared = re.search(rb"\b(?:const|let|var)\s+" + word + rb"(?![\w$])\s*(?::[^=]*)?(=?)", line)
         if declared is not None:
             return bool(declared.group(1)) and _THIS.match(line, declared.end()) is not None
-        alone = rb"(?<![\w$.])" + word + rb"(?![\w$.])"
-        if re.search(rb"\bfunction\b[^(]*\([^()]*" + alone, line) or \
-                re.search(rb"\([^()]*" + alone + rb"[^()]*\)\s*(?::[^=]*)?=>", line) or re.search(alone + rb"\s*=>", line):
+        alone = re.compile(rb"(?<![\w$.])" + word + rb"(?![\w$.])")
+        if _parameter(line, alone) or re.search(alone.pattern + rb"\s*=>", line):
             return False  # a parameter of a function or an arrow
         return None
 
@@ -111,3 +110,40 @@ class JavaScriptBindings(Bindings):
 def _es_module(snap: Snapshot, path: str) -> bool:
     facts = snap.import_facts(path)
     return facts is not None and facts.es_module
+
+
+def _parameter(line: bytes, alone: re.Pattern[bytes]) -> bool:
+    """Does a parenthesis of the line open a function's parameters holding the name `alone`
+    finds (`function f(a, self)`: `\\bfunction\\b[^(]*\\([^()]*NAME`) or an arrow's (`(a, self) =>`,
+    `(self): T =>`: `\\([^()]*NAME[^()]*\\)\\s*(?::[^=]*)?=>`)? Read from each parenthesis once,
+    in the line's order: searched for those patterns, a line of many parentheses was read
+    again from each."""
+    opened = -1  # the parenthesis before the one read
+    equals = -1  # the first `=` at or after `after` below, kept while it is ahead
+    for m in _PARENTHESES.finditer(line):
+        at = m.start()
+        if line[at] != 0x28:  # `)`
+            continue
+        shut = _PARENTHESES.search(line, at + 1)
+        close = shut.start() if shut is not None else len(line)
+        held = alone.search(line, at + 1, close) is not None
+        if held and _FUNCTION.search(line, opened + 1, at) is not None:
+            return True
+        opened = at
+        if held and shut is not None and line[close] == 0x29:
+            blanks = _BLANKS.match(line, close + 1)
+            after = blanks.end() if blanks is not None else close + 1
+            if line.startswith(b"=>", after):
+                return True
+            if line[after:after + 1] == b":":
+                if equals < after:
+                    found = line.find(b"=", after)
+                    equals = found if found >= 0 else len(line)
+                if line.startswith(b"=>", equals):
+                    return True
+    return False
+
+
+_PARENTHESES = re.compile(rb"[()]")
+_FUNCTION = re.compile(rb"\bfunction\b")
+_BLANKS = re.compile(rb"\s*")
