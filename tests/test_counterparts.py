@@ -4,11 +4,14 @@ they changed too, and named at their conventional place when they do not exist."
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
 from delta.counterparts import CounterpartIndex
 from delta.packet import build_delta_packet
 from indexer.contract.result import Unknown
+from tests.lines_run import counted
 
 HEAD_FILES = [
     "src/pkg/foo.py", "tests/unit/test_foo.py", "pkg/bar.py", "pkg/bar_test.py", "lonely.py",
@@ -432,3 +435,40 @@ def test_a_stem_many_files_carry_costs_each_file_a_bounded_ranking():
     assert (lone.path, lone.exists_at_head, lone.rule) == ("tests/test_thing.py", False, "python:conventional"), lone
     lines = {n: lines_run(lambda n=n: ask(n)) for n in (small, large)}
     assert lines[large] <= 2.5 * lines[small], lines
+
+
+_words = st.sets(st.text(alphabet="abs", min_size=1, max_size=8), max_size=5)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_words, _words)
+def test_words_are_akin_where_some_pair_of_them_is(a, b):
+    """Whether two folders' words are akin is found by a search, as trying each pair finds it."""
+    from delta.testdirs import _akin, _any_akin
+
+    assert _any_akin(a, b) == any(_akin(x, y) for x in a for y in b)
+
+
+def test_related_folders_of_deep_paths_cost_work_linear_in_their_depth():
+    """Whether a test's folders relate to an implementation's tried each word of one path's
+    folders against each of the other's: a pair of paths 1,000 folders deep (4 kB each, within
+    PATH_CHARS) ran 4 million lines, and a packet weighs each changed file against up to 64
+    candidates. The lines run at n and 2n folders grow as the folders do."""
+    import itertools
+
+    from delta import testdirs
+
+    def chain(letters: str, depth: int) -> str:
+        return "/".join(itertools.islice(("".join(p) for p in itertools.product(letters, repeat=3)), depth))
+
+    def work(depth: int) -> int:
+        impl, test = chain("abcdefghijklm", depth) + "/foo.py", chain("nopqrstuvwxyz", depth) + "/test_foo.py"
+        if hasattr(testdirs, "_folder_words"):  # each run reads its folders afresh
+            testdirs._folder_words.cache_clear()
+        found, ran = counted(lambda: testdirs.related(impl, test), [testdirs.__file__])
+        assert found is False
+        return ran
+
+    small, large = work(300), work(600)
+    assert large <= 2.5 * small, (small, large)
+
