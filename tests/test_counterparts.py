@@ -472,3 +472,68 @@ def test_related_folders_of_deep_paths_cost_work_linear_in_their_depth():
     small, large = work(300), work(600)
     assert large <= 2.5 * small, (small, large)
 
+
+def _nameless_as_every_folder_is_tried(paths: list[str], path: str, stem: str) -> list[str]:
+    """Django's folder-named tests.py a file is offered, each tests.py folder holding the stem's
+    first word tried in turn: what the search must still find."""
+    import posixpath
+
+    from delta.counterparts import NAMELESS_TESTS
+    from delta.testdirs import all_words, folder_words, in_test_dir
+
+    want = set(stem.split("_")) - {""}
+    if not want:
+        return []
+    own = all_words(path)
+    out = []
+    for p in sorted(set(paths)):
+        if posixpath.basename(p) in NAMELESS_TESTS and in_test_dir(posixpath.dirname(p)) and _read_role(p) is None:
+            words = folder_words(p)
+            if min(want) in words and want <= words and words - want <= own and words & own:
+                out.append(p)
+    return out
+
+
+def _read_role(path: str) -> str | None:
+    from delta.counterparts import _read
+
+    found = _read(path)
+    return None if found is None else found[1].role
+
+
+_folder = st.lists(st.sampled_from(["admin", "filters", "auth", "models", "contrib", "x1", "utils"]),
+                   min_size=1, max_size=3).map("_".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["tests", "django/tests", "pkg"]), _folder), max_size=10),
+       st.lists(st.tuples(st.sampled_from(["django/contrib", "django", "src/admin"]), _folder,
+                          st.sampled_from(["filters", "models", "admin_filters", "utils"])), min_size=1, max_size=5))
+def test_a_folder_named_tests_module_is_found_as_trying_each_folder_finds_it(tests, impls):
+    tests_ = [f"{top}/{folder}/tests.py" for top, folder in tests]
+    impls_ = [f"{top}/{folder}/{stem}.py" for top, folder, stem in impls]
+    index = CounterpartIndex(tests_ + impls_, set())
+    for path, (_, _, stem) in zip(impls_, impls):
+        assert index._nameless_naming(path, stem) == _nameless_as_every_folder_is_tried(tests_ + impls_, path, stem)
+
+
+def test_many_folder_named_tests_modules_of_one_stem_cost_work_linear_in_them():
+    """n implementations named foo.py and n `tests/foo_x/tests.py` whose folders name the stem
+    and nothing of the implementations' folders: each implementation tried every such folder
+    as the packet learned the layout for a file with no test (1,000 of each: 12 million lines
+    run, the square of n); each is now looked for under its rarest word. Lines run at n and 2n."""
+    from delta import counterparts
+
+    letters = str.maketrans("0123456789", "abcdefghij")
+
+    def work(n: int) -> int:
+        head = [f"p{i:05d}/foo.py".translate(letters) for i in range(n)]
+        head += [f"tests/foo_q{i:05d}/tests.py".translate(letters) for i in range(n)]
+        head.append("zzz/bar.py")
+        index = CounterpartIndex(head, {"zzz/bar.py"})
+        found, ran = counted(lambda: index.counterparts("zzz/bar.py"), [counterparts.__file__])
+        assert [(c.path, c.rule) for c in found] == [("tests/test_bar.py", "python:conventional")]  # type: ignore[union-attr]
+        return ran
+
+    small, large = work(300), work(600)
+    assert large <= 2.5 * small, (small, large)
