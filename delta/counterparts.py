@@ -23,7 +23,7 @@ from typing import Callable, Iterable
 
 from msgspec import Struct
 
-from delta.layout import Placement, placement, suggest
+from delta.layout import Layouts, Placement, placement
 from delta.testdirs import (
     TEST_DIRS,
     all_words,
@@ -268,7 +268,7 @@ class CounterpartIndex:
         self._nameless_by_rarest: dict[str, list[frozenset[str]]] = {}
         for words in nameless:
             self._nameless_by_rarest.setdefault(min(words, key=lambda w: (held[w], w)), []).append(words)
-        self._layouts: dict[str, list[Placement]] = {}  # family -> its placements, read when first needed
+        self._layouts: dict[str, Layouts] = {}  # family -> its placements, read when first needed
         self._folders = frozenset(posixpath.dirname(p) for p in self.head)
 
     def _candidates(self, path: str, family: Family, r: Reading, other: str) -> dict[str, str]:
@@ -341,7 +341,7 @@ class CounterpartIndex:
                 dropped += 1
         return sorted(rules, key=lambda p: self._rank(path, p)), rules, dropped
 
-    def _placements(self, family: Family) -> list[Placement]:
+    def _placements(self, family: Family) -> Layouts:
         """How the family's tested implementations at head place their tests: each one's
         closest counterpart that exists at head in a related folder, read as a placement
         (delta/layout.py)."""
@@ -361,7 +361,7 @@ class CounterpartIndex:
                     made = placement(impl, test, rules[test], read[2])
                     if made:
                         found.append(made)
-            self._layouts[family.name] = found
+            self._layouts[family.name] = Layouts(found)
         return self._layouts[family.name]
 
     def _shows_layout(self, impl: str, test: str) -> bool:
@@ -429,7 +429,7 @@ class CounterpartIndex:
             where = f"in {folder or 'the root'}/" if family.same_folder else "at head"
             return not_applicable(f"no implementation named {r.stem} {where} or deleted in the range: "
                                   f"{posixpath.basename(path)} names no file, so none is guessed")
-        learned = suggest(self._placements(family), folder, r.stem, ext, self._folders)
+        learned = self._placements(family).suggest(folder, r.stem, ext, self._folders)
         if learned:
             expected, pl = learned
             rule = f"{r.family}:layout of {pl.source} -> {pl.test}"
