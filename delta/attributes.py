@@ -11,7 +11,9 @@ from typing import Iterable
 import pygit2
 
 from indexer.git.attributes import GitAttributes, read_once
-from indexer.git.read import blob_oid_at, blob_size, read_blob
+from indexer.git.read import blob_oid_at, blob_size, read_blob, root_tree
+
+_TREE_MODE = pygit2.GIT_FILEMODE_TREE
 
 Value = bool | str | None
 
@@ -21,16 +23,43 @@ def _folders(path: str) -> list[str]:
     return [""] + ["/".join(parts[:i]) for i in range(1, len(parts))]
 
 
+def _attribute_files(repo: pygit2.Repository, commit_oid: str, folders: set[str]) -> dict[str, str]:
+    """The `.gitattributes` regular files of `folders` (each folder's own folders among them) in
+    the commit's tree, by path. The folders are walked down once, from the tree of the folder
+    above, each tree read checked (`root_tree`), where looking each file up from the root read
+    every tree above it again: the square of a path's depth (a path of 4,096 characters
+    holds 2,048 folders)."""
+    found: dict[str, str] = {}
+    above: list[tuple[str, pygit2.Tree | None]] = []  # the folders above the one at hand, with their trees
+    for folder in sorted(folders, key=lambda f: f.split("/") if f else []):  # each after those holding it
+        if not folder:
+            tree: pygit2.Tree | None = root_tree(repo, commit_oid)
+        else:
+            parent, _, name = folder.rpartition("/")
+            while above and above[-1][0] != parent:
+                above.pop()
+            held = above[-1][1] if above else None
+            entry = None
+            if held is not None:
+                try:
+                    entry = held[name]
+                except (KeyError, ValueError):
+                    entry = None
+            tree = root_tree(repo, str(entry.id)) if entry is not None and entry.filemode == _TREE_MODE else None
+        above.append((folder, tree))
+        if tree is not None:
+            if (oid := blob_oid_at(repo, str(tree.id), ".gitattributes")) is not None:
+                found[f"{folder}/.gitattributes" if folder else ".gitattributes"] = oid
+    return found
+
+
 class TreeAttributes:
     """Attributes of the given paths in one commit's tree."""
 
     def __init__(self, repo: pygit2.Repository, commit_oid: str, paths: Iterable[str]) -> None:
         paths = list(paths)
-        named = []
-        for folder in sorted({f for p in paths for f in _folders(p)}):
-            name = f"{folder}/.gitattributes" if folder else ".gitattributes"
-            if (oid := blob_oid_at(repo, commit_oid, name)) is not None:
-                named.append((name, oid))
+        found = _attribute_files(repo, commit_oid, {f for p in paths for f in _folders(p)})
+        named = [(name, found[name]) for name in sorted(found, key=lambda n: n.rpartition("/")[0])]
         self._attrs = GitAttributes(read_once(named, lambda _, oid: blob_size(repo, oid),
                                               lambda _, oid: read_blob(repo, oid)))
         self._attrs.check_cost(paths)

@@ -17,12 +17,13 @@ from __future__ import annotations
 import posixpath
 import re
 from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from msgspec import Struct
 
-from delta.layout import Placement, placement, suggest
+from delta.layout import Layouts, Placement, placement
 from delta.testdirs import (
     TEST_DIRS,
     all_words,
@@ -250,7 +251,7 @@ class CounterpartIndex:
         self._blob_of = blob_of
         self._holds_tests: dict[str, bool] = {}
         self._by_key: dict[tuple[str, str, str], _Stem] = {}
-        self._nameless: dict[str, list[str]] = {}  # folder word -> tests.py paths under such a folder
+        nameless: dict[frozenset[str], list[str]] = {}  # a folder's words -> the tests.py paths in such folders
         for path in sorted(self.head | set(deleted_paths)):
             found = _read(path)
             if found and found[1].role != "support":
@@ -258,9 +259,16 @@ class CounterpartIndex:
                 self._by_key.setdefault((r.family, r.role, r.stem), _Stem()).paths.append(path)
             elif posixpath.basename(path) in NAMELESS_TESTS and in_test_dir(posixpath.dirname(path)):
                 # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
-                for word in folder_words(path):
-                    self._nameless.setdefault(word, []).append(path)
-        self._layouts: dict[str, list[Placement]] = {}  # family -> its placements, read when first needed
+                if words := folder_words(path):
+                    nameless.setdefault(words, []).append(path)
+        self._nameless = nameless
+        # each folder's words under the one of them the fewest folders' words hold: a folder a file
+        # may be offered names only words the file's stem and folders name, so it is found under one
+        held = Counter(w for words in nameless for w in words)
+        self._nameless_by_rarest: dict[str, list[frozenset[str]]] = {}
+        for words in nameless:
+            self._nameless_by_rarest.setdefault(min(words, key=lambda w: (held[w], w)), []).append(words)
+        self._layouts: dict[str, Layouts] = {}  # family -> its placements, read when first needed
         self._folders = frozenset(posixpath.dirname(p) for p in self.head)
 
     def _candidates(self, path: str, family: Family, r: Reading, other: str) -> dict[str, str]:
@@ -286,12 +294,15 @@ class CounterpartIndex:
         if not want:
             return []
         own = all_words(path)
-        out = []
-        for p in self._nameless.get(min(want), ()):
-            words = folder_words(p)
-            if want <= words and words - want <= own and words & own:
-                out.append(p)
-        return out
+        out: list[str] = []
+        # a folder offered holds only words of `want` and `own`, its rarest among them: looked for
+        # there, where every folder holding the stem's first word was tried for each file (the
+        # product of the implementations and the tests.py folders naming their stem)
+        for word in want | own:
+            for words in self._nameless_by_rarest.get(word, ()):
+                if want <= words and words - want <= own and words & own:
+                    out.extend(self._nameless[words])
+        return sorted(out)
 
     def _rank(self, path: str, candidate: str) -> tuple:
         """Closest first, every step explainable: a file that exists at head before one the range
@@ -330,7 +341,7 @@ class CounterpartIndex:
                 dropped += 1
         return sorted(rules, key=lambda p: self._rank(path, p)), rules, dropped
 
-    def _placements(self, family: Family) -> list[Placement]:
+    def _placements(self, family: Family) -> Layouts:
         """How the family's tested implementations at head place their tests: each one's
         closest counterpart that exists at head in a related folder, read as a placement
         (delta/layout.py)."""
@@ -350,7 +361,7 @@ class CounterpartIndex:
                     made = placement(impl, test, rules[test], read[2])
                     if made:
                         found.append(made)
-            self._layouts[family.name] = found
+            self._layouts[family.name] = Layouts(found)
         return self._layouts[family.name]
 
     def _shows_layout(self, impl: str, test: str) -> bool:
@@ -418,7 +429,7 @@ class CounterpartIndex:
             where = f"in {folder or 'the root'}/" if family.same_folder else "at head"
             return not_applicable(f"no implementation named {r.stem} {where} or deleted in the range: "
                                   f"{posixpath.basename(path)} names no file, so none is guessed")
-        learned = suggest(self._placements(family), folder, r.stem, ext, self._folders)
+        learned = self._placements(family).suggest(folder, r.stem, ext, self._folders)
         if learned:
             expected, pl = learned
             rule = f"{r.family}:layout of {pl.source} -> {pl.test}"

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from delta.testdirs import closeness, join, subject
+from delta.testdirs import join, subject
 
 BESIDE, BELOW, MIRROR, FIXED = "beside", "below", "mirror", "fixed"
 
@@ -108,33 +108,103 @@ def placement(impl: str, test: str, rule: str, ext: str) -> Placement | None:
     return Placement(impl, test, MIRROR, "/".join(a[:-k]), "/".join(b[:-k]), affix, name, k)
 
 
-def _shared_leading(a: str, b: str) -> int:
-    return closeness([p for p in a.split("/") if p], [p for p in b.split("/") if p], a == b)
+class _Node:
+    """One folder of the tested implementations' folders: the layouts of those in it, and of those
+    in it or below it whose placement holds for a folder that shares only this one's path."""
+
+    __slots__ = ("children", "exact", "below")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.exact: dict[tuple, list] = {}  # a way of placing -> [how many, the one of the least source]
+        self.below: dict[tuple, list] = {}
 
 
-def suggest(placements: Iterable[Placement], folder: str, stem: str, ext: str,
-            folders: frozenset[str] = frozenset()) -> tuple[str, Placement] | None:
-    """The test path the nearest tested neighbours' placements agree on, with one placement
-    that gives it. Nearest: the most leading folders shared with the tested implementation (the
-    same folder nearest of all; one under another top-level folder is no neighbour). Among the nearest: a path in a folder that exists (of the
-    folders in `folders`) first, since the repository already keeps tests there (django/
-    dispatch/ by tests/dispatch/, not a tests/dispatch_tests/ nobody made); then the path most
-    of them give; then the path, so a tie is stable. None when no placement carries over."""
-    best: list[tuple[str, Placement]] = []
-    best_score = -1
-    for pl in placements:
-        path = pl.path_for(folder, stem, ext)
-        if path is None:
-            continue
-        score = _shared_leading(folder, posixpath.dirname(pl.source))
-        if score == 0:
-            continue  # another top-level folder (scripts/ for docs/, action/) says nothing of this one
-        if score > best_score:
-            best, best_score = [], score
-        if score == best_score:
-            best.append((path, pl))
-    if not best:
-        return None
-    votes = Counter(path for path, _ in best)
-    chosen = min(votes, key=lambda p: (posixpath.dirname(p) not in folders, -votes[p], p))
-    return chosen, min((pl for path, pl in best if path == chosen), key=lambda pl: pl.source)
+def _way(pl: Placement) -> tuple:
+    """What a placement's path for another folder depends on: placements alike in it give one
+    path for any folder they hold for, so their votes are counted together."""
+    if pl.kind == BESIDE:
+        return (BESIDE, pl.name)
+    if pl.kind in (BELOW, FIXED):
+        return (pl.kind, pl.test_root, pl.name)
+    pre, suf = pl.affix
+    return (MIRROR, pl.impl_root, pl.test_root, pl.affix, pl.name, pl.depth if pre or suf else 0)
+
+
+def _count(ways: dict[tuple, list], pl: Placement) -> None:
+    held = ways.get(key := _way(pl))
+    if held is None:
+        ways[key] = [1, pl]
+    else:
+        held[0] += 1
+        if pl.source < held[1].source:
+            held[1] = pl
+
+
+def _parts(folder: str) -> list[str]:
+    return [p for p in folder.split("/") if p]
+
+
+class Layouts:
+    """The placements of a family's tested implementations, kept by their folders, so that the
+    nearest neighbours of a folder are found down its path, not by weighing every placement for
+    each file (the product of the files missing a test and the tested ones).
+
+    A neighbour's nearness is the folders it shares with the file from the root (`testdirs.closeness`):
+    the same folder nearest, then the deepest shared. A placement holds for a folder unless it is
+    a mirror or a fixed test folder whose implementation folder the folder is not under, which,
+    the implementation folder being one above the neighbour's, is whether it is no deeper than
+    the folders shared: so the nearest neighbours whose placements hold are those of the folder
+    itself, else those below the deepest folder of its path holding any placement no deeper than
+    it. Each folder keeps those counted by their way of placing."""
+
+    def __init__(self, placements: Iterable[Placement]) -> None:
+        self._root = _Node()
+        for pl in placements:
+            reach = 0 if pl.kind in (BESIDE, BELOW) else len(_parts(pl.impl_root))
+            node = self._root
+            on_way = [node]
+            for part in _parts(posixpath.dirname(pl.source)):
+                node = node.children.setdefault(part, _Node())
+                on_way.append(node)
+            _count(node.exact, pl)
+            for depth in range(max(1, reach), len(on_way)):
+                _count(on_way[depth].below, pl)
+
+    def suggest(self, folder: str, stem: str, ext: str,
+                folders: frozenset[str] = frozenset()) -> tuple[str, Placement] | None:
+        """The test path the nearest tested neighbours' placements agree on, with one placement
+        that gives it. Nearest: the most leading folders shared with the tested implementation (the
+        same folder nearest of all; one under another top-level folder is no neighbour). Among the
+        nearest: a path in a folder that exists (of the folders in `folders`) first, since the
+        repository already keeps tests there (django/dispatch/ by tests/dispatch/, not a
+        tests/dispatch_tests/ nobody made); then the path most of them give; then the path, so a
+        tie is stable. None when no placement carries over."""
+        parts = _parts(folder)
+        on_way = [self._root]
+        for part in parts:
+            child = on_way[-1].children.get(part)
+            if child is None:
+                break
+            on_way.append(child)
+        ways: dict[tuple, list] = {}
+        if len(on_way) == len(parts) + 1 and on_way[-1].exact:
+            ways = on_way[-1].exact
+        else:
+            for node in reversed(on_way[1:]):
+                if node.below:
+                    ways = node.below
+                    break
+        votes: Counter[str] = Counter()
+        least: dict[str, Placement] = {}
+        for count, pl in ways.values():
+            path = pl.path_for(folder, stem, ext)
+            if path is None:  # cannot be: the folder is under every implementation folder kept here
+                continue
+            votes[path] += count
+            if path not in least or pl.source < least[path].source:
+                least[path] = pl
+        if not votes:
+            return None
+        chosen = min(votes, key=lambda p: (posixpath.dirname(p) not in folders, -votes[p], p))
+        return chosen, least[chosen]

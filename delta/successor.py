@@ -12,16 +12,28 @@ or `new` (current only).
 from __future__ import annotations
 
 import difflib
+from bisect import bisect_left
+from collections import Counter
+from typing import Iterator
 
 from msgspec import Struct
 
 from delta.hunks import HunkRecord
 from delta.range import RangeIdentity
-from indexer.contract.result import Unknown
+from indexer.contract.result import Unknown, not_assessed
 
 CHANGED_THRESHOLD = 0.5
 OTHER_FILE_PENALTY = 0.15
-MAX_PAIRS = 250_000  # above this many candidate pairs, only same-file pairs are scored
+# Above this many candidate pairs only same-file pairs are scored; above it among a file's too,
+# each previous hunk is scored against the current hunks of its file nearest its place, as many
+# as keep the pairs within it. A previous patchset is bounded by its diff text only, so one file's
+# tens of thousands of small hunks against the current's thousands made every pair of them.
+MAX_PAIRS = 250_000
+# The pairs of lines alike that the scored pairs may hold, with their lines: difflib's ratio
+# reads, for each line of one body, every place the other holds that line, so two hunks of one
+# line repeated thousands of times cost their product. Past it no more pairs are scored, and
+# the account says how many were not (`unscored`).
+MATCH_CELLS = 20_000_000
 
 
 class HunkRef(Struct, frozen=True):
@@ -57,6 +69,9 @@ class SuccessorAccount(Struct, omit_defaults=True):
     # not_assessed when no inexact rename or copy was looked for in the previous patchset (a
     # bound: `renames.pairing`), its renamed files then read as added and deleted; absent when they were
     renames: Unknown | None = None
+    # not_assessed when pairs of hunks were left unscored past a bound (MATCH_CELLS): a dropped and
+    # a new hunk among them may be one changed; absent when every pair was scored
+    unscored: Unknown | None = None
 
 
 def _ref(h: HunkRecord) -> HunkRef:
@@ -80,48 +95,115 @@ def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: 
             taken_prev.add(i)
 
     moved: list[Succession] = []
-    cur_by_body: dict[str, list[int]] = {}
+    # the current hunks not taken, by body and by body and file, each in order: the first one not
+    # taken since is the candidate (the same file's first, else the first of any), found past the
+    # taken ones once for all, where listing every candidate again for each previous hunk of a
+    # body many share cost the product of their counts
+    by_body: dict[str, _Queue] = {}
+    by_file: dict[tuple[str, str], _Queue] = {}
     for j in cur_left:
         if j not in taken_cur:
-            cur_by_body.setdefault(current[j].body_key, []).append(j)
+            h = current[j]
+            by_body.setdefault(h.body_key, _Queue()).items.append(j)
+            by_file.setdefault((h.body_key, h.path), _Queue()).items.append(j)
     for i in prev_left:
         if i in taken_prev:
             continue
-        candidates = [j for j in cur_by_body.get(previous[i].body_key, []) if j not in taken_cur]
-        if candidates:
-            # prefer the same file, then the first in order
-            j = min(candidates, key=lambda j: (current[j].path != previous[i].path, j))
-            moved.append(Succession(_ref(previous[i]), _ref(current[j])))
-            taken_cur.add(j)
+        a = previous[i]
+        same = by_file.get((a.body_key, a.path))
+        found = same.first(taken_cur) if same is not None else None
+        if found is None and a.body_key in by_body:
+            found = by_body[a.body_key].first(taken_cur)
+        if found is not None:
+            moved.append(Succession(_ref(a), _ref(current[found])))
+            taken_cur.add(found)
             taken_prev.add(i)
 
-    changed = _cost_match(previous, current, taken_prev, taken_cur)
+    changed, unscored = _cost_match(previous, current, taken_prev, taken_cur)
     dropped = [_ref(previous[i]) for i in prev_left if i not in taken_prev]
     new = [_ref(current[j]) for j in cur_left if j not in taken_cur]
     counts = {"carried": len(carried), "moved": len(moved), "changed": len(changed),
               "dropped": len(dropped), "new": len(new)}
-    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [], renames)
+    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [], renames,
+                            not_assessed(f"{unscored} pairs of a previous and a current hunk were not scored, past "
+                                         f"{MATCH_CELLS:,} lines alike (`MATCH_CELLS`): a dropped and a new hunk "
+                                         "among them may be one changed") if unscored else None)
+
+
+class _Queue:
+    """Indices in order, and the place before which every one is taken."""
+
+    def __init__(self) -> None:
+        self.items: list[int] = []
+        self._at = 0
+
+    def first(self, taken: set[int]) -> int | None:
+        while self._at < len(self.items) and self.items[self._at] in taken:
+            self._at += 1
+        return self.items[self._at] if self._at < len(self.items) else None
+
+
+def _pairs(previous: list[HunkRecord], current: list[HunkRecord], prev: list[int], cur: list[int]
+           ) -> Iterator[tuple[int, int]]:
+    """The pairs the cost match scores, previous hunk by previous hunk, each one's in the current's
+    order: every pair within MAX_PAIRS; past it, those of one file; past it among a file's too,
+    the current hunks of its file nearest the previous one's place (by first line at head), as
+    many for each as keep them within MAX_PAIRS."""
+    if len(prev) * len(cur) <= MAX_PAIRS:
+        for i in prev:
+            for j in cur:
+                yield i, j
+        return
+    by_path: dict[str, list[int]] = {}
+    for j in cur:
+        by_path.setdefault(current[j].path, []).append(j)
+    pairs = sum(len(by_path.get(previous[i].path, ())) for i in prev)
+    near = max(1, MAX_PAIRS // len(prev)) if pairs > MAX_PAIRS else 0
+    starts = {path: [current[j].new_start for j in js] for path, js in by_path.items()} if near else {}
+    for i in prev:
+        a = previous[i]
+        js = by_path.get(a.path, [])
+        if near and len(js) > near:
+            # hunks are listed in the order of their lines, so their first lines are sorted
+            at = min(max(0, bisect_left(starts[a.path], a.new_start) - near // 2), len(js) - near)
+            js = js[at:at + near]
+        for j in js:
+            yield i, j
 
 
 def _cost_match(previous: list[HunkRecord], current: list[HunkRecord], taken_prev: set[int],
-                taken_cur: set[int]) -> list[Succession]:
+                taken_cur: set[int]) -> tuple[list[Succession], int]:
+    """The `changed` successions, and how many pairs `_pairs` gave were left unscored past
+    MATCH_CELLS."""
     prev = [i for i in range(len(previous)) if i not in taken_prev]
     cur = [j for j in range(len(current)) if j not in taken_cur]
-    same_file_only = len(prev) * len(cur) > MAX_PAIRS
+    # a current hunk's body read once as difflib's second side, and how often it holds each line
+    matchers: dict[int, tuple[difflib.SequenceMatcher[bytes], Counter[bytes]]] = {}
     scored: list[tuple[float, int, int]] = []
-    for i in prev:
-        a = previous[i]
-        for j in cur:
-            b = current[j]
-            other_file = a.path != b.path
-            if other_file and same_file_only:
-                continue
-            sm = difflib.SequenceMatcher(None, a.body, b.body, autojunk=False)
-            if sm.real_quick_ratio() - OTHER_FILE_PENALTY * other_file < CHANGED_THRESHOLD:
-                continue
-            score = sm.ratio() - OTHER_FILE_PENALTY * other_file
-            if score >= CHANGED_THRESHOLD:
-                scored.append((score, i, j))
+    spent = unscored = 0
+    for i, j in _pairs(previous, current, prev, cur):
+        a, b = previous[i], current[j]
+        other_file = a.path != b.path
+        shorter, longer = sorted((len(a.body), len(b.body)))
+        # real_quick_ratio, from the lengths alone
+        if (2.0 * shorter / (shorter + longer) if longer else 1.0) - OTHER_FILE_PENALTY * other_file \
+                < CHANGED_THRESHOLD:
+            continue
+        if unscored:
+            unscored += 1
+            continue
+        read = matchers.get(j)
+        if read is None:
+            read = matchers[j] = (difflib.SequenceMatcher(None, (), b.body, autojunk=False), Counter(b.body))
+        sm, held = read
+        spent += shorter + longer + sum(held[line] for line in a.body)
+        if spent > MATCH_CELLS:
+            unscored += 1
+            continue
+        sm.set_seq1(a.body)
+        score = sm.ratio() - OTHER_FILE_PENALTY * other_file
+        if score >= CHANGED_THRESHOLD:
+            scored.append((score, i, j))
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
     out: list[tuple[int, Succession]] = []
     for score, i, j in scored:
@@ -130,4 +212,4 @@ def _cost_match(previous: list[HunkRecord], current: list[HunkRecord], taken_pre
         taken_prev.add(i)
         taken_cur.add(j)
         out.append((i, Succession(_ref(previous[i]), _ref(current[j]), round(score, 3))))
-    return [s for _, s in sorted(out, key=lambda t: t[0])]
+    return [s for _, s in sorted(out, key=lambda t: t[0])], unscored

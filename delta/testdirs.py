@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testing", "unittests", "Tests", "Test"})
@@ -134,13 +135,14 @@ def singular(word: str) -> str:
 
 def _rest_words(parts: list[str]) -> set[str]:
     """Folder words, singular, each folder's whole subject too: tests/admin_docs names admindocs."""
-    out = set()
-    for p in parts:
-        named = [w for w in subject(p).split("_") if w]
-        out |= {singular(w) for w in named}
-        if len(named) > 1:
-            out.add(singular("".join(named)))
-    return out
+    return set().union(*map(_folder_words, parts))
+
+
+@lru_cache(maxsize=1 << 16)  # a deep path's folders are read again for each file it is weighed against
+def _folder_words(segment: str) -> frozenset[str]:
+    """`_rest_words` of one folder."""
+    named = [w for w in subject(segment).split("_") if w]
+    return frozenset({singular(w) for w in named} | ({singular("".join(named))} if len(named) > 1 else set()))
 
 
 def related(impl: str, test: str) -> bool:
@@ -159,7 +161,31 @@ def related(impl: str, test: str) -> bool:
     while n < min(len(pa), len(pb)) and pa[n] == pb[n]:
         n += 1
     wa, wb = _rest_words(pa[n:]), _rest_words(pb[n:])
-    return any(_akin(a, b) for a in wa for b in wb)
+    return _any_akin(wa, wb)
+
+
+def _any_akin(wa: set[str], wb: set[str]) -> bool:
+    """Whether a word of `wa` and one of `wb` are `_akin`: equal, or a word of one set, of
+    AKIN_MIN characters at least, opens or closes a longer one of the other, found by a search
+    of the other's words in order and read backwards. Each pair of words was tried, and a deep
+    path's folders give a thousand words: the product of the two paths' depths for each pair of
+    files a packet relates."""
+    if wa & wb:
+        return True
+    for short, other in ((wa, wb), (wb, wa)):
+        wanted = [w for w in short if len(w) >= AKIN_MIN]
+        if not wanted:
+            continue
+        forwards = sorted(other)
+        backwards = sorted(w[::-1] for w in other)
+        for w in wanted:
+            for words_, key in ((forwards, w), (backwards, w[::-1])):
+                # the words opening with `key` follow it in order; one that is `key` itself is
+                # no other set's word (the sets share none), so the first is longer when it opens so
+                at = bisect_left(words_, key)
+                if at < len(words_) and words_[at].startswith(key):
+                    return True
+    return False
 
 
 def _akin(a: str, b: str) -> bool:

@@ -4,11 +4,14 @@ they changed too, and named at their conventional place when they do not exist."
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
 from delta.counterparts import CounterpartIndex
 from delta.packet import build_delta_packet
 from indexer.contract.result import Unknown
+from tests.lines_run import counted
 
 HEAD_FILES = [
     "src/pkg/foo.py", "tests/unit/test_foo.py", "pkg/bar.py", "pkg/bar_test.py", "lonely.py",
@@ -432,3 +435,188 @@ def test_a_stem_many_files_carry_costs_each_file_a_bounded_ranking():
     assert (lone.path, lone.exists_at_head, lone.rule) == ("tests/test_thing.py", False, "python:conventional"), lone
     lines = {n: lines_run(lambda n=n: ask(n)) for n in (small, large)}
     assert lines[large] <= 2.5 * lines[small], lines
+
+
+_words = st.sets(st.text(alphabet="abs", min_size=1, max_size=8), max_size=5)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_words, _words)
+def test_words_are_akin_where_some_pair_of_them_is(a, b):
+    """Whether two folders' words are akin is found by a search, as trying each pair finds it."""
+    from delta.testdirs import _akin, _any_akin
+
+    assert _any_akin(a, b) == any(_akin(x, y) for x in a for y in b)
+
+
+def test_related_folders_of_deep_paths_cost_work_linear_in_their_depth():
+    """Whether a test's folders relate to an implementation's tried each word of one path's
+    folders against each of the other's: a pair of paths 1,000 folders deep (4 kB each, within
+    PATH_CHARS) ran 4 million lines, and a packet weighs each changed file against up to 64
+    candidates. The lines run at n and 2n folders grow as the folders do."""
+    import itertools
+
+    from delta import testdirs
+
+    def chain(letters: str, depth: int) -> str:
+        return "/".join(itertools.islice(("".join(p) for p in itertools.product(letters, repeat=3)), depth))
+
+    def work(depth: int) -> int:
+        impl, test = chain("abcdefghijklm", depth) + "/foo.py", chain("nopqrstuvwxyz", depth) + "/test_foo.py"
+        if hasattr(testdirs, "_folder_words"):  # each run reads its folders afresh
+            testdirs._folder_words.cache_clear()
+        found, ran = counted(lambda: testdirs.related(impl, test), [testdirs.__file__])
+        assert found is False
+        return ran
+
+    small, large = work(300), work(600)
+    assert large <= 2.5 * small, (small, large)
+
+
+def _nameless_as_every_folder_is_tried(paths: list[str], path: str, stem: str) -> list[str]:
+    """Django's folder-named tests.py a file is offered, each tests.py folder holding the stem's
+    first word tried in turn: what the search must still find."""
+    import posixpath
+
+    from delta.counterparts import NAMELESS_TESTS
+    from delta.testdirs import all_words, folder_words, in_test_dir
+
+    want = set(stem.split("_")) - {""}
+    if not want:
+        return []
+    own = all_words(path)
+    out = []
+    for p in sorted(set(paths)):
+        if posixpath.basename(p) in NAMELESS_TESTS and in_test_dir(posixpath.dirname(p)) and _read_role(p) is None:
+            words = folder_words(p)
+            if min(want) in words and want <= words and words - want <= own and words & own:
+                out.append(p)
+    return out
+
+
+def _read_role(path: str) -> str | None:
+    from delta.counterparts import _read
+
+    found = _read(path)
+    return None if found is None else found[1].role
+
+
+_folder = st.lists(st.sampled_from(["admin", "filters", "auth", "models", "contrib", "x1", "utils"]),
+                   min_size=1, max_size=3).map("_".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["tests", "django/tests", "pkg"]), _folder), max_size=10),
+       st.lists(st.tuples(st.sampled_from(["django/contrib", "django", "src/admin"]), _folder,
+                          st.sampled_from(["filters", "models", "admin_filters", "utils"])), min_size=1, max_size=5))
+def test_a_folder_named_tests_module_is_found_as_trying_each_folder_finds_it(tests, impls):
+    tests_ = [f"{top}/{folder}/tests.py" for top, folder in tests]
+    impls_ = [f"{top}/{folder}/{stem}.py" for top, folder, stem in impls]
+    index = CounterpartIndex(tests_ + impls_, set())
+    for path, (_, _, stem) in zip(impls_, impls):
+        assert index._nameless_naming(path, stem) == _nameless_as_every_folder_is_tried(tests_ + impls_, path, stem)
+
+
+def test_many_folder_named_tests_modules_of_one_stem_cost_work_linear_in_them():
+    """n implementations named foo.py and n `tests/foo_x/tests.py` whose folders name the stem
+    and nothing of the implementations' folders: each implementation tried every such folder
+    as the packet learned the layout for a file with no test (1,000 of each: 12 million lines
+    run, the square of n); each is now looked for under its rarest word. Lines run at n and 2n."""
+    from delta import counterparts
+
+    letters = str.maketrans("0123456789", "abcdefghij")
+
+    def work(n: int) -> int:
+        head = [f"p{i:05d}/foo.py".translate(letters) for i in range(n)]
+        head += [f"tests/foo_q{i:05d}/tests.py".translate(letters) for i in range(n)]
+        head.append("zzz/bar.py")
+        index = CounterpartIndex(head, {"zzz/bar.py"})
+        found, ran = counted(lambda: index.counterparts("zzz/bar.py"), [counterparts.__file__])
+        assert [(c.path, c.rule) for c in found] == [("tests/test_bar.py", "python:conventional")]  # type: ignore[union-attr]
+        return ran
+
+    small, large = work(300), work(600)
+    assert large <= 2.5 * small, (small, large)
+
+
+def _suggest_weighing_every_placement(placements, folder: str, stem: str, ext: str, folders: frozenset[str]):
+    """The layout a missing test follows, every placement weighed for the file: what the
+    search down the folders must still find."""
+    import posixpath
+    from collections import Counter
+
+    from delta.testdirs import closeness
+
+    best: list = []
+    best_score = -1
+    for pl in placements:
+        path = pl.path_for(folder, stem, ext)
+        if path is None:
+            continue
+        source = posixpath.dirname(pl.source)
+        score = closeness([p for p in folder.split("/") if p], [p for p in source.split("/") if p], folder == source)
+        if score == 0:
+            continue
+        if score > best_score:
+            best, best_score = [], score
+        if score == best_score:
+            best.append((path, pl))
+    if not best:
+        return None
+    votes = Counter(path for path, _ in best)
+    chosen = min(votes, key=lambda p: (posixpath.dirname(p) not in folders, -votes[p], p))
+    return chosen, min((pl for path, pl in best if path == chosen), key=lambda pl: pl.source)
+
+
+_place = st.lists(st.sampled_from(["src", "lib", "acme", "utils", "tests", "spec", "a_tests", "b"]), max_size=3)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(_place, _place, st.sampled_from(["x", "y", "z"]),
+                          st.sampled_from(["python:test_<stem>.py", "python:<stem>_test.py", "js:<stem>.test.ts"])),
+                max_size=12),
+       st.lists(_place, min_size=1, max_size=4), st.sampled_from(["x", "new"]))
+def test_a_missing_test_follows_the_nearest_placements_as_weighing_each_finds(pairs, asked, stem):
+    from delta.layout import Layouts, placement
+
+    placements = []
+    for impl_parts, test_parts, name, rule in pairs:
+        ext = ".ts" if rule.startswith("js") else ".py"
+        test_name = {"python:test_<stem>.py": f"test_{name}.py", "python:<stem>_test.py": f"{name}_test.py",
+                     "js:<stem>.test.ts": f"{name}.test.ts"}[rule]
+        made = placement("/".join([*impl_parts, name + ext]), "/".join([*test_parts, test_name]), rule, ext)
+        if made is not None and made.source not in {p.source for p in placements}:
+            placements.append(made)
+    folders = frozenset("/".join(parts) for parts in asked[1:])
+    layouts = Layouts(placements)
+    for parts in asked:
+        folder = "/".join(parts)
+        for ext in (".py", ".ts"):
+            assert layouts.suggest(folder, stem, ext, folders) == \
+                _suggest_weighing_every_placement(placements, folder, stem, ext, folders)
+
+
+def test_files_missing_a_test_find_their_layout_in_work_linear_in_the_tested_ones():
+    """Each changed file missing a test weighed every tested implementation's placement: 1,000
+    such files beside 10,000 tested ones (a repository of kilobytes: files may be empty) took
+    38 s. The placements are kept by their folders and a file looks down its own path. Lines run
+    at n and 2n tested implementations, for 200 files missing a test."""
+    from delta import counterparts, layout
+
+    letters = str.maketrans("0123456789", "abcdefghij")
+
+    def work(n: int) -> int:
+        head = []
+        for i in range(n):
+            s = f"{i:05d}".translate(letters)
+            head += [f"src/{s}/m{s}.py", f"src/{s}/test_m{s}.py"]
+        changed = [f"src/new/u{f'{i:05d}'.translate(letters)}.py" for i in range(200)]
+        index = CounterpartIndex(head + changed, set(changed))
+        index._placements(next(f for f in counterparts.FAMILIES if f.name == "python"))  # learned once, in n
+        found, ran = counted(lambda: [index.counterparts(c) for c in changed], [layout.__file__])
+        assert found[0] == [counterparts.Counterpart("src/new/test_uaaaaa.py", "test", False, False,
+                                                     "python:layout of src/aaaaa/maaaaa.py -> src/aaaaa/test_maaaaa.py")]
+        return ran
+
+    small, large = work(500), work(1_000)
+    assert large <= 1.3 * small, (small, large)

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
 from delta.hunks import HunkRecord, hunk_id
 from delta.range import RangeIdentity
 from delta.successor import account
+from tests.lines_run import counted
 
 
 def module(names: list[str], tweak: dict[str, str] | None = None) -> str:
@@ -157,3 +161,150 @@ def test_a_body_found_in_its_own_file_and_another_moves_within_its_file():
     acc = account(RNG, prev, cur)
     assert [(m.previous.id, m.current.id) for m in acc.moved] == [(prev[0].id, cur[1].id)]
     assert [n.id for n in acc.new] == [cur[0].id]
+
+
+def _at(path: str, body: tuple[bytes, ...], line: int, ordinal: int = 0) -> HunkRecord:
+    """A hunk of `path` whose changed lines start at `line`, its body's key its lines'."""
+    return HunkRecord(id=hunk_id(path, "", body, ordinal), path=path, header="@@", section="", old_start=line,
+                      old_lines=1, new_start=line, new_lines=1, additions=1, deletions=0, size=10,
+                      whitespace_only=False, body=body, body_key=repr(body), old_changed=(line, line),
+                      new_changed=(line, line))
+
+
+def _reference_account(previous: list[HunkRecord], current: list[HunkRecord]) -> dict[str, list]:
+    """The account as it was made before its bounds, every pair scored: what it must still be
+    within them."""
+    import difflib
+
+    from delta.successor import CHANGED_THRESHOLD, OTHER_FILE_PENALTY
+
+    by_id = {h.id: j for j, h in enumerate(current)}
+    taken_prev: set[int] = set()
+    taken_cur: set[int] = set()
+    carried = []
+    for i, h in enumerate(previous):
+        j = by_id.get(h.id)
+        if j is not None and j not in taken_cur:
+            carried.append(current[j].id)
+            taken_cur.add(j)
+            taken_prev.add(i)
+    moved = []
+    for i, h in enumerate(previous):
+        if i in taken_prev:
+            continue
+        found = [j for j, c in enumerate(current) if j not in taken_cur and c.body_key == h.body_key]
+        if found:
+            j = min(found, key=lambda j: (current[j].path != h.path, j))
+            moved.append((h.id, current[j].id))
+            taken_cur.add(j)
+            taken_prev.add(i)
+    scored = []
+    for i, a in enumerate(previous):
+        for j, b in enumerate(current):
+            if i in taken_prev or j in taken_cur:
+                continue
+            score = difflib.SequenceMatcher(None, a.body, b.body, autojunk=False).ratio() \
+                - OTHER_FILE_PENALTY * (a.path != b.path)
+            if score >= CHANGED_THRESHOLD:
+                scored.append((score, i, j))
+    changed = []
+    for score, i, j in sorted(scored, key=lambda t: (-t[0], t[1], t[2])):
+        if i not in taken_prev and j not in taken_cur:
+            taken_prev.add(i)
+            taken_cur.add(j)
+            changed.append((i, previous[i].id, current[j].id, round(score, 3)))
+    return {"carried": carried, "moved": moved, "changed": [c[1:] for c in sorted(changed)],
+            "dropped": [h.id for i, h in enumerate(previous) if i not in taken_prev],
+            "new": [h.id for j, h in enumerate(current) if j not in taken_cur]}
+
+
+_lines = st.lists(st.sampled_from([b"+a", b"+b", b"-a", b"-c", b"+d"]), min_size=1, max_size=6).map(tuple)
+_hunks = st.lists(st.tuples(st.sampled_from(["a.py", "b.py"]), _lines), max_size=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_hunks, _hunks)
+def test_within_its_bounds_the_account_is_every_pair_scored(before, after):
+    def made(hunks: list[tuple[str, tuple[bytes, ...]]]) -> list[HunkRecord]:
+        seen: dict[tuple[str, tuple[bytes, ...]], int] = {}
+        out = []
+        for k, (path, body) in enumerate(hunks):
+            seen[(path, body)] = seen.get((path, body), -1) + 1
+            out.append(_at(path, body, 10 * k, seen[(path, body)]))
+        return out
+
+    previous, current = made(before), made(after)
+    acc = account(RNG, previous, current)
+    want = _reference_account(previous, current)
+    assert [c.id for c in acc.carried] == want["carried"]
+    assert [(m.previous.id, m.current.id) for m in acc.moved] == want["moved"]
+    assert [(c.previous.id, c.current.id, c.similarity) for c in acc.changed] == want["changed"]
+    assert [d.id for d in acc.dropped] == want["dropped"] and [n.id for n in acc.new] == want["new"]
+    assert acc.unscored is None
+
+
+def _work(previous: list[HunkRecord], current: list[HunkRecord]):
+    import difflib
+
+    import delta.successor as successor
+
+    return counted(lambda: account(RNG, previous, current), [successor.__file__, difflib.__file__])
+
+
+def test_many_hunks_of_one_file_score_a_bounded_number_of_pairs(monkeypatch):
+    """A previous patchset is bounded by its diff text alone: 20,000 small hunks of one file
+    against the current's 5,000 of the same file made every pair of them (over 25 minutes).
+    Past MAX_PAIRS among a file's pairs, each previous hunk is scored against the current
+    hunks nearest its place: the work stops growing, and a hunk edited in place still pairs."""
+    import delta.successor as successor
+
+    monkeypatch.setattr(successor, "MAX_PAIRS", 2_000)
+
+    def shape(n: int) -> tuple[list[HunkRecord], list[HunkRecord]]:
+        previous = [_at("a.py", (b"-x%d" % k, b"+old%d" % k), 10 * k) for k in range(n)]
+        current = [_at("a.py", (b"-x%d" % k, b"+new%d" % k), 10 * k) for k in range(n)]
+        return previous, current
+
+    small = _work(*shape(200))[1]
+    large_acc, large = _work(*shape(400))
+    assert large <= 1.3 * small, (small, large)
+    assert large_acc.counts == {"carried": 0, "moved": 0, "changed": 400, "dropped": 0, "new": 0}
+    assert [(c.previous.path, c.current.path) for c in large_acc.changed] == [("a.py", "a.py")] * 400
+    # within the bound every pair of the file is scored, as before
+    within, _ = _work(*shape(40))
+    assert within.counts["changed"] == 40 and within.unscored is None
+
+
+def test_hunks_of_one_line_repeated_are_scored_within_a_bound_of_lines_alike(monkeypatch):
+    """difflib's ratio reads, for each line of one body, every place the other holds it: two hunks
+    of one line repeated n times cost n squared (2,000 lines: 20 million lines of difflib run).
+    Past MATCH_CELLS lines alike a pair is not scored, and the account says so."""
+    import delta.successor as successor
+
+    monkeypatch.setattr(successor, "MATCH_CELLS", 100_000, raising=False)
+
+    def shape(n: int) -> tuple[list[HunkRecord], list[HunkRecord]]:
+        return [_at("a.py", (b"+x",) * n + (b"+y",), 1)], [_at("a.py", (b"+x",) * n + (b"+z",), 1)]
+
+    small = _work(*shape(1_000))[1]
+    large_acc, large = _work(*shape(2_000))
+    assert large <= 2.5 * small, (small, large)
+    assert large_acc.counts == {"carried": 0, "moved": 0, "changed": 0, "dropped": 1, "new": 1}
+    assert large_acc.unscored is not None and large_acc.unscored.unknown == "not_assessed"
+    assert large_acc.unscored.reason.startswith("1 pairs of a previous and a current hunk were not scored")
+    within, _ = _work(*shape(200))  # 40,000 lines alike: scored
+    assert within.counts["changed"] == 1 and within.unscored is None
+
+
+def test_one_body_many_hunks_share_moves_in_work_linear_in_them():
+    """A body written in n hunks of one file before and n of another now: each previous hunk
+    listed every current one of its body again (the square of n); now the first not yet taken
+    is found once for all."""
+    def shape(n: int) -> tuple[list[HunkRecord], list[HunkRecord]]:
+        return ([_at("a.py", (b"+x",), k, k) for k in range(n)],
+                [_at("b.py", (b"+x",), k, k) for k in range(n)])
+
+    small = _work(*shape(1_000))[1]
+    large_acc, large = _work(*shape(2_000))
+    assert large <= 2.5 * small, (small, large)
+    assert [(m.previous.path, m.current.path) for m in large_acc.moved] == [("a.py", "b.py")] * 2_000

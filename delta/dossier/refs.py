@@ -16,6 +16,7 @@ reference.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Iterable
 
 from msgspec import Struct, field
@@ -83,8 +84,10 @@ TRACKER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}-[0-9]{1,18}")
 RELEASE_WORDS = frozenset({"release", "releases", "rel", "version", "versions", "v", "tag", "tags", "stable"})
 
 _CLOSING = re.compile(r"(?i)\b(?:fix|fixes|fixed|close|closes|closed|resolve|resolves|resolved)\s*:?\s+$")
-_FENCE = re.compile(r"(?ms)^[ \t]*(```+|~~~+)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
-_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
+# A fence's opening run is atomic: with no newline after it (the text's last line) a shorter run
+# fails too, and trying each one again read the line once a character, the square of the line.
+_FENCE = re.compile(r"(?ms)^[ \t]*((?>```+|~~~+))[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)")
+_TICKS = re.compile(r"`+")
 _URL = re.compile(r"(?i)\b(?:https?://|www\.)[^\s<>\"'`]+")
 _URL_TRAIL = ".,;:!?)]}>*_'\""
 # Names as long as the trackers allow at most (GitHub: owner 39, repository 100 characters), so
@@ -147,10 +150,38 @@ def _spans(matches: Iterable[re.Match[str]]) -> list[tuple[int, int]]:
     return [m.span() for m in matches]
 
 
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The inline code spans of `text`, in order: where the pattern ``(`+)(?!`)(.+?)(?<!`)\\1(?!`)``
+    (re.S) finds them. A span opens at any backtick of a run, taking the rest of the run, and
+    closes at the first later run of exactly that length. Each opening looks up its closing
+    among the runs of its length by a search, where the pattern read on to the text's end for
+    each backtick of a run never closed: a message of one long run and text after it cost the
+    square of its length."""
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text)]
+    starts: dict[int, list[int]] = {}  # a run's length -> the starts of runs of that length, in order
+    for start, end in runs:
+        starts.setdefault(end - start, []).append(start)
+    spans: list[tuple[int, int]] = []
+    at = 0  # where the search goes on: the end of the last span
+    for start, end in runs:
+        if start < at:
+            continue  # inside a span (a span ends where a run does)
+        for opening in range(start, end):
+            width = end - opening
+            closing = starts.get(width, [])
+            # a run starts past `end` at the earliest (runs are maximal), so the span holds a character
+            found = bisect_right(closing, end)
+            if found < len(closing):
+                at = closing[found] + width
+                spans.append((opening, at))
+                break
+    return spans
+
+
 def _mask_code(text: str) -> str:
     """Blank out fenced blocks and inline code spans, keeping offsets."""
     text = _blank(text, _spans(_FENCE.finditer(text)))
-    return _blank(text, _spans(_INLINE_CODE.finditer(text)))
+    return _blank(text, _code_spans(text))
 
 
 def _is_closing(text: str, start: int) -> bool:
