@@ -125,7 +125,7 @@ def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: 
     counts = {"carried": len(carried), "moved": len(moved), "changed": len(changed),
               "dropped": len(dropped), "new": len(new)}
     return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [], renames,
-                            not_assessed(f"{unscored} pairs of a previous and a current hunk were not scored, past "
+                            not_assessed(f"{unscored} of the pairs of a previous and a current hunk were not scored, past "
                                          f"{MATCH_CELLS:,} lines alike (`MATCH_CELLS`): a dropped and a new hunk "
                                          "among them may be one changed") if unscored else None)
 

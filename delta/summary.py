@@ -33,6 +33,8 @@ class PacketSummary(msgspec.Struct):
     offer_path: str | None
     # not_assessed when no inexact rename or copy was looked for (a bound): renamed files then
     # read as added and deleted; absent when they were. `previous_renames`: the same of the
-    # previous patchset's inventory, when the packet compared one
+    # previous patchset's inventory, when the packet compared one; `previous_unscored`: its
+    # successor account's pairs of hunks left unscored past a bound (`successor.unscored`)
     renames: Unknown | None = None
     previous_renames: Unknown | None = None
+    previous_unscored: Unknown | None = None

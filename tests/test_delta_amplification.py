@@ -481,3 +481,38 @@ def test_the_gitattributes_found_are_those_each_folder_holds(tmp_path):
             want[name] = oid
     assert _attribute_files(repo, head, folders) == want
     assert sorted(want) == [".gitattributes", "a-x/.gitattributes", "a/.gitattributes", "a/b/.gitattributes"]
+
+
+def test_hunk_pairs_left_unscored_are_said_by_the_summary_and_the_text(tmp_path, monkeypatch):
+    """Past MATCH_CELLS, the successor account's `unscored` mark reaches the summary an agent
+    gets (`previous_unscored`) and the text output: the hunk edited again is then a dropped
+    and a new one, and the packet says why (was: in the packet on disk only)."""
+    import context_tools
+    import delta.successor as successor
+    from context_tools.faces.packs.delta import _result, render_packet
+    from delta import packet
+
+    b = RepoBuilder(tmp_path / "r")
+    lines = [f"x{k} = {k}\n" for k in range(40)]
+    b.commit({"a.py": "".join(lines)})
+    b.commit({"a.py": "".join(lines[:20] + ["x20 = 'first'\n"] + lines[21:])})
+    b.tag("v1", str(b.repo.head.target))
+    b.commit({"a.py": "".join(lines[:20] + ["x20 = 'second'\n"] + lines[21:])})
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    ask = dict(repo=str(tmp_path / "r"), base="main~2", head="main", previous_base="main~2", previous_head="v1")
+
+    def built() -> packet.DeltaPacket:
+        return packet.build_delta_packet(tmp_path / "r", "main~2", "main", previous_base="main~2",
+                                         previous_head="v1", elements=False, index=False, write=False).packet
+
+    whole = built()
+    assert isinstance(whole.successor, packet.SuccessorAccount) and whole.successor.counts["changed"] == 1
+    assert client.call("delta.packet", **ask).data.previous_unscored is None
+    assert "hunks of the previous patchset" not in render_packet(_result(whole, "main"))
+    monkeypatch.setattr(successor, "MATCH_CELLS", 0)
+    bounded = built()
+    assert isinstance(bounded.successor, packet.SuccessorAccount)
+    assert bounded.successor.counts["changed"] == 0 and bounded.successor.counts["dropped"] == 1
+    mark = client.call("delta.packet", **ask).data.previous_unscored
+    assert mark is not None and mark.unknown == "not_assessed" and "MATCH_CELLS" in mark.reason
+    assert "hunks of the previous patchset not assessed: 1 of the pairs" in render_packet(_result(bounded, "main"))

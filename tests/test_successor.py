@@ -291,7 +291,7 @@ def test_hunks_of_one_line_repeated_are_scored_within_a_bound_of_lines_alike(mon
     assert large <= 2.5 * small, (small, large)
     assert large_acc.counts == {"carried": 0, "moved": 0, "changed": 0, "dropped": 1, "new": 1}
     assert large_acc.unscored is not None and large_acc.unscored.unknown == "not_assessed"
-    assert large_acc.unscored.reason.startswith("1 pairs of a previous and a current hunk were not scored")
+    assert large_acc.unscored.reason.startswith("1 of the pairs of a previous and a current hunk were not scored")
     within, _ = _work(*shape(200))  # 40,000 lines alike: scored
     assert within.counts["changed"] == 1 and within.unscored is None
 

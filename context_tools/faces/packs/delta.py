@@ -124,10 +124,11 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     shown = p.files[: ctx.cap("summary_files")]
     files = [SummaryFile(f.path, f.status, f.old_path, f.hunk_count, f.additions, f.deletions, f.fan_in,
                          f.noise.cls if f.noise else None) for f in shown]
-    previous = p.successor.renames if isinstance(p.successor, SuccessorAccount) else None
+    successor = p.successor if isinstance(p.successor, SuccessorAccount) else None
     summary = PacketSummary(p.range, p.totals, p.truncated, files, p.noise, len(p.drops),
                             str(built.packet_path or ""), str(built.offer_path) if built.offer_path else None,
-                            renames=p.renames, previous_renames=previous)
+                            renames=p.renames, previous_renames=successor.renames if successor else None,
+                            previous_unscored=successor.unscored if successor else None)
     page = Page(total=p.totals.files, returned=len(files), truncated=len(files) < p.totals.files)
     return Result(data=summary, freshness=whole.freshness, page=page)
 
@@ -169,6 +170,9 @@ def render_packet(result: Result) -> str:
         if successor.renames is not None:
             lines.append(f"  renames in the previous patchset {successor.renames.unknown.replace('_', ' ')}: "
                          f"{sanitize_shown(successor.renames.reason)}")
+        if successor.unscored is not None:
+            lines.append(f"  hunks of the previous patchset {successor.unscored.unknown.replace('_', ' ')}: "
+                         f"{sanitize_shown(successor.unscored.reason)}")
     lines += [sanitize_shown(line) for line in _unassessed(p)] + _summary(p)
     if p.offer:  # the packet is written beside its noise offer
         from pathlib import Path
