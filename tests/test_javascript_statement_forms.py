@@ -1,0 +1,68 @@
+"""JavaScript and TypeScript statements read into blob facts, each row a form a mutant of
+indexer/lang/javascript/ (imports.py, assigned.py, bases.py) got past, asserted as the
+language reads it and docs/languages.md says."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.extract.blob import extract_blob
+from indexer.model import BlobFacts, ImportSpec
+
+PATHS = ["m.js", "m.ts"]
+
+
+def facts(source: str, path: str) -> BlobFacts:
+    return extract_blob(source.encode(), path, "javascript" if path.endswith(".js") else "typescript")
+
+
+def js(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = (), exports: tuple[str, ...] = ()) -> ImportSpec:
+    return ImportSpec("js", spec, 1, 0, names, aliases, exports)
+
+
+@pytest.mark.parametrize(("source", "imports"), [
+    # `$` is a letter of a JavaScript name: `exports.$get` re-exports a's get as $get
+    ('exports.$get = require("./a").get;\n', [js("./a", ("get",), ("$get",), ("$get",))]),
+    # `exports.default` is a property named default of the module object, not the default an
+    # ES import of a CommonJS module binds (its whole `module.exports`): no re-export
+    ('exports.default = require("./a").x;\n', [js("./a")]),
+    # a computed key names no export of a: only b is bound by name
+    ('const { [key]: v, b } = require("./a");\n', [js("./a", ("b",))]),
+])
+@pytest.mark.parametrize("path", PATHS)
+def test_what_an_import_or_re_export_binds(source, imports, path):
+    assert facts(source, path).imports == imports
+
+
+@pytest.mark.parametrize(("source", "exported_as"), [
+    # `module.exports = function make() {}` exports make, the function keeping its own name
+    ("module.exports = function make() {};\n", [("make", "default")]),
+    # a function expression's own name binds inside its body only: `exports.Y = function
+    # foo() {}` exports no local foo under the name Y
+    ("exports.Y = function foo() {};\n", []),
+    ("exports.default = make;\nfunction make() {}\n", []),
+    # decorators before `export`, any number of them
+    ("@a\n@b\nexport default class A {}\n", [("A", "default")]),
+])
+@pytest.mark.parametrize("path", PATHS)
+def test_what_a_file_exports_under_another_name(source, exported_as, path):
+    assert facts(source + "export {};\n", path).exported_as == exported_as
+
+
+@pytest.mark.parametrize(("source", "symbols"), [
+    # docs/languages.md: `module.exports = function make() {}` is the module's own, and a named
+    # function there keeps its own name
+    ("module.exports = function make() {};\n", [("make", "function")]),
+    # a holder written through `this` is no name the index can hold: the symbol stays where it
+    # is written, in F
+    ("function F() {\n  this.start = function () {};\n}\n", [("F", "function"), ("F.start", "function")]),
+])
+@pytest.mark.parametrize("path", PATHS)
+def test_property_assigned_functions(source, symbols, path):
+    assert [(s.qualified, s.kind) for s in facts(source, path).symbols] == symbols
+
+
+@pytest.mark.parametrize("source", ["class A extends web\n  .Base {}\n", "class A extends web . Base {}\n"])
+@pytest.mark.parametrize("path", PATHS)
+def test_a_dotted_base_is_read_without_the_spaces_inside_it(source, path):
+    assert [(b.cls, b.base) for b in facts(source, path).bases] == [("A", "web.Base")]
