@@ -28,6 +28,9 @@ def js(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = (), ex
     ('exports.default = require("./a").x;\n', [js("./a")]),
     # a computed key names no export of a: only b is bound by name
     ('const { [key]: v, b } = require("./a");\n', [js("./a", ("b",))]),
+    # the name after `as` is the namespace's, not a comment beside it
+    ('export * as /* c */ ns from "./a";\n', [js("./a", ("*",), ("ns",), ("ns",))]),
+    ('export * /* c */ as ns from "./a";\n', [js("./a", ("*",), ("ns",), ("ns",))]),
 ])
 @pytest.mark.parametrize("path", PATHS)
 def test_what_an_import_or_re_export_binds(source, imports, path):

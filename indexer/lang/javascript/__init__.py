@@ -16,7 +16,8 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 #    CommonJS re-exports (`module.exports = require(...)`, `exports.x = require(...).y`)
 # 4: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "4"
+# 5: `export * as /* c */ ns from` re-exports the namespace as ns (was: as the comment's text)
+VERSION = "5"
 
 LANGUAGE = Language(
     name="javascript",

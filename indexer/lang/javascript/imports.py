@@ -65,7 +65,9 @@ def _js_bindings(node: Node, data: bytes) -> tuple[list[str], list[str], list[st
                     add(_js_name(spec.child_by_field_name("name"), data),
                         _js_name(alias, data) if alias is not None else "")
         elif child.type == "namespace_export":  # `export * as ns from "x"`
-            add("*", _js_name(child.named_children[0] if child.named_child_count else None, data))
+            # its name, not a comment the grammar keeps beside it (`export * as /* c */ ns`)
+            name = next((c for c in child.named_children if c.type != "comment"), None)
+            add("*", _js_name(name, data))
     if exporting and not names:
         add("*", "")  # `export * from "x"`
     return names, aliases, exports

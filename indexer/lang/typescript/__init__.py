@@ -20,7 +20,8 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #    (was: the whole file's facts lost, skipped as `extract_error`)
 # 7: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "7"
+# 8: `export * as /* c */ ns from` re-exports the namespace as ns (as JavaScript's 5)
+VERSION = "8"
 
 LANGUAGE = Language(
     name="typescript",
