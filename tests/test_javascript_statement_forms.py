@@ -65,6 +65,22 @@ def test_property_assigned_functions(source, symbols, path):
     assert [(s.qualified, s.kind) for s in facts(source, path).symbols] == symbols
 
 
+@pytest.mark.parametrize(("source", "symbols"), [
+    # a generator function is a function: assigned to a property it is one symbol held by the
+    # object (docs/languages.md), its own name no second one; as a declarator's or a key's
+    # value it is named by them, as a function expression is
+    ("obj.gen = function* gen() {\n  function inner() {}\n};\n",
+     [("obj.gen", "method"), ("obj.gen.inner", "function")]),
+    ("Foo.prototype.m = function* () {};\nFoo.prototype = { n: function* () {} };\n",
+     [("Foo.m", "method"), ("Foo.n", "method")]),
+    ("function f() {\n  const g = function* g() {};\n  const o = { k: function* () {} };\n}\n",
+     [("f", "function"), ("f.g", "function"), ("f.k", "function")]),
+])
+@pytest.mark.parametrize("path", PATHS)
+def test_generator_functions_as_values(source, symbols, path):
+    assert [(s.qualified, s.kind) for s in facts(source, path).symbols] == symbols
+
+
 @pytest.mark.parametrize("source", ["class A extends web\n  .Base {}\n", "class A extends web . Base {}\n"])
 @pytest.mark.parametrize("path", PATHS)
 def test_a_dotted_base_is_read_without_the_spaces_inside_it(source, path):

@@ -17,7 +17,9 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # 4: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
 # 5: `export * as /* c */ ns from` re-exports the namespace as ns (was: as the comment's text)
-VERSION = "5"
+# 6: a generator function assigned to a property, a declarator or a key is a function named by
+#    them, as a function expression is (was: no symbol, its own name dropped as a second one)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="javascript",

@@ -21,7 +21,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # 7: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
 # 8: `export * as /* c */ ns from` re-exports the namespace as ns (as JavaScript's 5)
-VERSION = "8"
+# 9: a generator function as a property's, a declarator's or a key's value is a function named
+#    by them (as JavaScript's 6)
+VERSION = "9"
 
 LANGUAGE = Language(
     name="typescript",
