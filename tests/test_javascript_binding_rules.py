@@ -37,6 +37,7 @@ def test_a_class_member_is_public_unless_private(parts, basis):
 def test_which_imports_bind_an_object_of_the_module_s_names(names, aliases, whole):
     spec = ImportSpec("js", "./api", 1, 0, names, aliases)
     assert of_language("javascript").binds_namespace(spec, "api") is whole
+    assert of_language("javascript").binds_namespace(spec, "other") is False  # binds no `other` at all
 
 
 def test_a_require_declares_its_variable_on_its_own_line_only():
