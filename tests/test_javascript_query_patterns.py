@@ -63,3 +63,22 @@ def test_let_in_a_for_loop_and_a_switch_case_is_local_to_it(path):
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("i", "j")] == [
         ("i", 2, "local"), ("i", 2, "local"), ("i", 2, "local"), ("i", 2, "local"),
         ("j", 5, "local"), ("j", 6, "local"), ("i", 9, "identifier"), ("j", 10, "identifier")]
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.ts"])
+def test_a_rest_parameter_is_local_with_a_comment_after_its_dots(path):
+    source = "function f(... /* c */ rest) {\n  return rest;\n}\n"
+    facts = extract_blob(source.encode(), path, LANGUAGES[path[2:]])
+    assert [(o.line, o.role) for o in facts.occurrences if o.name == "rest"] == [(1, "local"), (2, "local")]
+
+
+@pytest.mark.parametrize("path", ["m.jsx", "m.tsx"])
+@pytest.mark.parametrize("markup", ["<div><Button/></div>", "< div>< Button/></ div>", "<\n  div\n>x</\n  div>"])
+def test_an_intrinsic_tag_is_no_use_of_a_local_of_its_name_spaces_or_not(path, markup):
+    # docs/languages.md: a JSX intrinsic tag (`<div>`) is a string, not a local's use; JSX
+    # allows spaces after `<` and `</`; a component (`<Button/>`) is a use of its local
+    source = f"function f(div, Button) {{\n  return {markup};\n}}\n"
+    facts = extract_blob(source.encode(), path, LANGUAGES[path[2:]])
+    locals_ = [(o.name, o.line) for o in facts.occurrences if o.role == "local"]
+    assert ("div", 1) in locals_ and ("Button", 1) in locals_
+    assert [name for name, line in locals_ if line > 1] == (["Button"] if "Button" in markup else [])

@@ -23,7 +23,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # 8: `export * as /* c */ ns from` re-exports the namespace as ns (as JavaScript's 5)
 # 9: a generator function as a property's, a declarator's or a key's value is a function named
 #    by them (as JavaScript's 6)
-VERSION = "9"
+# 10: a rest parameter with a comment after its dots is local, an intrinsic tag with spaces
+#     after its `<` no use of a local (as JavaScript's 7)
+VERSION = "10"
 
 LANGUAGE = Language(
     name="typescript",
