@@ -20,13 +20,15 @@ def test_a_typescript_parameter_s_typed_name_is_no_site(line, col):
     assert found is not None and found.form == "keyword"
 
 
-@pytest.mark.parametrize(("parts", "basis"), [
-    (["Store", "get"], "js:class_member"),
-    (["Store", "_cache"], None),
-    (["Store", "#cache"], None),  # an ES private member is no part of the class's surface
+@pytest.mark.parametrize(("parts", "signature", "basis"), [
+    (["get"], "export function get(url) {", "js:export"),  # a top-level name when exported
+    (["helper"], "function helper(url) {", None),
+    (["Store", "get"], "get() {", "js:class_member"),
+    (["Store", "_cache"], "_cache() {", None),
+    (["Store", "#cache"], "#cache() {", None),  # an ES private member is no part of the class's surface
 ])
-def test_a_class_member_is_public_unless_private(parts, basis):
-    assert of_language("javascript").public_basis(parts, "method", "get() {") == basis
+def test_what_is_public(parts, signature, basis):
+    assert of_language("javascript").public_basis(parts, "method", signature) == basis
 
 
 @pytest.mark.parametrize(("names", "aliases", "whole"), [
