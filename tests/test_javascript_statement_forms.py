@@ -59,6 +59,10 @@ def test_what_a_file_exports_under_another_name(source, exported_as, path):
     # a holder written through `this` is no name the index can hold: the symbol stays where it
     # is written, in F
     ("function F() {\n  this.start = function () {};\n}\n", [("F", "function"), ("F.start", "function")]),
+    # so does one through a field of `this`, a call or a subscript
+    ("function F() {\n  this.x.start = function () {};\n  make().run = function () {};\n"
+     "  list[0].stop = function () {};\n}\n",
+     [("F", "function"), ("F.start", "function"), ("F.run", "function"), ("F.stop", "function")]),
 ])
 @pytest.mark.parametrize("path", PATHS)
 def test_property_assigned_functions(source, symbols, path):
