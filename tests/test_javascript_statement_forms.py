@@ -59,6 +59,18 @@ def test_what_a_file_exports_under_another_name(source, exported_as, path):
     # a holder written through `this` is no name the index can hold: the symbol stays where it
     # is written, in F
     ("function F() {\n  this.start = function () {};\n}\n", [("F", "function"), ("F.start", "function")]),
+    # `Foo.prototype = { m() {} }` is Foo.m (docs/languages.md); an object beside
+    # `Foo.prototype` but not assigned to it is no prototype's, nor an object assigned to
+    # another property
+    ("Foo.prototype = { m() {} };\nvar proto = Foo.prototype || { n: function () {} };\n"
+     "obj.x = { k: function () {} };\n",
+     [("Foo.m", "method"), ("proto", "variable"), ("proto.n", "function"), ("k", "function")]),
+    # a function expression's own name is no second symbol where a declarator names it, and
+    # names it where a computed or string key (no name of the shipped tags) holds it
+    ("const v = function vv() {};\nconst o = { [key]: function g() {}, \"s\": function h() {} };\n",
+     [("v", "function"), ("o", "variable"), ("o.g", "function"), ("o.h", "function")]),
+    # nor where a pattern destructures the function (no name of the shipped tags names it)
+    ("function f() {\n  const { name } = function g() {};\n}\n", [("f", "function"), ("f.g", "function")]),
     # so does one through a field of `this`, a call or a subscript
     ("function F() {\n  this.x.start = function () {};\n  make().run = function () {};\n"
      "  list[0].stop = function () {};\n}\n",
