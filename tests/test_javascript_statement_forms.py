@@ -71,6 +71,10 @@ def test_what_a_file_exports_under_another_name(source, exported_as, path):
      [("v", "function"), ("o", "variable"), ("o.g", "function"), ("o.h", "function")]),
     # nor where a pattern destructures the function (no name of the shipped tags names it)
     ("function f() {\n  const { name } = function g() {};\n}\n", [("f", "function"), ("f.g", "function")]),
+    # a function expression no definition is made of is named by its own name: a callback, a
+    # value assigned to a private member (no property name of the shipped tags)
+    ("run(function g() {});\nclass A {\n  #p;\n  m() {\n    this.#p = function h() {};\n  }\n}\n",
+     [("g", "function"), ("A", "class"), ("A.#p", "field"), ("A.m", "method"), ("A.m.h", "function")]),
     # so does one through a field of `this`, a call or a subscript
     ("function F() {\n  this.x.start = function () {};\n  make().run = function () {};\n"
      "  list[0].stop = function () {};\n}\n",
@@ -101,3 +105,14 @@ def test_generator_functions_as_values(source, symbols, path):
 @pytest.mark.parametrize("path", PATHS)
 def test_a_dotted_base_is_read_without_the_spaces_inside_it(source, path):
     assert [(b.cls, b.base) for b in facts(source, path).bases] == [("A", "web.Base")]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_bases_are_read_whole_where_the_tags_query_met_its_match_limit(path):
+    # the tags' class starts are then not known: the walk for bases looks everywhere
+    from indexer.extract.tags import MATCH_LIMIT
+
+    source = "class A extends Base {}\nx = a" + "\n  .b()" * (4 * MATCH_LIMIT) + ";\n"
+    found = facts(source, path)
+    assert found.symbols_capped
+    assert [(b.cls, b.base) for b in found.bases] == [("A", "Base")]
