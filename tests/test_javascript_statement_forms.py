@@ -75,6 +75,11 @@ def test_what_a_file_exports_under_another_name(source, exported_as, path):
     # value assigned to a private member (no property name of the shipped tags)
     ("run(function g() {});\nclass A {\n  #p;\n  m() {\n    this.#p = function h() {};\n  }\n}\n",
      [("g", "function"), ("A", "class"), ("A.#p", "field"), ("A.m", "method"), ("A.m.h", "function")]),
+    # the holder is named from the top of the file, wherever the assignment stands, and holds
+    # what is defined inside; a property named `exports` of anything but `module` is a property
+    ("function F() {\n  obj.start = function () {\n    function inner() {}\n  };\n}\n"
+     "foo.exports = function () {};\n",
+     [("F", "function"), ("obj.start", "method"), ("obj.start.inner", "function"), ("foo.exports", "method")]),
     # so does one through a field of `this`, a call or a subscript
     ("function F() {\n  this.x.start = function () {};\n  make().run = function () {};\n"
      "  list[0].stop = function () {};\n}\n",
