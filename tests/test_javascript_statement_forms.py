@@ -26,6 +26,10 @@ def js(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = (), ex
     # `exports.default` is a property named default of the module object, not the default an
     # ES import of a CommonJS module binds (its whole `module.exports`): no re-export
     ('exports.default = require("./a").x;\n', [js("./a")]),
+    # `exports.X = require("./a")` offers a's default, what a `require` of it binds, as X
+    ('exports.X = require("./a");\n', [js("./a", ("default",), ("X",), ("X",))]),
+    # a nested pattern binds none of a's names by name (its names are a's a's)
+    ('const { a: { b }, c } = require("./a");\n', [js("./a", ("c",))]),
     # a computed key names no export of a: only b is bound by name
     ('const { [key]: v, b } = require("./a");\n', [js("./a", ("b",))]),
     # the name after `as` is the namespace's, not a comment beside it
@@ -50,6 +54,19 @@ def test_what_an_import_or_re_export_binds(source, imports, path):
 @pytest.mark.parametrize("path", PATHS)
 def test_what_a_file_exports_under_another_name(source, exported_as, path):
     assert facts(source + "export {};\n", path).exported_as == exported_as
+
+
+@pytest.mark.parametrize("source", ["export = make();\n", "export = { a: 1 };\n"])
+def test_a_typescript_export_of_a_value_exports_no_local_name(source):
+    # `export = X` exports the local X as the module's default; a call or an object is no name
+    assert facts(source, "m.ts").exported_as == []
+
+
+@pytest.mark.parametrize("source", ["x;\nexport\n", "const x = 1;\nexport;\n"])
+@pytest.mark.parametrize("path", PATHS)
+def test_an_export_ending_the_file_leaves_it_read(source, path):
+    found = facts(source, path)
+    assert (found.skipped, found.exported_as) == ("", [])
 
 
 @pytest.mark.parametrize(("source", "symbols"), [
