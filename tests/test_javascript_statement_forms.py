@@ -48,6 +48,12 @@ def test_what_an_import_or_re_export_binds(source, imports, path):
     # foo() {}` exports no local foo under the name Y
     ("exports.Y = function foo() {};\n", []),
     ("exports.default = make;\nfunction make() {}\n", []),
+    # an array is no local name, though it holds one
+    ("a;\nexport default [a];\n", []),
+    # `export`, `default` and the name each on a line of their own: no semicolon is inserted
+    # after `export` or `default`, so the name is the default export
+    ("class A {}\nexport\ndefault\nA\n", [("A", "default")]),
+    ("export\ndefault\n\nclass B {}\n", [("B", "default")]),
     # decorators before `export`, any number of them
     ("@a\n@b\nexport default class A {}\n", [("A", "default")]),
 ])

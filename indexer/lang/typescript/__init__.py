@@ -25,7 +25,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #    by them (as JavaScript's 6)
 # 10: a rest parameter with a comment after its dots is local, an intrinsic tag with spaces
 #     after its `<` no use of a local (as JavaScript's 7)
-VERSION = "10"
+# 11: `export`, `default` and the name exported each on a line of their own export the name as
+#     the default (was: nothing; the JavaScript grammar's reading was right)
+VERSION = "11"
 
 LANGUAGE = Language(
     name="typescript",
