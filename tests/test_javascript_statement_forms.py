@@ -28,6 +28,10 @@ def js(spec: str, names: tuple[str, ...] = (), aliases: tuple[str, ...] = (), ex
     ('exports.default = require("./a").x;\n', [js("./a")]),
     # `exports.X = require("./a")` offers a's default, what a `require` of it binds, as X
     ('exports.X = require("./a");\n', [js("./a", ("default",), ("X",), ("X",))]),
+    # `module.exports = m.default` of a module bound whole re-exports its default as the
+    # file's, not every name it offers (as `module.exports = m` does)
+    ('const m = require("./a");\nmodule.exports = m.default;\n',
+     [js("./a", (), ("m",)), js("./a", ("default",), (), ("default",))]),
     # a nested pattern binds none of a's names by name (its names are a's a's)
     ('const { a: { b }, c } = require("./a");\n', [js("./a", ("c",))]),
     # a computed key names no export of a: only b is bound by name
@@ -54,6 +58,9 @@ def test_what_an_import_or_re_export_binds(source, imports, path):
     # after `export` or `default`, so the name is the default export
     ("class A {}\nexport\ndefault\nA\n", [("A", "default")]),
     ("export\ndefault\n\nclass B {}\n", [("B", "default")]),
+    # `export` then a line that is no `default` exports nothing, whatever follows on it
+    ("export\nfoo bar;\n", []),
+    ("export\nfoo(bar) baz;\n", []),
     # decorators before `export`, any number of them
     ("@a\n@b\nexport default class A {}\n", [("A", "default")]),
 ])
