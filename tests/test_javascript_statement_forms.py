@@ -151,3 +151,14 @@ def test_bases_are_read_whole_where_the_tags_query_met_its_match_limit(path):
     found = facts(source, path)
     assert found.symbols_capped
     assert [(b.cls, b.base) for b in found.bases] == [("A", "Base")]
+
+
+@pytest.mark.parametrize(("source", "es"), [
+    ("const b = 2;\nexport const a = 1;\n", True),  # one `export` among other statements
+    ("const b = 2;\nmodule.exports = b;\n", False),
+    ("const b = 2;\nconst exported = 'export';\n", False),
+])
+@pytest.mark.parametrize("path", PATHS)
+def test_a_file_exporting_by_es_syntax(source, es, path):
+    # BlobFacts.es_module: a `require` of the file binds its module object
+    assert facts(source, path).es_module is es
