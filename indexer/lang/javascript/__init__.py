@@ -16,7 +16,12 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 #    CommonJS re-exports (`module.exports = require(...)`, `exports.x = require(...).y`)
 # 4: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "4"
+# 5: `export * as /* c */ ns from` re-exports the namespace as ns (was: as the comment's text)
+# 6: a generator function assigned to a property, a declarator or a key is a function named by
+#    them, as a function expression is (was: no symbol, its own name dropped as a second one)
+# 7: a rest parameter with a comment after its dots is local (`... /* c */ rest`), and an intrinsic
+#    JSX tag with spaces after its `<` no use of a local of its name (`< div>`)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="javascript",

@@ -65,7 +65,9 @@ def _js_bindings(node: Node, data: bytes) -> tuple[list[str], list[str], list[st
                     add(_js_name(spec.child_by_field_name("name"), data),
                         _js_name(alias, data) if alias is not None else "")
         elif child.type == "namespace_export":  # `export * as ns from "x"`
-            add("*", _js_name(child.named_children[0] if child.named_child_count else None, data))
+            # its name, not a comment the grammar keeps beside it (`export * as /* c */ ns`)
+            name = next((c for c in child.named_children if c.type != "comment"), None)
+            add("*", _js_name(name, data))
     if exporting and not names:
         add("*", "")  # `export * from "x"`
     return names, aliases, exports
@@ -237,15 +239,18 @@ def _split_default(nodes: list[Node], i: int, data: bytes) -> Node | None:
     """The name `nodes[i]` exports when it is the `export` of an `export default` split at a
     line break (`export`, then `default class X {}` on the next line: the grammars read a
     statement `export`, an error holding `default`, then the declaration or `X;`; TypeScript
-    reads `export`, then `default X;` as a statement `default` with X in an error). None
-    otherwise, and for an anonymous default."""
+    reads `export`, then `default X;` as a statement `default` with X in an error, and a
+    `default` alone on its line as a statement `default`). None otherwise, and for an
+    anonymous default."""
     first = nodes[i].named_child(0)
     if first is None or first.type != "identifier" or data[first.start_byte:first.end_byte] != b"export":
         return None
     if i + 1 >= len(nodes) or any(c.type != "comment" for c in nodes[i].named_children[1:]):
         return None
     after = nodes[i + 1]
-    if after.type == "ERROR" and node_text(after, data) == "default":
+    # `default` alone on its line: an error of JavaScript's, a statement of TypeScript's; what
+    # comes on the next is exported, no semicolon being inserted after `default`
+    if after.type in ("ERROR", "expression_statement") and node_text(after, data) == "default":
         return _default_name(nodes[i + 2]) if i + 2 < len(nodes) else None
     # `named_child` raises past the last child: `default` may end the file with nothing after it
     head = after.named_child(0) if after.type == "expression_statement" and after.named_child_count else None

@@ -19,11 +19,20 @@ def _js_name(node: Node, start: int, end: int, data: bytes, gap: int) -> bool:
     element's name (`<div>`, `</label>`: a string, no variable)."""
     if node.type not in _JS_NAMES:
         return False
-    if data[start - 1] in b"</" and data[start:start + 1].islower():
+    if data[start:start + 1].islower() and _after_tag_open(data, start):
         parent = ancestry.parent(node)
         if parent is not None and parent.type in _JSX_NAMED:
             return False
     return True
+
+
+def _after_tag_open(data: bytes, start: int) -> bool:
+    """Does a tag's `<` or `</` stand before `start`, spaces between allowed (`< div>` is JSX's
+    `<div>`)? Each name walks back over the spaces just before it alone: linear in the file."""
+    k = start - 1
+    while k >= 0 and data[k] in b" \t\r\n":
+        k -= 1
+    return k >= 0 and data[k] in b"</"
 
 
 _JS_PATTERN_TYPES = frozenset({"object_pattern", "array_pattern", "formal_parameters"})
@@ -59,8 +68,10 @@ def _js_names(c: Collector, node: Node, how: int, scope: int = -1, declared: boo
             if found is not None:
                 stack.append(found)
         elif kind == "rest_pattern":
-            if current.named_child_count:
-                stack.append(current.named_children[0])
+            # its name, not a comment the grammar keeps beside it (`... /* c */ rest`)
+            found = next((n for n in current.named_children if n.type != "comment"), None)
+            if found is not None:
+                stack.append(found)
 
 
 def _js_function(c: Collector, caps: dict[str, list[Node]]) -> None:

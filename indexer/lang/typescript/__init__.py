@@ -20,7 +20,14 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #    (was: the whole file's facts lost, skipped as `extract_error`)
 # 7: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "7"
+# 8: `export * as /* c */ ns from` re-exports the namespace as ns (as JavaScript's 5)
+# 9: a generator function as a property's, a declarator's or a key's value is a function named
+#    by them (as JavaScript's 6)
+# 10: a rest parameter with a comment after its dots is local, an intrinsic tag with spaces
+#     after its `<` no use of a local (as JavaScript's 7)
+# 11: `export`, `default` and the name exported each on a line of their own export the name as
+#     the default (was: nothing; the JavaScript grammar's reading was right)
+VERSION = "11"
 
 LANGUAGE = Language(
     name="typescript",

@@ -1,0 +1,84 @@
+"""The symbols and local sites the JavaScript and TypeScript queries (indexer/lang/javascript/
+queries.scm, locals.scm, jsx.scm; indexer/lang/typescript/queries.scm) make, each row a form a
+hand mutant dropping one of their patterns got past, asserted as docs/languages.md lists
+them."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.extract.blob import extract_blob
+
+LANGUAGES = {"js": "javascript", "jsx": "javascript", "ts": "typescript", "tsx": "tsx"}
+
+
+def symbols(source: str, path: str) -> list[tuple[str, str]]:
+    facts = extract_blob(source.encode(), path, LANGUAGES[path.rsplit(".", 1)[1]])
+    return [(s.qualified, s.kind) for s in facts.symbols]
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # class fields, private ones too; a field holding a function expression is a method
+    ("class A {\n  #count = 0;\n  handle = function () {};\n}\n",
+     [("A", "class"), ("A.#count", "field"), ("A.handle", "method")]),
+    ("export var data = 1;\n", [("data", "variable")]),
+])
+def test_javascript_symbols(source, expected):
+    assert symbols(source, "m.js") == expected
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # a namespace named by a dotted name, and its variables, exported or not
+    ("namespace A.B {\n  export var inner = 1;\n  var hidden = 2;\n}\n",
+     [("A.B", "namespace"), ("A.B.inner", "variable"), ("A.B.hidden", "variable")]),
+    # enum members, with and without a value
+    ("enum E { P = 1, Q }\n", [("E", "enum"), ("E.P", "enumerator"), ("E.Q", "enumerator")]),
+    # constructor parameter properties, optional ones too, are fields of the class
+    ("class C {\n  constructor(private n?: number, readonly m?: number) {}\n}\n",
+     [("C", "class"), ("C.constructor", "method"), ("C.n", "field"), ("C.m", "field")]),
+    ("export var data = 1;\n", [("data", "variable")]),
+    # an object type alias's properties are fields
+    ("type T = { a: number };\n", [("T", "type"), ("T.a", "field")]),
+    # each name a top-level destructuring binds, `var` too
+    ("var [p, q] = pair();\nvar { r } = o;\n", [("p", "variable"), ("q", "variable"), ("r", "variable")]),
+])
+@pytest.mark.parametrize("path", ["m.ts", "m.tsx"])
+def test_typescript_symbols(source, expected, path):
+    assert symbols(source, path) == expected
+
+
+@pytest.mark.parametrize("path", ["m.jsx", "m.tsx"])
+def test_a_jsx_member_component_is_a_reference_opened_or_self_closing(path):
+    facts = extract_blob(b"const a = <Nav.Item />;\nconst b = <Nav.Item></Nav.Item>;\n", path, LANGUAGES[path[2:]])
+    assert [(o.line, o.col) for o in facts.occurrences if o.name == "Item" and o.role == "reference"] == [(1, 15), (2, 15)]
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.ts"])
+def test_let_in_a_for_loop_and_a_switch_case_is_local_to_it(path):
+    # `for (let i ...)` binds i in the loop, `case 1: let j` in the switch's body: their uses
+    # there are local sites, a use of the name outside them is not
+    source = ("function f() {\n  for (let i = 0; i < 3; i++) { use(i); }\n  switch (k) {\n    case 1:\n"
+              "      let j = 2;\n      use(j);\n  }\n}\nuse(i);\nuse(j);\n")
+    facts = extract_blob(source.encode(), path, LANGUAGES[path[2:]])
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name in ("i", "j")] == [
+        ("i", 2, "local"), ("i", 2, "local"), ("i", 2, "local"), ("i", 2, "local"),
+        ("j", 5, "local"), ("j", 6, "local"), ("i", 9, "identifier"), ("j", 10, "identifier")]
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.ts"])
+def test_a_rest_parameter_is_local_with_a_comment_after_its_dots(path):
+    source = "function f(... /* c */ rest) {\n  return rest;\n}\n"
+    facts = extract_blob(source.encode(), path, LANGUAGES[path[2:]])
+    assert [(o.line, o.role) for o in facts.occurrences if o.name == "rest"] == [(1, "local"), (2, "local")]
+
+
+@pytest.mark.parametrize("path", ["m.jsx", "m.tsx"])
+@pytest.mark.parametrize("markup", ["<div><Button/></div>", "< div>< Button/></ div>", "<\n  div\n>x</\n  div>"])
+def test_an_intrinsic_tag_is_no_use_of_a_local_of_its_name_spaces_or_not(path, markup):
+    # docs/languages.md: a JSX intrinsic tag (`<div>`) is a string, not a local's use; JSX
+    # allows spaces after `<` and `</`; a component (`<Button/>`) is a use of its local
+    source = f"function f(div, Button) {{\n  return {markup};\n}}\n"
+    facts = extract_blob(source.encode(), path, LANGUAGES[path[2:]])
+    locals_ = [(o.name, o.line) for o in facts.occurrences if o.role == "local"]
+    assert ("div", 1) in locals_ and ("Button", 1) in locals_
+    assert [name for name, line in locals_ if line > 1] == (["Button"] if "Button" in markup else [])
