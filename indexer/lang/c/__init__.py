@@ -19,7 +19,10 @@ from indexer.lang.language import Language
 #    by its match limit (was: a root capturing nothing held one per enclosing node, quadratic);
 #    a function returning a function pointer spans its whole definition; a variable no longer
 #    holds the struct, enum or class its declaration defines
-VERSION = "6"
+# 7: a line a backslash joins to the one before is no directive of its own (conditions, the
+#    view's `#if` groups and enum-body directives); a macro's line looked back at from within
+#    _LOOKAROUND only (indexer/lang/c/macros.py `_previous_token`)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="c",
