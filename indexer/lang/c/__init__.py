@@ -21,7 +21,10 @@ from indexer.lang.language import Language
 #    holds the struct, enum or class its declaration defines
 # 7: a line a backslash joins to the one before is no directive of its own (conditions, the
 #    view's `#if` groups and enum-body directives); a macro's line looked back at from within
-#    _LOOKAROUND only (indexer/lang/c/macros.py `_previous_token`)
+#    _LOOKAROUND only (indexer/lang/c/macros.py `_previous_token`); an `enum {` that opens no
+#    body (in a comment, then a `;`) no longer ends the reading of later enum bodies, whose
+#    `#undef`s are blanked as their `#define`s; an `#if` group holding one that holds another is
+#    left as written, as one holding a group
 VERSION = "7"
 
 LANGUAGE = Language(

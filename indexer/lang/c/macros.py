@@ -162,8 +162,10 @@ def enumerator_macro_edits(data: bytes) -> list[Edit]:
         if head.start() and (data[head.start() - 1:head.start()].isalnum() or data[head.start() - 1] == 95):
             continue  # the end of a longer name (`my_enum {`)
         end = _enum_body_end(data, head.start(1))
+        if end == _UNCLOSED:
+            break  # so would every later body be, each read to the end of the file
         if end < 0:
-            break  # unclosed: so would every later body be, each read to the end of the file
+            continue  # no enum body (`enum {` in a comment, then a `;`): a later one may be
         for m in _ENUMERATOR_MACRO.finditer(data, head.end(1), end):
             opened = m.start(2)
             close = _closing(data, opened)
@@ -191,14 +193,16 @@ _DEFINED_NAME = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)")
 def enum_body_directives(data: bytes) -> list[Span]:
     """The directive lines of each enum body that holds a `#define` or `#undef`."""
     spans: list[Span] = []
-    if b"enum" not in data or b"define" not in data:
+    if b"enum" not in data or (b"define" not in data and b"undef" not in data):
         return spans
     for head in _ENUM_HEAD.finditer(data):
         if head.start() and (data[head.start() - 1:head.start()].isalnum() or data[head.start() - 1] == 95):
             continue  # the end of a longer name (`my_enum {`)
         end = _enum_body_end(data, head.start(1))
+        if end == _UNCLOSED:
+            break  # so would every later body be
         if end < 0:
-            break  # unclosed: so would every later body be
+            continue  # no enum body: a later one may be
         lines = [(m.start(), _directive_end(data, m.end()), m.group(1))
                  for m in _DIRECTIVE_IN_BODY.finditer(data, head.end(1), end) if not continued(data, m.start())]
         if any(word in (b"define", b"undef") for _, _, word in lines):
@@ -217,19 +221,23 @@ def enum_body_defines(data: bytes) -> list[tuple[int, int, int]]:
     return out
 
 
+_UNCLOSED, _NO_BODY = -1, -2
+
+
 def _enum_body_end(data: bytes, opened: int) -> int:
     """The offset of the `}` closing the enum body opened at `opened`, past literals and
-    comments; -1 at a `;` or `{` first (not an enum body) or at the end of the file."""
+    comments; _NO_BODY at a `;` or `{` first (not an enum body), _UNCLOSED at the end of the
+    file (or of an unclosed comment or literal)."""
     pos = opened + 1
     while True:
         m = _ENUM_BODY_TOKEN.search(data, pos)
         if m is None:
-            return -1
+            return _UNCLOSED
         token = m.group()
         if token == b"}":
             return m.start()
         if token in (b";", b"{"):
-            return -1
+            return _NO_BODY
         if token == b"//":
             pos = data.find(b"\n", m.end())
         elif token == b"/*":
@@ -238,7 +246,7 @@ def _enum_body_end(data: bytes, opened: int) -> int:
         else:  # a string or character literal, which may hold any of these
             pos = _literal_end(data, m.start(), len(data))
         if pos < 0:
-            return -1
+            return _UNCLOSED
 
 
 def _literal_end(data: bytes, start: int, end: int) -> int:
@@ -321,10 +329,11 @@ def _alternative_branches(data: bytes) -> list[Span]:
             stack[-1].append(line)
         else:
             directives = stack.pop() + [line]
-            if nested.pop():
-                continue
+            holds_groups = nested.pop()
             if nested:
-                nested[-1] = True
+                nested[-1] = True  # the group around holds this one (was: only a group's innermost)
+            if holds_groups:
+                continue
             if len(directives) > 2:
                 units = {_units(data[directives[i][1]:directives[i + 1][0]]) for i in range(len(directives) - 1)}
                 if units == {False} or units == {False, None}:

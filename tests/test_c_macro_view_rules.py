@@ -1,0 +1,93 @@
+"""The C and C++ parser view (indexer/lang/c/macros.py), one rule at a time: the spans each
+rule blanks, exactly; the enumerator macros and enum-body directives, only in enum bodies and
+past comments and literals there; `#if` groups of alternatives, innermost only."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.lang.c.macros import (
+    _alternative_branches,
+    blanked_spans,
+    enum_body_directives,
+    enumerator_macro_edits,
+    parser_view,
+)
+
+
+def test_a_macro_opening_a_line_is_blanked_exactly():
+    assert blanked_spans("c", b"MY_API struct s { int x; };\n") == [(0, 6)]
+    assert set(blanked_spans("cpp", b"int x;\nSPDLOG_INLINE void f() {}\n")) == {(7, 20)}
+
+
+@pytest.mark.parametrize("name", [b"myenum", b"my_enum"])
+def test_a_name_ending_in_enum_opens_no_enum_body(name):
+    """`struct my_enum {` is no enum: its macro invocations stay, its directives are shown."""
+    body = b"int x;\nstruct " + name + b" {\n  MAKE(a, 2)\n};\n"
+    assert enumerator_macro_edits(body) == []
+    directives = b"int x;\nstruct " + name + b" {\n#define X 1\n  int a;\n};\n"
+    assert enum_body_directives(directives) == []
+
+
+ENUM = (b"// an enum { of; sorts }\n"  # not a body: the real one after it is read all the same
+        b"enum opts {\n"
+        b"  // a } in a comment\n"
+        b"  /* and } here */\n"
+        b"  A = '}', S = \"a\\\"}\",\n"
+        b"  CURLOPT(CURLOPT_URL, \"s\", 2),\n"  # 6: the entry it defines
+        b"  FOO(b, 1) + 2,\n"  # an expression going on: no entry of its own
+        b"  BAR(c, ')'),\n"  # a `)` in a literal: the call's parentheses are not found, left
+        b"  BAZ(d, 1\n"  # unclosed: left
+        b"};\n")
+
+
+def test_enumerator_macros_past_comments_and_literals_in_the_body():
+    lines = parser_view("c", ENUM).split(b"\n")
+    assert lines[5] == b"          CURLOPT_URL= \"s\"+ 2 ,"
+    assert [line for i, line in enumerate(lines) if i != 5] == [
+        line for i, line in enumerate(ENUM.split(b"\n")) if i != 5]
+
+
+def test_an_enum_unclosed_at_the_end_of_the_file_edits_nothing():
+    assert enumerator_macro_edits(b"enum e {\n  FOO(a, 1),\n  B = 'x") == []
+
+
+def test_an_enum_body_with_an_undef_alone_has_its_directives_blanked():
+    """A `#define` or an `#undef` between entries (the grammar takes neither there)."""
+    assert enum_body_directives(b"enum e {\n  A,\n#undef A\n  B,\n};\n") == [(14, 22)]
+
+
+HEADS = [
+    b"f(int a,\n#if A\nint b)\n#else\nlong b)\n#endif\n{}\n",
+    b"f(int a,\n#if A\nint b)\n#elif B\nlong b)\n#endif\n{}\n",
+    b"f(int a,\n  #if A\nint b)\n  #else\nlong b)\n  #endif\n{}\n",
+    b"f(int a,\n#if A\nint b = g(\"#endif\"))\n#else\nlong b)\n#endif\n{}\n",  # a `#endif` within a line: none
+]
+
+
+@pytest.mark.parametrize("source", HEADS)
+def test_a_group_of_alternative_heads_shows_the_first(source):
+    """The `#if` line, and the later branches with their directives, are blanked; the first
+    branch stays as code."""
+    spans = _alternative_branches(source)
+    text = [source[start:end] for start, end in spans]
+    assert text[0].strip() == b"#if A"
+    assert text[1].split(b"\n")[0].strip() in (b"#else", b"#elif B") and text[1].endswith(b"#endif")
+    assert b"long b)" in text[1] and len(spans) == 2
+
+
+def test_only_the_innermost_groups_of_alternatives_are_read_so():
+    """A group holding another is left as written, however deep the one it holds."""
+    inner = b"f(int a,\n#if A\nint b)\n#else\nlong b)\n#endif\n{}\n"
+    for source in (b"#if X\n" + inner + b"#else\ng(\n#endif\n",
+                   b"#if X\n#if Y\n" + inner + b"#else\ng(\n#endif\n#else\nh(\n#endif\n"):
+        at = source.index(inner)
+        assert _alternative_branches(source) == [(at + 9, at + 14), (at + 22, at + 42)]
+
+
+@pytest.mark.parametrize("source", [
+    b"void f(int a,\n#ifdef A\nint b,\n#endif\nint c) {}\n",  # one branch: nothing to choose
+    b"#ifdef A\nint f(void);\n#else\nint g(void);\n#endif\n",  # whole units: the parser places them
+])
+def test_groups_the_parser_can_place_are_left(source):
+    assert _alternative_branches(source) == []
