@@ -25,7 +25,7 @@ def test_a_name_ending_in_enum_opens_no_enum_body(name):
     """`struct my_enum {` is no enum: its macro invocations stay, its directives are shown."""
     body = b"int x;\nstruct " + name + b" {\n  MAKE(a, 2)\n};\n"
     assert enumerator_macro_edits(body) == []
-    directives = b"int x;\nstruct " + name + b" {\n#define X 1\n  int a;\n};\n"
+    directives = b"int x;\nstruct " + name + b" {\n#define X 1\n  DECLARE_MEMBERS(X)\n};\n"
     assert enum_body_directives(directives) == []
 
 
@@ -37,6 +37,7 @@ ENUM = (b"// an enum { of; sorts }\n"  # not a body: the real one after it is re
         b"  CURLOPT(CURLOPT_URL, \"s\", 2),\n"  # 6: the entry it defines
         b"  FOO(b, 1) + 2,\n"  # an expression going on: no entry of its own
         b"  BAR(c, ')'),\n"  # a `)` in a literal: the call's parentheses are not found, left
+        b"  QUX(e, '),'),\n"  # nor here, where the `)` found is followed by a `,`
         b"  BAZ(d, 1\n"  # unclosed: left
         b"};\n")
 
@@ -52,6 +53,11 @@ def test_an_enum_unclosed_at_the_end_of_the_file_edits_nothing():
     assert enumerator_macro_edits(b"enum e {\n  FOO(a, 1),\n  B = 'x") == []
 
 
+def test_an_unclosed_enumerator_macro_edits_nothing_wherever_the_file_starts():
+    """A file may start inside a scope opened by the one including it (`}` first)."""
+    assert enumerator_macro_edits(b"}\nenum e {\n  BAZ(d, 1\n};\n") == []
+
+
 def test_an_enum_body_with_an_undef_alone_has_its_directives_blanked():
     """A `#define` or an `#undef` between entries (the grammar takes neither there)."""
     assert enum_body_directives(b"enum e {\n  A,\n#undef A\n  B,\n};\n") == [(14, 22)]
@@ -61,6 +67,7 @@ HEADS = [
     b"f(int a,\n#if A\nint b)\n#else\nlong b)\n#endif\n{}\n",
     b"f(int a,\n#if A\nint b)\n#elif B\nlong b)\n#endif\n{}\n",
     b"f(int a,\n  #if A\nint b)\n  #else\nlong b)\n  #endif\n{}\n",
+    b"f(int a,\n# if A\nint b)\n# else\nlong b)\n# endif\n{}\n",
     b"f(int a,\n#if A\nint b = g(\"#endif\"))\n#else\nlong b)\n#endif\n{}\n",  # a `#endif` within a line: none
 ]
 
@@ -71,8 +78,8 @@ def test_a_group_of_alternative_heads_shows_the_first(source):
     branch stays as code."""
     spans = _alternative_branches(source)
     text = [source[start:end] for start, end in spans]
-    assert text[0].strip() == b"#if A"
-    assert text[1].split(b"\n")[0].strip() in (b"#else", b"#elif B") and text[1].endswith(b"#endif")
+    assert text[0].strip() in (b"#if A", b"# if A")
+    assert text[1].split(b"\n")[0].strip() in (b"#else", b"# else", b"#elif B") and text[1].endswith(b"endif")
     assert b"long b)" in text[1] and len(spans) == 2
 
 
@@ -87,6 +94,8 @@ def test_only_the_innermost_groups_of_alternatives_are_read_so():
 
 @pytest.mark.parametrize("source", [
     b"void f(int a,\n#ifdef A\nint b,\n#endif\nint c) {}\n",  # one branch: nothing to choose
+    b"void f(int a\n#ifdef A\n, int b\n#endif\n) {}\n#ifdef B\nint g(void);\n#else\nint h(void);\n#endif\n",
+    b"#ifdef A\nint f(void);\n#else\n#  define B 1\n#endif\n",  # a whole branch and directives alone
     b"#ifdef A\nint f(void);\n#else\nint g(void);\n#endif\n",  # whole units: the parser places them
 ])
 def test_groups_the_parser_can_place_are_left(source):
