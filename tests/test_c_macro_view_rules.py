@@ -100,3 +100,41 @@ def test_only_the_innermost_groups_of_alternatives_are_read_so():
 ])
 def test_groups_the_parser_can_place_are_left(source):
     assert _alternative_branches(source) == []
+
+
+GUARDED = (b"typedef struct tagITEM  // the item\n"
+           b"#if !NCURSES_OPAQUE_MENU\n"
+           b"{\n"
+           b"  int a; char s[sizeof \"x\"/* } */];\n"
+           b"  struct { char t[64 / 2]; } in1;\n"
+           b"  // a } in a line comment\n"
+           b"  struct { int x; /* c */} in2;\n"
+           b"#define CLOSE \\\n"
+           b"  }\n"
+           b"struct {\n"
+           b"#ifdef WIDE\n"
+           b"    int wide;\n"
+           b"#endif\n"
+           b"} in3;\n"
+           b"}\n"
+           b"#endif\n"
+           b"ITEM;\n")
+
+
+def test_a_body_alone_in_an_if_group_has_the_two_directives_blanked():
+    """ncurses' menu.h: the body's own `}` found past comments, literals, a directive line
+    continued, a group inside; the `#if` and `#endif` lines blanked, nothing else."""
+    opened = GUARDED.index(b"#if !")
+    endif = GUARDED.index(b"#endif\nITEM")
+    assert blanked_spans("c", GUARDED) == [(opened, opened + 24), (endif, endif + 6)]
+    spaced = GUARDED.replace(b"#if", b"# if")
+    endif = spaced.index(b"#endif\nITEM")
+    assert blanked_spans("c", spaced) == [(opened, opened + 25), (endif, endif + 6)]
+
+
+@pytest.mark.parametrize("source", [
+    b"struct s\n#if A \\\n{ int x; }\n#endif\n;\n",  # the `{` on a line the `#if` continues onto
+    b"struct s\n#if A\n{ int x;\n",  # a body unclosed at the end of the file
+])
+def test_no_body_alone_in_an_if_group(source):
+    assert blanked_spans("c", source) == []
