@@ -138,3 +138,57 @@ def test_a_body_alone_in_an_if_group_has_the_two_directives_blanked():
 ])
 def test_no_body_alone_in_an_if_group(source):
     assert blanked_spans("c", source) == []
+
+
+def test_glibc_attribute_macros_after_a_declarator_only():
+    from indexer.lang.c.macros import _attribute_macros
+
+    source = b"extern int dlinfo (void *__handle) __THROW __nonnull ((1, 3));\n"
+    assert [source[s:e] for s, e in _attribute_macros(source)] == [b"__THROW __nonnull ((1, 3))"]
+    source = b"extern void *g (size_t __n) __attribute_alloc_size__ ((1));\n"
+    assert [source[s:e] for s, e in _attribute_macros(source)] == [b"__attribute_alloc_size__ ((1))"]
+    left = (b"void f(void) __attribute__ ((noreturn));\n"  # parsed as it is
+            b"int g(void) __builtin_x ((1));\n"
+            b"#define H(a) h(a) __nonnull ((1));\n"  # a directive's
+            b"int k = m(n) __a ((1)) + 2;\n"  # an expression going on
+            b"int f2(void) MY_ATTR __a ((1));\n")  # after a word of no `__`
+    assert _attribute_macros(left) == []
+    assert _attribute_macros(b"__BEGIN_DECLS\nint f(void) __a ((1;\n") == []  # unclosed
+
+
+def test_pre_ansi_wrappers_after_a_declarator_only():
+    from indexer.lang.c.macros import _prototype_wrappers
+
+    assert _prototype_wrappers(b"f OF((int a));\ny = f(OF((a)));\n") == [(2, 5), (12, 13)]
+
+
+def test_calling_convention_macros_not_in_directives_or_expressions():
+    from indexer.lang.c.macros import _convention_macros
+
+    source = (b"void ZEXPORT deflate(int x);\n"
+              b"#define X int FOO_API f(\n"
+              b"int g() { return a FOO_BAR f(x); }\n"
+              b"int x = a FOO_BAR f(1);\n"
+              b"int y(a FOO_BAR f(1));\n")
+    assert _convention_macros(source) == [(5, 12)]
+
+
+def test_exception_macros_where_statements_begin():
+    from indexer.lang.c.macros import _exception_macros
+
+    assert _exception_macros(b"void f() {\n  MY_TRY { g(); }\n}\n") == [(13, 19)]  # no CATCH in the file
+    assert _exception_macros(b"void f() {\n  try { g(); } MY_CATCH_ALL { h(); }\n}\n") == [(26, 38)]  # no TRY
+    assert _exception_macros(b"int x;\n#define MY_TRY try\n") == []  # its own definition
+    source = (b"void f() {\n"
+              b"  try { g(); } MY_CATCH(std::exception &e) { h(); }\n"  # with its argument
+              b"  g(MY_CATCH_ALL, 1);\n"  # an argument
+              b"  {\n  MY_TRY(x)\n  }\n"  # a call
+              b"  try { g(); } MY_CATCH(e {\n}\n")  # unclosed
+    assert [source[s:e] for s, e in _exception_macros(source)] == [b"MY_CATCH(std::exception &e)"]
+
+
+def test_a_specifier_macro_with_an_unclosed_argument_is_left():
+    from indexer.lang.c.macros import _specifier_macros
+
+    source = b"void f() FOO_NOEXCEPT_IF(x;\nvoid g() FOO_NOEXCEPT_IF(a && b);\n"
+    assert [source[s:e] for s, e in _specifier_macros("cpp", source)] == [b"FOO_NOEXCEPT_IF(a && b)"]
