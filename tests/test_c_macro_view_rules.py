@@ -192,3 +192,32 @@ def test_a_specifier_macro_with_an_unclosed_argument_is_left():
 
     source = b"void f() FOO_NOEXCEPT_IF(x;\nvoid g() FOO_NOEXCEPT_IF(a && b);\n"
     assert [source[s:e] for s, e in _specifier_macros("cpp", source)] == [b"FOO_NOEXCEPT_IF(a && b)"]
+
+
+@pytest.mark.parametrize(("source", "macro"), [
+    (b"int a;\n/* doc */\nMY_BEGIN_DECLS\nint b;\n", True),
+    (b"/* licence */\nMY_BEGIN_DECLS\nint b;\n", True),  # a comment opening the file
+    (b"int a;\n// note\nMY_BEGIN_DECLS\nint b;\n", True),
+    (b"int a;\n/* doc */\n// more\nMY_BEGIN_DECLS\nint b;\n", True),  # comments are blanks, both kinds
+    (b"int a;\nMY_CALL_X\n(1);\n", False),  # a call going on
+])
+def test_a_macro_alone_on_its_line_after_comments(source, macro):
+    at = source.index(b"MY_")
+    expected = [(at, source.index(b"\n", at))] if macro else []
+    assert blanked_spans("c", source) == expected
+
+
+def test_the_view_is_the_source_with_the_spans_blanked():
+    assert parser_view("c", b"MY_API struct s { int x; };\n") == b"       struct s { int x; };\n"
+    assert blanked_spans("cpp", b"void f() FOO_NOEXCEPT_IF(x") == []  # unclosed at the end of the file
+
+
+def test_a_return_before_a_macro_and_a_name_is_an_expression():
+    from indexer.lang.c.macros import _convention_macros
+
+    assert _convention_macros(b"int g() {\n  return FOO_BAR f(x);\n}\n") == []
+
+
+def test_a_group_of_a_head_and_directives_alone_shows_the_head():
+    source = b"f(int a,\n#if A\nint b)\n#else\n#define B 1\n#endif\n{}\n"
+    assert [source[s:e] for s, e in _alternative_branches(source)] == [b"#if A", b"#else\n#define B 1\n#endif"]

@@ -24,7 +24,8 @@ from indexer.lang.language import Language
 #    _LOOKAROUND only (indexer/lang/c/macros.py `_previous_token`); an `enum {` that opens no
 #    body (in a comment, then a `;`) no longer ends the reading of later enum bodies, whose
 #    `#undef`s are blanked as their `#define`s; an `#if` group holding one that holds another is
-#    left as written, as one holding a group
+#    left as written, as one holding a group; a macro alone on its line after a block comment
+#    and a line comment (`/* doc */`, `// more`) is blanked as after the block comment alone
 VERSION = "7"
 
 LANGUAGE = Language(

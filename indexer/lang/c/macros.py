@@ -601,6 +601,9 @@ def _end_of_previous(data: bytes, pos: int) -> int:
     return pos
 
 
+_LINE_COMMENT = re.compile(rb"//[^\n]*")
+
+
 def _previous_code_byte(data: bytes, pos: int) -> int:
     """`_previous_token`, past `/* ... */` comments too (a doc comment above the macro)."""
     while True:
@@ -608,7 +611,8 @@ def _previous_code_byte(data: bytes, pos: int) -> int:
         if found != ord("/"):
             return found
         close = data.rfind(b"*/", max(0, pos - _LOOKAROUND), pos)  # bounded: never a walk to the file's start
-        if close < 0 or _DIRECTIVE_LINE.sub(b"", data[close + 2:pos]).strip():  # directives between: skipped
+        between = _LINE_COMMENT.sub(b"", _DIRECTIVE_LINE.sub(b"", data[close + 2:pos]))
+        if close < 0 or between.strip():  # directives and line comments between: skipped
             return found
         opened = data.rfind(b"/*", max(0, close - _LOOKAROUND), close)
         if opened < 0:
