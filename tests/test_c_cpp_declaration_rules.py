@@ -1,0 +1,83 @@
+"""What a C or C++ declaration defines, rule by rule (indexer/lang/c/tags.py, indexer/lang/cpp/tags.py
+and bases.py, the queries): variables and constants at file and namespace scope only, never an
+`extern` one, nor one error recovery made; calls, macro invocations and constructor-built locals
+no functions; export-macro classes; bases without template parameters or `decltype`."""
+
+from __future__ import annotations
+
+from indexer.extract.blob import extract_blob
+
+C = b"""int ok = 1;
+extern int ext;
+static const char k[] = "x";
+const char *p = "s";
+const int *const r = 0;
+void f(void) { int local = 3; free(local); }
+struct S { int field; };
+free(m);
+int
+MY_FUNC(void) { return 0; }
+TEST_SUBMODULE(name, m) {
+}
+int g(void) __THROW;
+__exctype (_toupper);
+void h(int a, ...);
+int broken = 2
+"""
+
+
+def test_c_declarations():
+    facts = extract_blob(C, "a.c", "c")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("ok", "variable", "", 1),
+        ("k", "constant", "", 3),
+        ("p", "variable", "", 4),  # a pointer to const: it can point elsewhere
+        ("r", "constant", "", 5),
+        ("f", "function", "", 6),
+        ("S", "struct", "", 7), ("field", "field", "S", 7),
+        ("MY_FUNC", "function", "", 10),  # a built-in return type on the line before
+        ("g", "function", "", 13),
+        ("h", "function", "", 15),
+    ]
+
+
+CPP = b"""namespace ns { constexpr int kLimit = 3; }
+extern "C" { int in_c = 1; }
+class K {
+  int member = 0;
+  MOCK_METHOD(int, Foo, (int));
+  K& operator=(const K&);
+  operator bool() const;
+  void run();
+};
+void K::run() { log_msg msg(loc, name); const std::string& s2(s); }
+ns::K::operator int() const { return 0; }
+class API_EXPORT Foo { int x; };
+struct API_EXPORT Bar { int y; };
+template <typename T> struct D : T, Base<int>, decltype(x) {};
+union U { int a; };
+template <> union V<int> { int a; };
+struct R { int &ref; };
+"""
+
+
+def test_cpp_declarations():
+    facts = extract_blob(CPP, "a.cpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("ns", "namespace", "", 1), ("kLimit", "constant", "ns", 1),
+        ("in_c", "variable", "", 2),
+        ("K", "class", "", 3),
+        ("member", "field", "K", 4),
+        ("operator=", "method", "K", 6),
+        ("operator bool", "method", "K", 7),
+        ("run", "method", "K", 8),
+        ("run", "method", "K", 10),
+        ("operator int", "method", "ns.K", 11),
+        ("Foo", "class", "", 12), ("x", "field", "Foo", 12),
+        ("Bar", "struct", "", 13), ("y", "field", "Bar", 13),
+        ("D", "struct", "", 14),
+        ("U", "struct", "", 15), ("a", "field", "U", 15),
+        ("V", "struct", "", 16), ("a", "field", "V", 16),
+        ("R", "struct", "", 17), ("ref", "field", "R", 17),
+    ]
+    assert [(b.cls, b.base, b.line) for b in facts.bases] == [("D", "Base", 14)]
