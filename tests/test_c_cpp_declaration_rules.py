@@ -81,3 +81,27 @@ def test_cpp_declarations():
         ("R", "struct", "", 17), ("ref", "field", "R", 17),
     ]
     assert [(b.cls, b.base, b.line) for b in facts.bases] == [("D", "Base", 14)]
+
+
+def test_macro_invocations_opening_a_line_and_functions_of_macro_shaped_names():
+    """A macro-shaped name called at a line's start is an invocation (pybind11's
+    `TEST_SUBMODULE(name, m) {`), even opening the file; with a type before it on its line it
+    is a function."""
+    for language, path in (("c", "a.c"), ("cpp", "a.cpp")):
+        assert extract_blob(b"TEST_SUBMODULE(name, m) {\n}\n", path, language).symbols == []
+        facts = extract_blob(b"my_t MY_FUNC(void) { return 0; }\n", path, language)
+        assert [(s.name, s.kind) for s in facts.symbols] == [("MY_FUNC", "function")]
+
+
+def test_a_head_with_arguments_no_parameter_list_holds_is_a_call():
+    """`f(4, x) {` with no type: a call the grammar took for a head (a number is no parameter);
+    `g(a, b) {` names its parameters only."""
+    facts = extract_blob(b"f(4, x) { return; }\ng(a, b) { return; }\n", "a.cpp", "cpp")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [("g", "function", 2)]
+
+
+def test_conversion_operators_are_named_up_to_their_parameters():
+    facts = extract_blob(b"class K {\n  operator const char *() const;\n  operator T const &() const;\n};\n",
+                         "a.cpp", "cpp")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
+        ("K", "class", 1), ("operator const char *", "method", 2), ("operator T const &", "method", 3)]
