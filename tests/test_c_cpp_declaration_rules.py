@@ -105,3 +105,14 @@ def test_conversion_operators_are_named_up_to_their_parameters():
                          "a.cpp", "cpp")
     assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
         ("K", "class", 1), ("operator const char *", "method", 2), ("operator T const &", "method", 3)]
+
+
+def test_volatile_is_no_constant_nor_a_pointer_to_const_and_errors_define_nothing():
+    src = (b"volatile int v = 0;\n"
+           b"const char *pn;\n"  # a pointer to const, not initialised: it can point anywhere
+           b"int x = (1;\n"  # error recovery's
+           b"ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));\n"
+           b"int after = 3;\n")
+    facts = extract_blob(src, "a.c", "c")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
+        ("v", "variable", 1), ("pn", "variable", 2), ("deflate", "function", 4), ("after", "variable", 5)]
