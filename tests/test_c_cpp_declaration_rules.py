@@ -116,3 +116,10 @@ def test_volatile_is_no_constant_nor_a_pointer_to_const_and_errors_define_nothin
     facts = extract_blob(src, "a.c", "c")
     assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
         ("v", "variable", 1), ("pn", "variable", 2), ("deflate", "function", 4), ("after", "variable", 5)]
+
+
+def test_an_upper_case_field_is_a_field():
+    """A struct member is storage in each value, whatever its case; an upper-case variable at file
+    scope reads as a constant."""
+    facts = extract_blob(b"struct S { int MAX_LEN; };\nint LIMIT = 3;\n", "a.c", "c")
+    assert [(s.name, s.kind) for s in facts.symbols] == [("S", "struct"), ("MAX_LEN", "field"), ("LIMIT", "constant")]
