@@ -123,3 +123,15 @@ def test_an_upper_case_field_is_a_field():
     scope reads as a constant."""
     facts = extract_blob(b"struct S { int MAX_LEN; };\nint LIMIT = 3;\n", "a.c", "c")
     assert [(s.name, s.kind) for s in facts.symbols] == [("S", "struct"), ("MAX_LEN", "field"), ("LIMIT", "constant")]
+
+
+def test_a_parameter_of_function_type_is_no_function():
+    """C adjusts a parameter of function type to a pointer to a function (C11 6.7.6.3p8): `f`
+    in `int apply(int f(int))` is a parameter, as `cb` in `void (*cb)(int)`, not a function."""
+    facts = extract_blob(b"int apply(int f(int), int x) {\n    return f(x);\n}\nvoid g(void (*cb)(int), int h(void));\n",
+                         "a.c", "c")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [("apply", "function", ""), ("g", "function", "")]
+    facts = extract_blob(b"struct K { void on(int f(int) = nullptr); };\nauto k = [](int f(int)) { return f(1); };\n",
+                         "a.cpp", "cpp")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("K", "struct", ""), ("on", "method", "K"), ("k", "variable", "")]

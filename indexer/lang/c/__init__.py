@@ -25,7 +25,8 @@ from indexer.lang.language import Language
 #    body (in a comment, then a `;`) no longer ends the reading of later enum bodies, whose
 #    `#undef`s are blanked as their `#define`s; an `#if` group holding one that holds another is
 #    left as written, as one holding a group; a macro alone on its line after a block comment
-#    and a line comment (`/* doc */`, `// more`) is blanked as after the block comment alone
+#    and a line comment (`/* doc */`, `// more`) is blanked as after the block comment alone;
+#    a parameter of function type (`int apply(int f(int))`) is no function
 VERSION = "7"
 
 LANGUAGE = Language(
