@@ -36,7 +36,7 @@ def comment_spans(data: bytes, literals: bool = False) -> list[Span]:
                 end = data.find(b"\n", at)
                 end = len(data) if end < 0 else end
                 spans.append((at, end))
-                pos = end if end > at else at + 1
+                pos = end  # past `//`: a step forward
                 continue
             if closed:
                 end = data.find(b"*/", at + 2)
