@@ -135,3 +135,14 @@ def test_a_parameter_of_function_type_is_no_function():
                          "a.cpp", "cpp")
     assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
         ("K", "struct", ""), ("on", "method", "K"), ("k", "variable", "")]
+
+
+def test_a_declarator_holding_arguments_is_no_function():
+    """A parameter list holds declarations (C11 6.7.6.3): `int x(4);` initialises a C++ variable,
+    and `bar(1);` after a macro the parser took for its type is a call."""
+    src = b"static int\nfoo(int a)\n{\n  return a;\n}\nPRAGMA_MACRO(diagnostic push)\nbar(1);\nint x(4);\nint y(int, char *);\n"
+    facts = extract_blob(src, "a.c", "c")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [("foo", "function", 2), ("y", "function", 9)]
+    facts = extract_blob(src, "a.cpp", "cpp")  # C++ reads `int x(4);` as the variable it is
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
+        ("foo", "function", 2), ("x", "variable", 8), ("y", "function", 9)]

@@ -26,7 +26,8 @@ from indexer.lang.language import Language
 #    `#undef`s are blanked as their `#define`s; an `#if` group holding one that holds another is
 #    left as written, as one holding a group; a macro alone on its line after a block comment
 #    and a line comment (`/* doc */`, `// more`) is blanked as after the block comment alone;
-#    a parameter of function type (`int apply(int f(int))`) is no function
+#    a parameter of function type (`int apply(int f(int))`) is no function, nor a declarator
+#    whose parentheses hold arguments (`int x(4);`, a call after a macro the parser took for a type)
 VERSION = "7"
 
 LANGUAGE = Language(
