@@ -146,3 +146,13 @@ def test_a_declarator_holding_arguments_is_no_function():
     facts = extract_blob(src, "a.cpp", "cpp")  # C++ reads `int x(4);` as the variable it is
     assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
         ("foo", "function", 2), ("x", "variable", 8), ("y", "function", 9)]
+
+
+def test_a_function_returning_a_macro_made_type_is_a_function():
+    """OpenSSL's `STACK_OF(X509) *f(...)`: the macro is the return type, the function is f (one
+    of the same name as the macro before it would be the macro invoked again). C only: the C++
+    grammar has no macro type and reads neither."""
+    src = (b"STACK_OF(X509) *SSL_get_peer_cert_chain(const SSL *s);\n"
+           b"LHASH_OF(CONF_VALUE) *conf_hash(void) { return 0; }\n")
+    assert [(s.name, s.kind) for s in extract_blob(src, "a.c", "c").symbols] == [
+        ("SSL_get_peer_cert_chain", "function"), ("conf_hash", "function")]
