@@ -156,3 +156,10 @@ def test_a_function_returning_a_macro_made_type_is_a_function():
            b"LHASH_OF(CONF_VALUE) *conf_hash(void) { return 0; }\n")
     assert [(s.name, s.kind) for s in extract_blob(src, "a.c", "c").symbols] == [
         ("SSL_get_peer_cert_chain", "function"), ("conf_hash", "function")]
+
+
+def test_a_function_cut_by_the_end_of_the_file_is_still_one():
+    """A file cut short (a truncated blob): the head before the unclosed body still defines f;
+    the call inside does not."""
+    facts = extract_blob(b"void f(void) {\n  if (a) {\n    g(s);\n", "a.c", "c")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [("f", "function", 1)]
