@@ -74,6 +74,7 @@ def test_hostile_comments_literals_and_long_lines_are_read_in_linear_time():
         from indexer.lang.c.macros import blanked_spans, parser_view
         n = 50_000
         condition_lines(b"#if A\\nint x;\\n" + b"/* " * n)
+        blanked_spans("c", b"#if A\\nint x;\\n" + b'"\\\\"' * 8 * n + b"\\n#else\\nint y;\\n#endif\\n")
         condition_lines(b"#if A " + b"/* " * n + b"\\nint x;\\n#endif\\n")
         header_language(b"int x;\\n" + b"/* " * 3000 + b'extern "C" int f();')
         branches = b"#if A\\nint x;\\n" + b"/* " * n + b"\\n" + b'"\\\\"' * n + b"\\n#else\\nint y;\\n#endif\\n"

@@ -169,8 +169,9 @@ def test_calling_convention_macros_not_in_directives_or_expressions():
               b"#define X int FOO_API f(\n"
               b"int g() { return a FOO_BAR f(x); }\n"
               b"int x = a FOO_BAR f(1);\n"
-              b"int y(a FOO_BAR f(1));\n")
-    assert _convention_macros(source) == [(5, 12)]
+              b"int y(a FOO_BAR f(1));\n"
+              b"int ZEXPORT inflate(int x);\n")  # on a later line, after those
+    assert [source[s:e] for s, e in _convention_macros(source)] == [b"ZEXPORT", b"ZEXPORT"]
 
 
 def test_exception_macros_where_statements_begin():
@@ -192,6 +193,7 @@ def test_a_specifier_macro_with_an_unclosed_argument_is_left():
 
     source = b"void f() FOO_NOEXCEPT_IF(x;\nvoid g() FOO_NOEXCEPT_IF(a && b);\n"
     assert [source[s:e] for s, e in _specifier_macros("cpp", source)] == [b"FOO_NOEXCEPT_IF(a && b)"]
+    assert _specifier_macros("c", b"#define MY_INLINE inline\nMY_INLINE int f(void);\n") == [(25, 34)]
 
 
 @pytest.mark.parametrize(("source", "macro"), [
