@@ -37,7 +37,7 @@ def test_comment_spans_of_unclosed_comments_and_quotes_in_lines_linear_in_them()
     """Each unclosed `/*` was tried to the end of the text, each escaped quote with no close to
     the end of its line: the scan is one step for each token."""
     def work(n: int) -> int:
-        data = b"/* " * n + b"\n" + b"\"\\\"" * n + b"\n" + b"'\\'" * n
+        data = b"/* " * n + b"\n\"" + b"\\\"" * n + b"\n'" + b"\\'" * n  # one quote, then escaped ones
         return lines_run(lambda: comment_spans(data, literals=True), [comments.__file__])
 
     assert work(2000) <= 2.1 * work(1000)
@@ -74,7 +74,7 @@ def test_hostile_comments_literals_and_long_lines_are_read_in_linear_time():
         from indexer.lang.c.macros import blanked_spans, parser_view
         n = 50_000
         condition_lines(b"#if A\\nint x;\\n" + b"/* " * n)
-        blanked_spans("c", b"#if A\\nint x;\\n" + b'"\\\\"' * 8 * n + b"\\n#else\\nint y;\\n#endif\\n")
+        blanked_spans("c", b"#if A\\nint x;\\n\\"" + b'\\\\"' * 8 * n + b"\\n#else\\nint y;\\n#endif\\n")
         condition_lines(b"#if A " + b"/* " * n + b"\\nint x;\\n#endif\\n")
         header_language(b"int x;\\n" + b"/* " * 3000 + b'extern "C" int f();')
         branches = b"#if A\\nint x;\\n" + b"/* " * n + b"\\n" + b'"\\\\"' * n + b"\\n#else\\nint y;\\n#endif\\n"

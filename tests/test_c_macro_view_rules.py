@@ -180,6 +180,8 @@ def test_exception_macros_where_statements_begin():
     assert _exception_macros(b"void f() {\n  MY_TRY { g(); }\n}\n") == [(13, 19)]  # no CATCH in the file
     assert _exception_macros(b"void f() {\n  try { g(); } MY_CATCH_ALL { h(); }\n}\n") == [(26, 38)]  # no TRY
     assert _exception_macros(b"int x;\n#define MY_TRY try\n") == []  # its own definition
+    far = b"int a;\n" * 800 + b"#if X\nMY_TRY { f(); }\n#endif\n"  # a directive between, past the first 4 KiB
+    assert [far[s:e] for s, e in _exception_macros(far)] == [b"MY_TRY"]
     source = (b"void f() {\n"
               b"  try { g(); } MY_CATCH(std::exception &e) { h(); }\n"  # with its argument
               b"  g(MY_CATCH_ALL, 1);\n"  # an argument
