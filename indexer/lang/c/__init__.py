@@ -19,7 +19,16 @@ from indexer.lang.language import Language
 #    by its match limit (was: a root capturing nothing held one per enclosing node, quadratic);
 #    a function returning a function pointer spans its whole definition; a variable no longer
 #    holds the struct, enum or class its declaration defines
-VERSION = "6"
+# 7: a line a backslash joins to the one before is no directive of its own (conditions, the
+#    view's `#if` groups and enum-body directives); a macro's line looked back at from within
+#    _LOOKAROUND only (indexer/lang/c/macros.py `_previous_token`); an `enum {` that opens no
+#    body (in a comment, then a `;`) no longer ends the reading of later enum bodies, whose
+#    `#undef`s are blanked as their `#define`s; an `#if` group holding one that holds another is
+#    left as written, as one holding a group; a macro alone on its line after a block comment
+#    and a line comment (`/* doc */`, `// more`) is blanked as after the block comment alone;
+#    a parameter of function type (`int apply(int f(int))`) is no function, nor a declarator
+#    whose parentheses hold arguments (`int x(4);`, a call after a macro the parser took for a type)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="c",

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
+from indexer.lang.c.comments import blanked, comment_spans
+
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(ifdef|ifndef|if|elifdef|elifndef|elif|else|endif|define)\b", re.M)
-_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
 _CONTINUED = re.compile(rb"\\\r?\n")
 _DEFINED_BARE = re.compile(r"\bdefined\s+([A-Za-z_]\w*)")
 _DEFINED_PAREN = re.compile(r"\bdefined\s*\(\s*([A-Za-z_]\w*)\s*\)")
@@ -88,8 +89,13 @@ def _directive_text(data: bytes, start: int) -> tuple[int, str]:
         if data[end - 1:end] != b"\\" and data[end - 2:end] != b"\\\r":
             break
         end += 1
-    text = _COMMENT.sub(b" ", _CONTINUED.sub(b" ", data[start:end])).decode("utf-8", "replace").strip()
+    text = blanked(_CONTINUED.sub(b" ", data[start:end])).decode("utf-8", "replace").strip()
     return end, text
+
+
+def continued(data: bytes, line_start: int) -> bool:
+    """Whether the line starting at `line_start` is joined to the one before by a backslash."""
+    return data[line_start - 2:line_start] == b"\\\n" or data[line_start - 3:line_start] == b"\\\r\n"
 
 
 def condition_lines(data: bytes) -> tuple[list[int], list[str]]:
@@ -99,7 +105,7 @@ def condition_lines(data: bytes) -> tuple[list[int], list[str]]:
     conditions: list[str] = [""]
     if b"#" not in data:
         return starts, conditions
-    comments = [m.span() for m in _COMMENT.finditer(data)] if b"/*" in data else []
+    comments = comment_spans(data) if b"/*" in data else []
     comment_starts = [s for s, _ in comments]
     # per open group: its branches so far negated and joined, and the conditions of every open
     # group up to this one joined (both cut at CHARS: `_joined`)
@@ -111,6 +117,8 @@ def condition_lines(data: bytes) -> tuple[list[int], list[str]]:
         i = bisect_right(comment_starts, m.start()) - 1
         if i >= 0 and comments[i][0] < m.start() < comments[i][1]:
             continue  # inside a comment
+        if continued(data, m.start()):
+            continue  # the line a backslash joins to the one before (C's phase 2): no directive
         line += data.count(b"\n", at, m.start())
         at = m.start()
         word = m.group(1)

@@ -17,6 +17,8 @@ import re
 from functools import cache
 from typing import NamedTuple
 
+from indexer.lang.c.comments import blanked
+
 HEAD_BYTES = 64 << 10  # the most of a blob read to decide: leading comments, then its code
 CODE_BYTES = 8 << 10  # the code read for a C++ construct, after the leading comments
 
@@ -24,7 +26,6 @@ CODE_BYTES = 8 << 10  # the code read for a C++ construct, after the leading com
 class _Patterns(NamedTuple):
     cpp_code: re.Pattern[bytes]
     leading: re.Pattern[bytes]
-    comment: re.Pattern[bytes]
     extern_c: re.Pattern[bytes]
     condition: re.Pattern[bytes]
 
@@ -43,7 +44,6 @@ def _patterns() -> _Patterns:
         ),
         # blank space and comments, as many as lead the file (an unclosed `/*` ends them)
         leading=re.compile(rb"(?:[ \t\r\n\f\v]+|//[^\n]*|/\*.*?\*/)*", re.DOTALL),
-        comment=re.compile(rb"//[^\n]*|/\*.*?\*/", re.DOTALL),
         extern_c=re.compile(rb'\bextern[ \t]+"C"'),
         condition=re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.MULTILINE),
     )
@@ -62,7 +62,7 @@ def header_language(head: bytes) -> str:
 def _unguarded_extern_c(code: bytes, patterns: _Patterns) -> bool:
     """Does an `extern "C"` stand outside every `#if` group whose conditions name
     `__cplusplus` (comments aside, a `#define`'s body not code)?"""
-    text = patterns.comment.sub(lambda m: b" " * len(m.group(0)), code) if b"/" in code else code
+    text = blanked(code, keep_length=True) if b"/" in code else code
     externs = [m.start() for m in patterns.extern_c.finditer(text) if _in_code(text, m.start())]
     if not externs:
         return False

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from indexer.lang.c.comments import blanked as uncommented
+from indexer.lang.c.conditions import continued
 from indexer.lang.retry_views import blanked
 
 Span = tuple[int, int]
@@ -160,8 +162,10 @@ def enumerator_macro_edits(data: bytes) -> list[Edit]:
         if head.start() and (data[head.start() - 1:head.start()].isalnum() or data[head.start() - 1] == 95):
             continue  # the end of a longer name (`my_enum {`)
         end = _enum_body_end(data, head.start(1))
+        if end == _UNCLOSED:
+            break  # so would every later body be, each read to the end of the file
         if end < 0:
-            break  # unclosed: so would every later body be, each read to the end of the file
+            continue  # no enum body (`enum {` in a comment, then a `;`): a later one may be
         for m in _ENUMERATOR_MACRO.finditer(data, head.end(1), end):
             opened = m.start(2)
             close = _closing(data, opened)
@@ -189,16 +193,18 @@ _DEFINED_NAME = re.compile(rb"#[ \t]*define[ \t]+([A-Za-z_]\w*)")
 def enum_body_directives(data: bytes) -> list[Span]:
     """The directive lines of each enum body that holds a `#define` or `#undef`."""
     spans: list[Span] = []
-    if b"enum" not in data or b"define" not in data:
+    if b"enum" not in data or (b"define" not in data and b"undef" not in data):
         return spans
     for head in _ENUM_HEAD.finditer(data):
         if head.start() and (data[head.start() - 1:head.start()].isalnum() or data[head.start() - 1] == 95):
             continue  # the end of a longer name (`my_enum {`)
         end = _enum_body_end(data, head.start(1))
+        if end == _UNCLOSED:
+            break  # so would every later body be
         if end < 0:
-            break  # unclosed: so would every later body be
+            continue  # no enum body: a later one may be
         lines = [(m.start(), _directive_end(data, m.end()), m.group(1))
-                 for m in _DIRECTIVE_IN_BODY.finditer(data, head.end(1), end)]
+                 for m in _DIRECTIVE_IN_BODY.finditer(data, head.end(1), end) if not continued(data, m.start())]
         if any(word in (b"define", b"undef") for _, _, word in lines):
             spans += [(start, min(stop, end)) for start, stop, _ in lines]
     return spans
@@ -215,19 +221,23 @@ def enum_body_defines(data: bytes) -> list[tuple[int, int, int]]:
     return out
 
 
+_UNCLOSED, _NO_BODY = -1, -2
+
+
 def _enum_body_end(data: bytes, opened: int) -> int:
     """The offset of the `}` closing the enum body opened at `opened`, past literals and
-    comments; -1 at a `;` or `{` first (not an enum body) or at the end of the file."""
+    comments; _NO_BODY at a `;` or `{` first (not an enum body), _UNCLOSED at the end of the
+    file (or of an unclosed comment or literal)."""
     pos = opened + 1
     while True:
         m = _ENUM_BODY_TOKEN.search(data, pos)
         if m is None:
-            return -1
+            return _UNCLOSED
         token = m.group()
         if token == b"}":
             return m.start()
         if token in (b";", b"{"):
-            return -1
+            return _NO_BODY
         if token == b"//":
             pos = data.find(b"\n", m.end())
         elif token == b"/*":
@@ -236,7 +246,7 @@ def _enum_body_end(data: bytes, opened: int) -> int:
         else:  # a string or character literal, which may hold any of these
             pos = _literal_end(data, m.start(), len(data))
         if pos < 0:
-            return -1
+            return _UNCLOSED
 
 
 def _literal_end(data: bytes, start: int, end: int) -> int:
@@ -289,7 +299,6 @@ def _top_level_commas(data: bytes, start: int, end: int) -> list[int] | None:
 # led by `#`, not a line start: the engine then skips to each `#` rather than trying every line
 _CONDITIONAL = re.compile(rb"#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _CONTINUED = re.compile(rb"\\\r?\n")
-_NOT_CODE = re.compile(rb"/\*.*?\*/|//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
 _DIRECTIVE_LINE = re.compile(rb"^[ \t]*#[^\n]*", re.M)
 _UNIT_END = frozenset(b";},:")
 
@@ -307,6 +316,8 @@ def _alternative_branches(data: bytes) -> list[Span]:
             line_start -= 1
         if line_start and data[line_start - 1] != 10:
             continue  # not a directive: a `#` within a line
+        if continued(data, line_start):
+            continue  # a line a backslash joins to the one before: no directive
         line = (line_start, _directive_end(data, m.end()))
         word = m.group(1)
         if word.startswith(b"if"):
@@ -318,10 +329,11 @@ def _alternative_branches(data: bytes) -> list[Span]:
             stack[-1].append(line)
         else:
             directives = stack.pop() + [line]
-            if nested.pop():
-                continue
+            holds_groups = nested.pop()
             if nested:
-                nested[-1] = True
+                nested[-1] = True  # the group around holds this one (was: only a group's innermost)
+            if holds_groups:
+                continue
             if len(directives) > 2:
                 units = {_units(data[directives[i][1]:directives[i + 1][0]]) for i in range(len(directives) - 1)}
                 if units == {False} or units == {False, None}:
@@ -406,7 +418,7 @@ def _directive_end(data: bytes, pos: int) -> int:
 
 def _units(branch: bytes) -> bool | None:
     """Whether a branch holds whole units; None when it holds no code (directives alone)."""
-    code = _DIRECTIVE_LINE.sub(b"", _CONTINUED.sub(b" ", _NOT_CODE.sub(b" ", branch))).strip()
+    code = _DIRECTIVE_LINE.sub(b"", _CONTINUED.sub(b" ", uncommented(branch, literals=True))).strip()
     if not code:
         return None
     return (code.count(b"{") == code.count(b"}") and code.count(b"(") == code.count(b")")
@@ -434,6 +446,7 @@ def _attribute_macros(data: bytes) -> list[Span]:
     spans += [m.span(1) for m in _TRAILING_ATTRIBUTES.finditer(data)]
     if b"((" not in data:
         return spans
+    lines = _LinePrefixes(data)
     for m in _ATTRIBUTE_MACRO.finditer(data):
         name = m.group(1)
         if name in _PARSED_ATTRIBUTES or name.startswith(b"__builtin"):
@@ -457,8 +470,7 @@ def _attribute_macros(data: bytes) -> list[Span]:
             prev = data[before - 1:before]
         if prev != b")":
             continue
-        line_start = data.rfind(b"\n", 0, m.start()) + 1
-        if data[line_start:m.start()].lstrip().startswith(b"#"):
+        if lines.directive(m.start()):
             continue
         close = _closing(data, m.start(2))
         if close >= 0 and _next_token(data, close + 1) in (ord(";"), ord("{"), ord("_"), ord(",")):
@@ -484,13 +496,16 @@ def _prototype_wrappers(data: bytes) -> list[Span]:
 
 def _convention_macros(data: bytes) -> list[Span]:
     spans: list[Span] = []
+    lines = _LinePrefixes(data)
     for m in _CONVENTION_MACRO.finditer(data):
         start = m.start(1)
-        line_start = data.rfind(b"\n", 0, start) + 1
-        head = data[line_start:start].split()
-        if not head or head[0].startswith(b"#") or head[-1] in _EXPRESSION_KEYWORDS:
-            continue  # a directive's line (`#define X FOO_BAR f(`), or an expression
-        if b"=" in data[line_start:start] or b"(" in data[line_start:start]:
+        if lines.blank(start) or lines.directive(start):
+            continue  # a directive's line (`#define X FOO_BAR f(`)
+        # the word before the blanks the match opens with (no keyword is as long as the window)
+        words = data[max(lines.start, m.start() - 16):m.start()].split()
+        if words and words[-1] in _EXPRESSION_KEYWORDS:
+            continue  # an expression
+        if lines.opening:
             continue  # within an expression or an argument list
         spans.append(m.span(1))
     return spans
@@ -513,9 +528,10 @@ def _exception_macros(data: bytes) -> list[Span]:
     spans: list[Span] = []
     if b"TRY" not in data and b"CATCH" not in data:
         return spans
+    lines = _LinePrefixes(data)
     for m in _EXCEPTION_MACRO.finditer(data):
         start = m.start(1)
-        if data[data.rfind(b"\n", 0, start) + 1:start].lstrip().startswith(b"#"):
+        if lines.directive(start):
             continue  # its own `#define`
         if _previous_token(data, start) not in _STATEMENT_BOUNDARY:
             continue
@@ -541,11 +557,12 @@ def _specifier_macros(language: str, data: bytes) -> list[Span]:
     spans: list[Span] = []
     if not any(word in data for word in _SPECIFIER_WORDS):
         return spans
+    lines = _LinePrefixes(data)
     for m in _SPECIFIER_MACRO.finditer(data):
         start, end = m.span(1)
         if language == "c" and not _C_SPECIFIER.fullmatch(m.group(1)):
             continue
-        if data[data.rfind(b"\n", 0, start) + 1:start].lstrip().startswith(b"#"):
+        if lines.directive(start):
             continue  # a directive's condition or a `#define` of its own
         if _previous_token(data, start) in _ARGUMENT_BOUNDARY:
             continue
@@ -584,6 +601,9 @@ def _end_of_previous(data: bytes, pos: int) -> int:
     return pos
 
 
+_LINE_COMMENT = re.compile(rb"//[^\n]*")
+
+
 def _previous_code_byte(data: bytes, pos: int) -> int:
     """`_previous_token`, past `/* ... */` comments too (a doc comment above the macro)."""
     while True:
@@ -591,12 +611,52 @@ def _previous_code_byte(data: bytes, pos: int) -> int:
         if found != ord("/"):
             return found
         close = data.rfind(b"*/", max(0, pos - _LOOKAROUND), pos)  # bounded: never a walk to the file's start
-        if close < 0 or _DIRECTIVE_LINE.sub(b"", data[close + 2:pos]).strip():  # directives between: skipped
+        between = _LINE_COMMENT.sub(b"", _DIRECTIVE_LINE.sub(b"", data[close + 2:pos]))
+        if close < 0 or between.strip():  # directives and line comments between: skipped
             return found
         opened = data.rfind(b"/*", max(0, close - _LOOKAROUND), close)
         if opened < 0:
             return found
         pos = opened
+
+
+class _LinePrefixes:
+    """What stands on an offset's line before it, for offsets asked in increasing order: each
+    look reads on from where the last stopped, so a long line of many matches is read once
+    (a search back to its start, and a copy of it, for each match was quadratic in its length)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.start = 0  # where the line last asked about starts
+        self.at = 0  # how far it has been read
+        self.first = -1  # its first byte not blank, -1 while none is read
+        self.opening = False  # whether a `=` or `(` stands in it before `at`
+
+    def _read_to(self, pos: int) -> None:
+        if pos < self.at:  # asked out of order: read the line again
+            self.start = self.at = self.data.rfind(b"\n", 0, pos) + 1
+            self.first, self.opening = -1, False
+        newline = self.data.rfind(b"\n", self.at, pos)
+        if newline >= 0:
+            self.start = self.at = newline + 1
+            self.first, self.opening = -1, False
+        if self.first < 0:
+            found = _NOT_BLANK.search(self.data, self.at, pos)
+            self.first = found.start() if found else -1
+        if not self.opening:
+            read = self.data[self.at:pos]
+            self.opening = b"=" in read or b"(" in read
+        self.at = pos
+
+    def blank(self, pos: int) -> bool:
+        """Whether only blanks stand before `pos` on its line."""
+        self._read_to(pos)
+        return self.first < 0
+
+    def directive(self, pos: int) -> bool:
+        """Whether `pos` is on a directive's line (its first byte not blank is a `#`)."""
+        self._read_to(pos)
+        return self.first >= 0 and self.data[self.first] == 35
 
 
 def _closing(data: bytes, open_at: int) -> int:
@@ -620,9 +680,12 @@ def _previous_token(data: bytes, pos: int) -> int:
     line (`#endif` between a block and its CATCH), or -1."""
     limit = max(0, pos - _LOOKAROUND)
     while pos > limit:
-        line_start = data.rfind(b"\n", limit, pos) + 1
+        newline = data.rfind(b"\n", limit, pos)
+        # a line begun before the window is read from the window's start (was: from the
+        # file's, for every match on a long line: quadratic); where it began is not known
+        line_start = newline + 1 if newline >= 0 else limit
         line = data[line_start:pos]
-        if line.lstrip().startswith(b"#"):
+        if (newline >= 0 or limit == 0) and line.lstrip().startswith(b"#"):
             pos = line_start - 1
             continue
         line = line.rstrip()

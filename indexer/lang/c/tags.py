@@ -108,6 +108,10 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
     kind = holder.type
     if kind == "declaration" and _in_body(holder):
         return None
+    if kind in ("parameter_declaration", "optional_parameter_declaration"):
+        return None  # a parameter of function type (`int f(int)`): a pointer to a function, no function
+    if kind == "declaration" and _not_parameters(def_node):
+        return None  # `int x(4);`, `MACRO(a)` then `bar(1);`: arguments, which no parameter list holds
     if _after_statement(def_node, holder) or _macro_opening_line(def_node, holder):
         return None
     if kind == "ERROR" and holder.named_children and holder.named_children[0] == def_node:

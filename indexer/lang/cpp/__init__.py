@@ -17,7 +17,8 @@ from indexer.lang.language import Language
 #    a scope's template arguments holding a comparison (`A<(1 < 2)>::f`) keep their brackets
 #    paired; a variable no longer holds the class its declaration defines; a name qualified
 #    from the global namespace (`void ::f() {}`, `::ns::g`) is a function, or ns's
-VERSION = "6"
+# 7: C's view, its continued lines, parameters of function type, argument lists (c VERSION 7)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="cpp",
