@@ -26,15 +26,30 @@ _HEAD_WORD = 8
 def in_inner_function(text: bytes) -> bool:
     """Does the code `text` (from inside a function's body to a point of it) leave that point
     inside an inner function's body: a block left open whose head is no statement's (`if (...)
-    {`, `else {`, `try {`) nor an object's (`= {`, `return {`, `({`)? Each brace's head is read
-    back from it only as far as `plain` looks, not copied out of the text."""
+    {`, `else {`, `try {`) nor an object's (`= {`, `return {`, `({`)?"""
+    opens, closes = inner_functions(text)
+    return len(opens) > len(closes)
+
+
+def inner_functions(text: bytes, start: int = 0) -> tuple[list[int], list[int]]:
+    """Where the blocks of `text` from byte `start` (inside a function's body) that are an inner
+    function's body open and close, each in order: a point is in one when more of them open
+    before it than close (`in_inner_function` of the text up to it). Each brace's head is read
+    back from it only as far as `plain` looks, within the text from `start`."""
+    opens: list[int] = []
+    closes: list[int] = []
     stack: list[bool] = []
-    for i, ch in enumerate(text):
-        if ch == 0x7B:  # `{`
-            stack.append(not _plain_before(text, i))
-        elif ch == 0x7D and stack:  # `}`
-            stack.pop()
-    return any(stack)
+    text = text[start:] if start else text
+    for m in _BRACE.finditer(text):
+        i = m.start()
+        if text[i] == 0x7B:  # `{`
+            inner = not _plain_before(text, i)
+            stack.append(inner)
+            if inner:
+                opens.append(i + start)
+        elif stack and stack.pop():  # `}`
+            closes.append(i + start)
+    return opens, closes
 
 
 def declared(name: str) -> re.Pattern[bytes]:

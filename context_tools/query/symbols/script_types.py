@@ -72,7 +72,8 @@ or value gives), `script_signatures` (what a function of the tree declares),
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from bisect import bisect_left
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from context_tools.query.symbols.hierarchy import Cls, is_class, object_type
 from context_tools.query.symbols.script_annotations import (
@@ -85,7 +86,7 @@ from context_tools.query.symbols.script_annotations import (
     named,
     named_type,
 )
-from context_tools.query.symbols.script_blocks import in_inner_function
+from context_tools.query.symbols.script_blocks import inner_functions
 from context_tools.query.symbols.script_casts import before_site, cast_type, parenthesized
 from context_tools.query.symbols.script_chains import chain_before, keyed_member
 from context_tools.query.symbols.script_declared import Declared, Typed
@@ -127,6 +128,7 @@ class ScriptTypes:
         self._classes: dict[str, list[Cls]] = {}
         # the declared type of each object literal a key of which was asked: (file, line, byte)
         self._objects: dict[tuple[str, int, int], Declared | None] = {}
+        self._returns: dict[tuple[str, int], Returns | None] = {}  # by function: its return type, its inner functions
         # each receiver's type at each depth of the declarations read to reach it: what a
         # receiver is typed as depends on how many more may be read, nothing else
         self._receivers: dict[tuple[str, int, int, tuple[str, ...], Reader, int], Declared | None] = {}
@@ -220,7 +222,8 @@ class ScriptTypes:
     def _object_type(self, path: str, n: int, i: int) -> Declared | None:
         """The declared type of the object literal opening at byte `i` of line `n` (`object_key`)."""
         lines = self.read.lines(path)
-        before = lines[n - 1][:i].rstrip()
+        window, at = site_window(lines[n - 1], i, 0)  # the line's text before the object, near it
+        before = window[:at].rstrip()
         declared = None
         annotated = re.search(rb"\b(?:const|let|var)\s+(" + IDENT + rb")\s*:\s*(.*?)=\s*$", before)
         if annotated is not None:
@@ -230,15 +233,13 @@ class ScriptTypes:
             holder = self.read.holder(path, n)
             if holder is None:
                 return None
-            _, body, start = self.read.parameters(path, holder)
-            between = b"\n".join([lines[body - 1][start:], *lines[body:n - 1], lines[n - 1][:i]]) if body < n else \
-                lines[n - 1][start:i]
-            head = re.match(rb"\s*:\s*", between)
-            typed = named_type(between[head.end():]) if head else None
-            body_at = between.find(b"{", head.end()) if head else -1
-            if typed is None or body_at < 0 or in_inner_function(between[body_at + 1:]):
+            key = (path, holder.start_byte)
+            if key not in self._returns:
+                self._returns[key] = Returns.read(lines, holder, *self.read.parameters(path, holder)[1:])
+            returns = self._returns[key]
+            if returns is None or not returns.holds_own(n, i):
                 return None  # no declared return type, or the object an inner function returns
-            declared = Declared(typed, f"an object {holder.qualified} returns, declared `{typed}`")
+            declared = Declared(returns.typed, f"an object {holder.qualified} returns, declared `{returns.typed}`")
         elif (argument := argument_of(before)) is not None and not any(
                 s.line == n and s.name == argument[0] for s in self.read.functions(path)):  # no method's own pattern
             declared = self.signatures.parameter_type(argument[0], argument[1], path)
@@ -388,3 +389,42 @@ class ScriptTypes:
             return False
         facts = self.snap.core_facts(path)
         return any(s.kind == "method" and s.container == sym.name for s in (facts.symbols if facts else ()))
+
+
+class Returns(NamedTuple):
+    """A function's declared return type, and where in its body an inner function's body is
+    open: read once a function, where each object literal it returns read its body from the
+    start up to itself (the square of a body returning many)."""
+
+    typed: str
+    starts: list[int]  # where each of the function's lines from the body's starts, in `text` below
+    first: int  # the line (from 1) `text` starts on, at byte `column`
+    column: int
+    body: int  # where the body's `{` is in `text`
+    opens: list[int]  # where an inner function's body opens in `text`, in order (`in_inner_function`)
+    closes: list[int]  # where one closes
+
+    @staticmethod
+    def read(lines: list[bytes], holder: Symbol, body: int, start: int) -> Returns | None:
+        """The function's return type (`: T` after its parameters, at line `body`, byte `start`)
+        and its body's inner functions; None when it declares no type or has no body."""
+        rows = [lines[body - 1][start:], *lines[body:holder.end_line]] if 0 < body <= len(lines) else []
+        text = b"\n".join(rows)
+        head = re.match(rb"\s*:\s*", text)
+        typed = named_type(text[head.end():]) if head else None
+        at = text.find(b"{", head.end()) if head else -1
+        if typed is None or at < 0:
+            return None
+        starts = [0]
+        for row in rows[:-1]:
+            starts.append(starts[-1] + len(row) + 1)
+        opens, closes = inner_functions(text, at + 1)
+        return Returns(typed, starts, body, start, at, opens, closes)
+
+    def holds_own(self, n: int, i: int) -> bool:
+        """Is byte `i` of line `n` in the function's body, outside every inner function's?"""
+        k = n - self.first
+        if not 0 <= k < len(self.starts):
+            return False
+        at = self.starts[k] + i - (self.column if k == 0 else 0)
+        return at > self.body and bisect_left(self.opens, at) == bisect_left(self.closes, at)
