@@ -13,7 +13,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_tools.query.symbols.this_aliases import BraceBalance, ThisAliases
+from context_tools.query.symbols.script_blocks import Braces
+from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.javascript.bindings import JavaScriptBindings
 from tests.indexed import Indexed
 from tests.lines_run import counted
@@ -41,7 +42,7 @@ def _found(lines: list[bytes], line: int, col: int, first: int, name: str) -> bo
     """What `_BySyntax._instance_alias` reads with `ThisAliases`, the class's first line `first`."""
     # the lines that may say so: those holding the name as a word (`_Reading.lines_naming`)
     naming = [i for i, text in enumerate(lines) if name.encode() in re.findall(rb"[A-Za-z0-9_]+", text)]
-    aliases = ThisAliases(BraceBalance(lines), lines, name, RULES.instance_alias, naming)
+    aliases = ThisAliases(Braces(lines), lines, name, RULES.instance_alias, naming)
     last, at = len(lines), aliases.starts[-1]
     if line <= len(lines):
         text = lines[line - 1][:col]

@@ -18,6 +18,7 @@ NARROWING_LINES = 200  # the lines read back from a site for the block holding i
 _PLAIN_BLOCK = re.compile(rb"(?:\belse|\btry|\bfinally|\bdo|[=(,:?\[]|\breturn)\s*$")
 _PLAIN_HEAD = re.compile(rb"\b(?:if|for|while|switch|catch|with)\s*$")
 _BRACE = re.compile(rb"[{}]")
+_NEVER = 1 << 62  # past any byte of a file
 _BLANK = frozenset(b" \t\n\r\x0b\x0c")  # what `bytes.strip` takes, and `\s`
 # the longest word either head pattern ends with (`finally`), and the byte before it
 _HEAD_WORD = 8
@@ -93,40 +94,51 @@ def bound_otherwise(name: str) -> re.Pattern[bytes]:
 
 
 class Braces:
-    """A file's braces, matched once in order: the innermost `{` holding a point is the last
-    one left open before it (the nearest `{` whose text to the point is balanced, as reading
-    back by braces finds it), so that each site finds its own by a binary search, not by
-    reading back its line and the lines above."""
+    """A file's braces, read once a file: the innermost `{` holding a point is the last one
+    left open before it (the nearest `{` whose text to the point is balanced, as reading back
+    by braces finds it), so that each site finds its own by a binary search, not by reading
+    back its line and the lines above; and where each line stops being visible from (`closes`:
+    `this_aliases.ThisAliases`)."""
 
     def __init__(self, lines: list[bytes]) -> None:
         # each line's first byte in the file, lines joined by one byte, and the end's
-        self._starts = array("q")
+        self.starts = array("q")
         # each brace's byte in the file, in order, and the `{` left open after it (-1: none)
         self._at = array("q")
         self._open = array("q")
+        # the byte from which each line's start is inside no block it was (the balance of braces
+        # first below its own there: a `}` no `{` opened counts too), _NEVER when none closes
+        self.closes = array("q", [_NEVER]) * len(lines)
+        open_lines: list[tuple[int, int]] = []  # (balance at its start, line from 0), balances rising
         stack: list[int] = []
-        start = 0
-        for text in lines:
-            self._starts.append(start)
+        balance = start = 0
+        for i, text in enumerate(lines):
+            self.starts.append(start)
+            open_lines.append((balance, i))
             for m in _BRACE.finditer(text):
-                if m.group() == b"{":
+                if text[m.start()] == 0x7B:  # `{`
                     stack.append(start + m.start())
-                elif stack:
-                    stack.pop()
+                    balance += 1
+                else:
+                    if stack:
+                        stack.pop()
+                    balance -= 1
+                    while open_lines and open_lines[-1][0] > balance:
+                        self.closes[open_lines.pop()[1]] = start + m.start() + 1
                 self._at.append(start + m.start())
                 self._open.append(stack[-1] if stack else -1)
             start += len(text) + 1
-        self._starts.append(start)
+        self.starts.append(start)
 
     def opening(self, line: int, col: int) -> tuple[int, int] | None:
         """(line, byte) of the innermost `{` holding the byte `col` of line `line` (from 1), at
         most `NARROWING_LINES` lines above it."""
-        at = min(self._starts[line - 1] + col, self._starts[line] - 1)  # no byte past the line's end
+        at = min(self.starts[line - 1] + col, self.starts[line] - 1)  # no byte past the line's end
         i = bisect_left(self._at, at) - 1
         found = self._open[i] if i >= 0 else -1
         if found < 0:
             return None
-        n = bisect_right(self._starts, found)
-        return (n, found - self._starts[n - 1]) if n > line - NARROWING_LINES else None
+        n = bisect_right(self.starts, found)
+        return (n, found - self.starts[n - 1]) if n > line - NARROWING_LINES else None
 
 

@@ -25,23 +25,18 @@ class ScriptFunctions:
     """One query's reading of its JavaScript and TypeScript files' functions."""
 
     def __init__(self, snap: Snapshot, read_lines: Callable[[str], list[bytes]],
-                 read_functions: Callable[[str], list[Symbol]], lines_naming: Callable[[str, str], list[int]]) -> None:
+                 read_functions: Callable[[str], list[Symbol]], lines_naming: Callable[[str, str], list[int]],
+                 read_braces: Callable[[str], Braces]) -> None:
         self.snap = snap
         # a file's lines, its functions and methods, and the lines that may declare a name,
         # read once a query (`sites._Reading`)
         self.lines = read_lines
         self.functions = read_functions
         self.lines_naming = lines_naming
+        self.braces = read_braces  # the file's braces, matched once (`Braces`)
         self._by_start: dict[str, Holding] = {}
         self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
-        self._braces: dict[str, Braces] = {}
 
-    def braces(self, path: str) -> Braces:
-        """The file's braces, matched once a query (`Braces`)."""
-        found = self._braces.get(path)
-        if found is None:
-            found = self._braces[path] = Braces(self.lines(path))
-        return found
 
     def holder(self, path: str, line: int) -> Symbol | None:
         """The innermost function or method of the file holding the line: of those holding it

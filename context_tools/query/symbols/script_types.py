@@ -86,7 +86,7 @@ from context_tools.query.symbols.script_annotations import (
     named,
     named_type,
 )
-from context_tools.query.symbols.script_blocks import inner_functions
+from context_tools.query.symbols.script_blocks import Braces, inner_functions
 from context_tools.query.symbols.script_casts import before_site, cast_type, parenthesized
 from context_tools.query.symbols.script_chains import chain_before, keyed_member
 from context_tools.query.symbols.script_declared import Declared, Typed
@@ -116,11 +116,11 @@ class ScriptTypes:
 
     def __init__(self, snap: Snapshot, members: MemberSites, read_lines: Callable[[str], list[bytes]],
                  read_functions: Callable[[str], list[Symbol]], lines_naming: Callable[[str, str], list[int]],
-                 typed: Typed | None = None) -> None:
+                 read_braces: Callable[[str], Braces], typed: Typed | None = None) -> None:
         self.snap = snap
         self.members = members
-        # a file's lines and its functions and methods, read once a query (`sites._Reading`)
-        self.read = ScriptFunctions(snap, read_lines, read_functions, lines_naming)
+        # a file's lines, its functions and methods and its braces, read once a query (`sites._Reading`)
+        self.read = ScriptFunctions(snap, read_lines, read_functions, lines_naming, read_braces)
         self.signatures = Signatures(self.read)
         self.narrowing = Narrowing(self.read, self.signatures)
         self.values = DeclaredValues(self.read, self.signatures, self)

@@ -19,10 +19,11 @@ from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.rightmost import Holding
 from context_tools.query.symbols.script_annotations import named_type
+from context_tools.query.symbols.script_blocks import Braces
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
-from context_tools.query.symbols.this_aliases import BraceBalance, ThisAliases
+from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
 from indexer.lang.bindings_base import site_window
 from indexer.lang.registry import PROSE_AND_DATA
@@ -352,7 +353,7 @@ class _BySyntax:
         self.members = MemberSites(snap, defs, simple, classes, reading.classes_read)
         # JS, TS: receivers by their declared types
         self.scripts = ScriptTypes(snap, self.members, reading.source_lines, reading.functions, reading.lines_naming,
-                                   reading.typed)
+                                   reading.braces, reading.typed)
         # what a declared type says of each JS/TS site (`_script_declared`)
         self.script_sites: dict[tuple[str, int, int], tuple[bool, str] | None] = {}
         self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines,
@@ -1058,7 +1059,7 @@ class _Reading:
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
         self._this_aliases: dict[tuple[str, str], bool] = {}
         self._words: dict[tuple[str, str], dict[bytes, list[int]]] = {}
-        self._balances: dict[tuple[str, str], BraceBalance] = {}
+        self._braces: dict[tuple[str, str], Braces] = {}
         self._alias_lines: dict[tuple[str, str], ThisAliases] = {}
 
     def source(self, path: str) -> bytes:
@@ -1155,12 +1156,16 @@ class _Reading:
         key = (path, name)
         found = self._alias_lines.get(key)
         if found is None:
-            blob = self._blob(path)
-            balance = self._balances.get(blob)
-            if balance is None:
-                balance = self._balances[blob] = BraceBalance(lines)
-            found = self._alias_lines[key] = ThisAliases(balance, lines, name, self.rules(path).instance_alias,
+            found = self._alias_lines[key] = ThisAliases(self.braces(path), lines, name, self.rules(path).instance_alias,
                                                          self.lines_naming(path, name))
+        return found
+
+    def braces(self, path: str) -> Braces:
+        """The file's braces, read once a blob (`script_blocks.Braces`)."""
+        blob = self._blob(path)
+        found = self._braces.get(blob)
+        if found is None:
+            found = self._braces[blob] = Braces(self.source_lines(path))
         return found
 
     def aliases_this(self, path: str, name: str, lines: list[bytes]) -> bool:

@@ -7,52 +7,23 @@ the nearest aliasing line still open by a binary search, not by reading the file
 
 from __future__ import annotations
 
-import re
-from array import array
 from bisect import bisect_left
 from typing import Callable
 
 from context_tools.query.symbols.rightmost import Rightmost
-
-_BRACE = re.compile(rb"[{}]")
-_NEVER = 1 << 62  # past any byte of a file
-
-
-class BraceBalance:
-    """Where each line of a file stays visible from: read once a file, whatever name is asked."""
-
-    def __init__(self, lines: list[bytes]) -> None:
-        # each line's first byte in the file (lines joined by one byte), and the end's
-        self.starts = array("q")
-        # the byte from which each line's start is inside no block it was (the balance of braces
-        # first below its own there), _NEVER when none closes
-        self.closes = array("q", [_NEVER]) * len(lines)
-        open_lines: list[tuple[int, int]] = []  # (balance at its start, line from 0), balances rising
-        balance = start = 0
-        for i, text in enumerate(lines):
-            self.starts.append(start)
-            open_lines.append((balance, i))
-            for m in _BRACE.finditer(text):
-                if m.group() == b"{":
-                    balance += 1
-                    continue
-                balance -= 1
-                while open_lines and open_lines[-1][0] > balance:
-                    self.closes[open_lines.pop()[1]] = start + m.start() + 1
-            start += len(text) + 1
-        self.starts.append(start)
+from context_tools.query.symbols.script_blocks import Braces
 
 
 class ThisAliases:
     """A file's lines declaring `name` an alias of `this` (or saying it is none), with where
-    each stops being visible (`balance`, the file's); `candidates`: the indexes of the lines
+    each stops being visible (`Braces.closes`, the file's); `candidates`: the indexes of the lines
     that may say so (those holding the name as a word: `sites._Reading.lines_naming`)."""
 
-    def __init__(self, balance: BraceBalance, lines: list[bytes], name: str, alias: Callable[[bytes, str], bool | None],
+    def __init__(self, braces: Braces, lines: list[bytes], name: str, alias: Callable[[bytes, str], bool | None],
                  candidates: list[int]) -> None:
         spelled = name.encode()
-        self.starts = balance.starts
-        self.closes = balance.closes
+        self.starts = braces.starts
+        self.closes = braces.closes
         # the lines saying something of the name as an alias, in order, what each says, and
         # where each stops being visible
         self.lines: list[int] = []
