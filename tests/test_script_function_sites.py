@@ -77,3 +77,30 @@ def test_each_site_is_typed_by_the_bindings_above_or_below_it():
 
     assert typed("T.m") == {(6, 11): "`y = new T(...)`", (9, 4): "`x = new T(...)`", (13, 11): "`z = new T(...)`"}
     assert typed("U.m") == {(4, 4): "annotation `U` of parameter `x`", (6, 4): "annotation `U` of parameter `x`"}
+
+
+FUNCTIONS = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_functions.py")
+
+
+def _long_parameters(n: int) -> Indexed:
+    # a parameter list as long as the body: every site asked for it and read it again
+    return Indexed({"a.ts": CLASSES + "function f(x: T, " + "a, " * (4 * n) + "z) {\n" + "  x.m();\n" * n + "}\n"},
+                   f"rennet-script-sites-parameters-{n}-")
+
+
+PARAMETERS = {n: _long_parameters(n) for n in (SMALL, LARGE)}
+
+
+def test_a_long_parameter_list_is_read_once_a_function():
+    """A function of N sites and 4N parameters, and one of 2N and 8N: the lines of
+    script_functions.py and script_names.py run about double, never four times (each site
+    walked the header's bytes to the list's close, and searched the list for the name)."""
+    def run(n: int) -> int:
+        asked = PARAMETERS[n].asked()
+        asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
+        sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {NAMES, FUNCTIONS})
+        assert sites and all(s.rule == "annotation `T` of parameter `x`" for s in sites)
+        return ran
+
+    small, large = run(SMALL), run(LARGE)
+    assert large <= 2.5 * small, (small, large)

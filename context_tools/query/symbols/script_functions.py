@@ -34,6 +34,7 @@ class ScriptFunctions:
         self.functions = read_functions
         self.lines_naming = lines_naming
         self.braces = read_braces  # the file's braces, matched once (`Braces`)
+        self._parameters: dict[tuple[str, int], tuple[bytes, int, int]] = {}
         self._by_start: dict[str, Holding] = {}
         self._body_depths: dict[tuple[str, int], tuple[int, int, list[int]]] = {}
 
@@ -59,20 +60,13 @@ class ScriptFunctions:
 
     def parameters(self, path: str, holder: Symbol) -> tuple[bytes, int, int]:
         """The text of the function's parameter list, and the line (from 1) and byte its body
-        starts at: past the parenthesis closing the list."""
-        lines = self.lines(path)
-        text = b"\n".join(lines[holder.line - 1:holder.line - 1 + HEADER_LINES])
-        opened = text.find(b"(")
-        depth = 0
-        for i in range(max(opened, 0), len(text) if opened >= 0 else 0):
-            ch = text[i:i + 1]
-            if ch in (b"(", b"[", b"{", b"<"):
-                depth += 1
-            elif ch in (b")", b"]", b"}", b">") and not (ch == b">" and text[i - 1:i] == b"="):
-                depth -= 1
-                if depth == 0:
-                    return text[opened + 1:i], holder.line + text.count(b"\n", 0, i), i - text.rfind(b"\n", 0, i)
-        return b"", holder.line, 0
+        starts at: past the parenthesis closing the list. Read once a function and query: every
+        site of a function asks, and a list may be long."""
+        key = (path, holder.start_byte)
+        found = self._parameters.get(key)
+        if found is None:
+            found = self._parameters[key] = _parameters(self.lines(path), holder)
+        return found
 
     def parameter_at(self, path: str, sym: Symbol, index: int) -> bytes | None:
         """The annotation of the function's parameter at `index` (counting from 0, a `this`
@@ -135,3 +129,24 @@ class ScriptFunctions:
         if self.defines(site, name):  # its own, at any depth (a bundle's, inside its wrapper)
             return [(p, s) for p, s in found if p == site and s.kind in kinds]
         return [(p, s) for p, s in found if s.kind in kinds and not s.container and p.endswith(_TYPESCRIPT)]
+
+
+_PARAMETER_BRACKETS = re.compile(rb"[(\[{<)\]}>]")
+
+
+def _parameters(lines: list[bytes], holder: Symbol) -> tuple[bytes, int, int]:
+    """`ScriptFunctions.parameters`, read: from the header's first `(` to the bracket that
+    brings the depth of `([{<` back to none (a `>` of `=>` no bracket), its brackets alone
+    visited."""
+    text = b"\n".join(lines[holder.line - 1:holder.line - 1 + HEADER_LINES])
+    opened = text.find(b"(")
+    depth = 0
+    for m in _PARAMETER_BRACKETS.finditer(text, max(opened, 0)) if opened >= 0 else ():
+        i = m.start()
+        if text[i] in b"([{<":
+            depth += 1
+        elif not (text[i] == 0x3E and text[i - 1:i] == b"="):  # `=>`
+            depth -= 1
+            if depth == 0:
+                return text[opened + 1:i], holder.line + text.count(b"\n", 0, i), i - text.rfind(b"\n", 0, i)
+    return b"", holder.line, 0

@@ -42,6 +42,7 @@ class DeclaredNames:
         # the types its binding lines give the name, read in order to the first untyped (and a
         # later declaration's), at each depth of the reading that asks (`ScriptTypes.receiver`)
         self._said: dict[tuple[str, int, str, Reader, int], list[Declared | None]] = {}
+        self._parameter: dict[tuple[str, int, str, Reader], tuple[Declared | None, bool, bool]] = {}
         self._laters: dict[tuple[str, int, int, str, Reader, int], Declared | None] = {}
 
     def declaration(self, path: str, line: int, name: str, read: Reader = named) -> Declared | None:
@@ -94,19 +95,13 @@ class DeclaredNames:
         (the last one's type; untyped where one's is not declared). The lines binding it are
         found once a function and name, and each one's type read once a depth
         (`ScriptTypes.receiver`), however many sites of the function read the name."""
-        word = re.escape(name.encode())
-        params, body, start = self.read.parameters(path, holder)
-        found = None
-        bound = False
-        m = re.search(rb"(?:^|[,(])\s*(?:(?:public|private|protected|readonly)\s+)*" + word + rb"\s*\??\s*:\s*", params)
-        if m is not None:
-            typed = read(params[m.end():])
-            found, bound = (Declared(typed[0], f"annotation `{typed[1]}` of parameter `{name}`") if typed else None), True
-        elif re.search(rb"(?<![\w$.])" + word + rb"(?![\w$])", params):
-            documented = self.read.documented(path, holder, name, read)
-            if documented is None:
-                return None, True  # a parameter without a type, or one inside a pattern
-            found, bound = Declared(documented[0], f"JSDoc `@param {{{documented[1]}}} {name}`"), True
+        _, body, start = self.read.parameters(path, holder)
+        key = (path, holder.start_byte, name, read)
+        if key not in self._parameter:
+            self._parameter[key] = self._parameter_typed(path, holder, name, read)
+        found, bound, untyped = self._parameter[key]
+        if untyped:
+            return None, True  # a parameter without a type, or one inside a pattern
         binding = self._binding_lines(path, holder, body, start, name)
         k = bisect_right(binding, line)
         if not k:
@@ -118,6 +113,25 @@ class DeclaredNames:
         if said[-1] is None and len(said) <= k:
             return None, True
         return said[k - 1], True
+
+    def _parameter_typed(self, path: str, holder: Symbol, name: str,
+                         read: Reader) -> tuple[Declared | None, bool, bool]:
+        """(its type, whether a parameter of the function is the name, whether that parameter
+        leaves it untyped whatever its body binds): an annotation's type, or a JSDoc
+        `@param`'s for a parameter without one. Read once a function and name, however many
+        sites ask."""
+        word = re.escape(name.encode())
+        params = self.read.parameters(path, holder)[0]
+        m = re.search(rb"(?:^|[,(])\s*(?:(?:public|private|protected|readonly)\s+)*" + word + rb"\s*\??\s*:\s*", params)
+        if m is not None:
+            typed = read(params[m.end():])
+            return (Declared(typed[0], f"annotation `{typed[1]}` of parameter `{name}`") if typed else None), True, False
+        if re.search(rb"(?<![\w$.])" + word + rb"(?![\w$])", params):
+            documented = self.read.documented(path, holder, name, read)
+            if documented is None:
+                return None, True, True
+            return Declared(documented[0], f"JSDoc `@param {{{documented[1]}}} {name}`"), True, False
+        return None, False, False
 
     def _binding_lines(self, path: str, holder: Symbol, body: int, start: int, name: str) -> list[int]:
         """The lines of the function's body, from its first, that bind the name: a `const`,
