@@ -65,6 +65,9 @@ class PythonReceivers:
         self._assignments: dict[tuple[str, int, str], list[int]] = {}
         self._fixture_table: dict[str, dict[tuple[str, str], Symbol]] = {}
         self._by_line: dict[str, Holding] = {}
+        self._headers: dict[tuple[str, int], bytes] = {}
+        self._header_names: dict[tuple[str, int, str], bool] = {}
+        self._annotations: dict[tuple[str, int, str], str | None] = {}  # a parameter's annotated class
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
@@ -89,8 +92,8 @@ class PythonReceivers:
             last = assigning[k - 1] if k and assigning[k - 1] >= holder.line else None
             if last is not None:
                 return self._assigned(lines, last, assignment)
-            header = _header(lines, holder)
-            if re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]", header):
+            header, named = self._header_naming(path, holder, name)
+            if named:
                 return self._parameter(path, holder, name, header, depth)
         key = (path, name)
         if key not in self._module:
@@ -98,6 +101,24 @@ class PythonReceivers:
             self._module[key] = next((t for t in (self._assigned(lines, i, assignment) for i in assigned) if t),
                                      False) if assigned else None
         return self._module[key]
+
+    def header(self, path: str, sym: Symbol) -> bytes:
+        """The function's `def` header (`_header`), read once a function and query."""
+        found = self._headers.get((path, sym.start_byte))
+        if found is None:
+            found = self._headers[path, sym.start_byte] = _header(self.lines(path), sym)
+        return found
+
+    def _header_naming(self, path: str, holder: Symbol, name: str) -> tuple[bytes, bool]:
+        """The function's `def` header, and whether a parameter there is the name: read once a
+        function (and name), however many of its sites read the name."""
+        header = self.header(path, holder)
+        key = (path, holder.start_byte, name)
+        named = self._header_names.get(key)
+        if named is None:
+            named = self._header_names[key] = re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*[,:=)]",
+                                                        header) is not None
+        return header, named
 
     def _holders(self, path: str, line: int) -> Iterator[Symbol]:
         """The functions of the file holding the line, the latest first line first (of one line,
@@ -159,9 +180,12 @@ class PythonReceivers:
         return None
 
     def _parameter(self, path: str, holder: Symbol, name: str, header: bytes, depth: int) -> Typing:
-        annotated = re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*:\s*" + _CLASS + rb"[,=)]", header)
-        if annotated is not None:
-            cls = annotated.group(1).decode()
+        key = (path, holder.start_byte, name)
+        if key not in self._annotations:  # once a function and name, however many of its sites ask
+            annotated = re.search(rb"[(,*\s]" + re.escape(name.encode()) + rb"\s*:\s*" + _CLASS + rb"[,=)]", header)
+            self._annotations[key] = annotated.group(1).decode() if annotated is not None else None
+        cls = self._annotations[key]
+        if cls is not None:
             return Typed(f"annotation `{cls}` of parameter `{name}`") if self.is_class(cls) else False
         lines = self.lines(path)
         own = self.fixture_name(lines, holder)
@@ -179,7 +203,7 @@ class PythonReceivers:
     def annotated_return(self, path: str, sym: Symbol) -> bool | None:
         """Does the function's return annotation name a class asked (`-> Flask:`, `-> Flask |
         None:`, over a header of several lines)? None when it has none."""
-        header = _header(self.lines(path), sym)
+        header = self.header(path, sym)
         if b"->" not in header:
             return None
         found = _RETURNS.search(header)
@@ -238,7 +262,7 @@ class PythonReceivers:
         yields), else what every `return` or `yield` of its body gives (a call making an
         instance, or a name typed where it is returned)."""
         lines = self.lines(path)
-        header = _header(lines, sym)
+        header = self.header(path, sym)
         annotated = _YIELDS.search(header) or _RETURNS.search(header)
         if annotated is not None:
             return Typed(None) if self.is_class(annotated.group(1).decode()) else False
@@ -335,13 +359,17 @@ def _header(lines: list[bytes], sym: Symbol) -> bytes:
     depth = 0
     for t in lines[sym.line - 1:sym.line - 1 + HEADER_LINES]:
         code = t.split(b"#", 1)[0]
-        for j, ch in enumerate(code):
+        for m in _HEADER_MARKS.finditer(code):  # brackets and colons alone
+            ch = code[m.start()]
             if ch in b"([{":
                 depth += 1
             elif ch in b")]}":
                 depth -= 1
-            elif ch == ord(":") and depth <= 0:
-                out.append(code[:j + 1].strip())
+            elif depth <= 0:  # `:`
+                out.append(code[:m.start() + 1].strip())
                 return b" ".join(out)
         out.append(code.strip())
     return b" ".join(out)
+
+
+_HEADER_MARKS = re.compile(rb"[()\[\]{}:]")
