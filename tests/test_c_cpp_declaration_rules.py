@@ -163,3 +163,24 @@ def test_a_function_cut_by_the_end_of_the_file_is_still_one():
     the call inside does not."""
     facts = extract_blob(b"void f(void) {\n  if (a) {\n    g(s);\n", "a.c", "c")
     assert [(s.name, s.kind, s.line) for s in facts.symbols] == [("f", "function", 1)]
+
+
+def test_a_const_pointer_is_a_constant_and_the_pointer_nearest_the_name_decides():
+    """A constant is an object its declaration makes const. C11 6.7.6.1p1: in `T * const D`
+    the pointer D is const, while a `const` among the specifiers qualifies the type pointed to;
+    so the pointer nearest the name decides, and the specifiers only where there is none. An
+    array's qualifiers are its elements' (6.7.3p9); `volatile` makes nothing const. C++
+    [dcl.constexpr]: `constexpr` declares the object const, a pointer too."""
+    src = (b"char *const q = 0;\n"  # a const pointer to char
+           b"const char *p = 0;\n"  # a pointer to const char: can point elsewhere
+           b"const char *const *s = 0;\n"  # a pointer to a const pointer: s itself can change
+           b"const char *volatile u = 0;\n"  # a volatile pointer to const
+           b"char *const arr[2];\n"  # an array of const pointers
+           b"void (*const on_free)(void *) = 0;\n"  # a const function pointer
+           b"void (*handler)(void *) = 0;\n")
+    want = [("q", "constant"), ("p", "variable"), ("s", "variable"), ("u", "variable"), ("arr", "constant"),
+            ("on_free", "constant"), ("handler", "variable")]
+    for path, lang in (("a.c", "c"), ("a.cpp", "cpp")):
+        assert [(s.name, s.kind) for s in extract_blob(src, path, lang).symbols] == want
+    facts = extract_blob(b'constexpr const char *kName = "x";\n', "a.cpp", "cpp")
+    assert [(s.name, s.kind) for s in facts.symbols] == [("kName", "constant")]

@@ -18,7 +18,8 @@ from indexer.lang.language import Language
 #    paired; a variable no longer holds the class its declaration defines; a name qualified
 #    from the global namespace (`void ::f() {}`, `::ns::g`) is a function, or ns's
 # 7: C's view, its continued lines, parameters of function type, argument lists (c VERSION 7)
-VERSION = "7"
+# 8: C's constants (c VERSION 8); a `constexpr` pointer is a constant
+VERSION = "8"
 
 LANGUAGE = Language(
     name="cpp",
