@@ -184,3 +184,21 @@ def test_a_const_pointer_is_a_constant_and_the_pointer_nearest_the_name_decides(
         assert [(s.name, s.kind) for s in extract_blob(src, path, lang).symbols] == want
     facts = extract_blob(b'constexpr const char *kName = "x";\n', "a.cpp", "cpp")
     assert [(s.name, s.kind) for s in facts.symbols] == [("kName", "constant")]
+
+
+def test_a_parameter_of_function_type_has_no_definition_site():
+    """A parameter is no symbol and its name no definition site, wherever it is declared. C11
+    6.9.1p6: an old-style definition's declaration list declares the parameters its identifier
+    list names, and 6.9.1p10 with 6.7.6.3p8 adjusts one of function type to a pointer to a
+    function, so `int f(int);` there declares the parameter f as `int (*f)(int);` and `int x;`
+    would: no function, no definition site (was: the function `apply.f`, defined on line 1)."""
+    src = b"int apply(f, x) int f(int); int x; { return f(x); }\nint apply2(f) int (*f)(int); { return f(1); }\n"
+    facts = extract_blob(src, "a.c", "c")
+    assert [(s.qualified, s.kind) for s in facts.symbols] == [("apply", "function"), ("apply2", "function")]
+    assert [(o.name, o.line) for o in facts.occurrences if o.role == "definition"] == [("apply", 1), ("apply2", 2)]
+    # a prototype's and a definition's parameter list the same (a plain parameter's roles)
+    for path, lang in (("a.c", "c"), ("a.cpp", "cpp")):
+        facts = extract_blob(b"int g(int f(int), int x);\nint h(int f(int), int x) { return f(x); }\n", path, lang)
+        assert [(o.name, o.line) for o in facts.occurrences if o.role == "definition"] == [("g", 1), ("h", 2)]
+        roles = {(o.name, o.line): o.role for o in facts.occurrences if o.col < 24}
+        assert roles[("f", 1)] == roles[("x", 1)] and roles[("f", 2)] == roles[("x", 2)]

@@ -31,7 +31,9 @@ from indexer.lang.language import Language
 # 8: a file-scope object is a constant when the pointer nearest its name is const (`char *const q`,
 #    `void (*const f)(void)`, an array of const pointers), not when an outer one is (`const char
 #    *const *s`); `volatile` on a pointer no longer reads as const
-VERSION = "8"
+# 9: a parameter of function type an old-style definition's declaration list declares
+#    (`int apply(f) int f(int); {`) is no function nor a definition site (was: `apply.f`)
+VERSION = "9"
 
 LANGUAGE = Language(
     name="c",

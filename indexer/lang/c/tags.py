@@ -125,6 +125,8 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
         return None
     if kind in ("parameter_declaration", "optional_parameter_declaration"):
         return None  # a parameter of function type (`int f(int)`): a pointer to a function, no function
+    if kind == "declaration" and (outer := parent_of(holder)) is not None and outer.type == "function_definition":
+        return None  # an old-style definition's declaration list declares its parameters (`int apply(f) int f(int); {`)
     if kind == "declaration" and _not_parameters(def_node):
         return None  # `int x(4);`, `MACRO(a)` then `bar(1);`: arguments, which no parameter list holds
     if _after_statement(def_node, holder) or _macro_opening_line(def_node, holder):

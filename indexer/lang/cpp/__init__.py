@@ -19,7 +19,8 @@ from indexer.lang.language import Language
 #    from the global namespace (`void ::f() {}`, `::ns::g`) is a function, or ns's
 # 7: C's view, its continued lines, parameters of function type, argument lists (c VERSION 7)
 # 8: C's constants (c VERSION 8); a `constexpr` pointer is a constant
-VERSION = "8"
+# 9: C's rule for a declaration list's parameters (c VERSION 9)
+VERSION = "9"
 
 LANGUAGE = Language(
     name="cpp",
