@@ -128,6 +128,11 @@ def test_an_export_ending_the_file_leaves_it_read(source, path):
     ("function F() {\n  obj.start = function () {\n    function inner() {}\n  };\n}\n"
      "foo.exports = function () {};\n",
      [("F", "function"), ("obj.start", "method"), ("obj.start.inner", "function"), ("foo.exports", "method")]),
+    # or through a private name (`obj.#p`, `this.#p`): ECMA-262's early errors allow `#p` only
+    # in the class body declaring it, so it names that class's member `A.#p`, no object a
+    # dotted holder `obj.#p` spells; the function stays where it is written
+    ("class A {\n  #p;\n  m(obj) {\n    obj.#p.run = function () {};\n    this.#p.go = () => {};\n  }\n}\n",
+     [("A", "class"), ("A.#p", "field"), ("A.m", "method"), ("A.m.run", "function"), ("A.m.go", "function")]),
     # so does one through a field of `this`, a call or a subscript
     ("function F() {\n  this.x.start = function () {};\n  make().run = function () {};\n"
      "  list[0].stop = function () {};\n}\n",
