@@ -150,12 +150,20 @@ def test_a_declarator_holding_arguments_is_no_function():
 
 def test_a_function_returning_a_macro_made_type_is_a_function():
     """OpenSSL's `STACK_OF(X509) *f(...)`: the macro is the return type, the function is f (one
-    of the same name as the macro before it would be the macro invoked again). C only: the C++
-    grammar has no macro type and reads neither."""
+    of the same name as the macro before it would be the macro invoked again). The C grammar
+    reads a macro type; the C++ one has none, so its view leaves the argument as the type
+    (`X509 *f(...)`, what the macro's expansion names), and a parameter's the same (`int
+    use(STACK_OF(X509) *sk)`, was a variable built from an argument in C++). A macro times a
+    call in a body is still no function (`FOO_BAR(a) * b(c);`)."""
     src = (b"STACK_OF(X509) *SSL_get_peer_cert_chain(const SSL *s);\n"
-           b"LHASH_OF(CONF_VALUE) *conf_hash(void) { return 0; }\n")
-    assert [(s.name, s.kind) for s in extract_blob(src, "a.c", "c").symbols] == [
-        ("SSL_get_peer_cert_chain", "function"), ("conf_hash", "function")]
+           b"LHASH_OF(CONF_VALUE) *conf_hash(void) { return 0; }\n"
+           b"static const STACK_OF(X509_NAME) *names(void)\n{\n    return 0;\n}\n"
+           b"int use(STACK_OF(X509) *sk, int n);\n"
+           b"void k(void) {\n    FOO_BAR(a) * b(c);\n}\n")
+    for path, lang in (("a.c", "c"), ("a.cpp", "cpp")):
+        assert [(s.name, s.kind, s.line, s.end_line) for s in extract_blob(src, path, lang).symbols] == [
+            ("SSL_get_peer_cert_chain", "function", 1, 1), ("conf_hash", "function", 2, 2),
+            ("names", "function", 3, 6), ("use", "function", 7, 7), ("k", "function", 8, 10)]
 
 
 def test_a_function_cut_by_the_end_of_the_file_is_still_one():
@@ -163,3 +171,42 @@ def test_a_function_cut_by_the_end_of_the_file_is_still_one():
     the call inside does not."""
     facts = extract_blob(b"void f(void) {\n  if (a) {\n    g(s);\n", "a.c", "c")
     assert [(s.name, s.kind, s.line) for s in facts.symbols] == [("f", "function", 1)]
+
+
+def test_a_const_pointer_is_a_constant_and_the_pointer_nearest_the_name_decides():
+    """A constant is an object its declaration makes const. C11 6.7.6.1p1: in `T * const D`
+    the pointer D is const, while a `const` among the specifiers qualifies the type pointed to;
+    so the pointer nearest the name decides, and the specifiers only where there is none. An
+    array's qualifiers are its elements' (6.7.3p9); `volatile` makes nothing const. C++
+    [dcl.constexpr]: `constexpr` declares the object const, a pointer too."""
+    src = (b"char *const q = 0;\n"  # a const pointer to char
+           b"const char *p = 0;\n"  # a pointer to const char: can point elsewhere
+           b"const char *const *s = 0;\n"  # a pointer to a const pointer: s itself can change
+           b"const char *volatile u = 0;\n"  # a volatile pointer to const
+           b"char *const arr[2];\n"  # an array of const pointers
+           b"void (*const on_free)(void *) = 0;\n"  # a const function pointer
+           b"void (*handler)(void *) = 0;\n")
+    want = [("q", "constant"), ("p", "variable"), ("s", "variable"), ("u", "variable"), ("arr", "constant"),
+            ("on_free", "constant"), ("handler", "variable")]
+    for path, lang in (("a.c", "c"), ("a.cpp", "cpp")):
+        assert [(s.name, s.kind) for s in extract_blob(src, path, lang).symbols] == want
+    facts = extract_blob(b'constexpr const char *kName = "x";\n', "a.cpp", "cpp")
+    assert [(s.name, s.kind) for s in facts.symbols] == [("kName", "constant")]
+
+
+def test_a_parameter_of_function_type_has_no_definition_site():
+    """A parameter is no symbol and its name no definition site, wherever it is declared. C11
+    6.9.1p6: an old-style definition's declaration list declares the parameters its identifier
+    list names, and 6.9.1p10 with 6.7.6.3p8 adjusts one of function type to a pointer to a
+    function, so `int f(int);` there declares the parameter f as `int (*f)(int);` and `int x;`
+    would: no function, no definition site (was: the function `apply.f`, defined on line 1)."""
+    src = b"int apply(f, x) int f(int); int x; { return f(x); }\nint apply2(f) int (*f)(int); { return f(1); }\n"
+    facts = extract_blob(src, "a.c", "c")
+    assert [(s.qualified, s.kind) for s in facts.symbols] == [("apply", "function"), ("apply2", "function")]
+    assert [(o.name, o.line) for o in facts.occurrences if o.role == "definition"] == [("apply", 1), ("apply2", 2)]
+    # a prototype's and a definition's parameter list the same (a plain parameter's roles)
+    for path, lang in (("a.c", "c"), ("a.cpp", "cpp")):
+        facts = extract_blob(b"int g(int f(int), int x);\nint h(int f(int), int x) { return f(x); }\n", path, lang)
+        assert [(o.name, o.line) for o in facts.occurrences if o.role == "definition"] == [("g", 1), ("h", 2)]
+        roles = {(o.name, o.line): o.role for o in facts.occurrences if o.col < 24}
+        assert roles[("f", 1)] == roles[("x", 1)] and roles[("f", 2)] == roles[("x", 2)]

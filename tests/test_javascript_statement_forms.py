@@ -63,6 +63,19 @@ def test_what_an_import_or_re_export_binds(source, imports, path):
     ("export\nfoo(bar) baz;\n", []),
     # decorators before `export`, any number of them
     ("@a\n@b\nexport default class A {}\n", [("A", "default")]),
+    # ECMA-262, Exports: `export default AssignmentExpression;`, and the Grouping Operator's
+    # evaluation of `( Expression )` is that of Expression: a parenthesised name is exported
+    # as the name is, through any parentheses and comments; a group of two is a sequence, and
+    # a parenthesised function or class an expression binding no local name
+    ("class Foo {}\nexport default (Foo);\n", [("Foo", "default")]),
+    ("class Foo {}\nexport default ((/* c */ Foo));\n", [("Foo", "default")]),
+    ("export default (a, b);\n", []),
+    ("export default (f());\n", []),
+    ("export default (function f() {});\n", []),
+    ("export default (class C {});\n", []),
+    # CommonJS's assignment the same: `module.exports = (Foo)` is Foo, `exports.Y = (X)` X as Y
+    ("class Foo {}\nmodule.exports = (Foo);\n", [("Foo", "default")]),
+    ("class X {}\nexports.Y = (X);\n", [("X", "Y")]),
 ])
 @pytest.mark.parametrize("path", PATHS)
 def test_what_a_file_exports_under_another_name(source, exported_as, path):
@@ -73,6 +86,11 @@ def test_what_a_file_exports_under_another_name(source, exported_as, path):
 def test_a_typescript_export_of_a_value_exports_no_local_name(source):
     # `export = X` exports the local X as the module's default; a call or an object is no name
     assert facts(source, "m.ts").exported_as == []
+
+
+def test_a_typescript_export_of_a_parenthesised_name_exports_the_name():
+    # `export = (Foo)` is `export = Foo`: parentheses group the expression, changing nothing
+    assert facts("class Foo {}\nexport = ((Foo));\n", "m.ts").exported_as == [("Foo", "default")]
 
 
 @pytest.mark.parametrize("source", ["x;\nexport\n", "const x = 1;\nexport;\n"])
@@ -110,6 +128,11 @@ def test_an_export_ending_the_file_leaves_it_read(source, path):
     ("function F() {\n  obj.start = function () {\n    function inner() {}\n  };\n}\n"
      "foo.exports = function () {};\n",
      [("F", "function"), ("obj.start", "method"), ("obj.start.inner", "function"), ("foo.exports", "method")]),
+    # or through a private name (`obj.#p`, `this.#p`): ECMA-262's early errors allow `#p` only
+    # in the class body declaring it, so it names that class's member `A.#p`, no object a
+    # dotted holder `obj.#p` spells; the function stays where it is written
+    ("class A {\n  #p;\n  m(obj) {\n    obj.#p.run = function () {};\n    this.#p.go = () => {};\n  }\n}\n",
+     [("A", "class"), ("A.#p", "field"), ("A.m", "method"), ("A.m.run", "function"), ("A.m.go", "function")]),
     # so does one through a field of `this`, a call or a subscript
     ("function F() {\n  this.x.start = function () {};\n  make().run = function () {};\n"
      "  list[0].stop = function () {};\n}\n",

@@ -28,7 +28,12 @@ from indexer.lang.language import Language
 #    and a line comment (`/* doc */`, `// more`) is blanked as after the block comment alone;
 #    a parameter of function type (`int apply(int f(int))`) is no function, nor a declarator
 #    whose parentheses hold arguments (`int x(4);`, a call after a macro the parser took for a type)
-VERSION = "7"
+# 8: a file-scope object is a constant when the pointer nearest its name is const (`char *const q`,
+#    `void (*const f)(void)`, an array of const pointers), not when an outer one is (`const char
+#    *const *s`); `volatile` on a pointer no longer reads as const
+# 9: a parameter of function type an old-style definition's declaration list declares
+#    (`int apply(f) int f(int); {`) is no function nor a definition site (was: `apply.f`)
+VERSION = "9"
 
 LANGUAGE = Language(
     name="c",

@@ -54,6 +54,13 @@ _EXPRESSION_KEYWORDS = frozenset((b"return", b"case", b"else", b"goto", b"new", 
 _LEADING_MACRO = re.compile(  # run over "\n" + data: a line start the engine can skip to
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+"
     rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()")
+# OpenSSL's `STACK_OF(X509) *f(const SSL *s);`, `static LHASH_OF(CONF_VALUE) *g(void) {`: a
+# macro making the return type, opening the line, its argument a type name, then a pointer to
+# it and the function's name. The C grammar reads a macro type; the C++ one has none and the
+# head falls apart, so for C++ its name and parentheses go and the argument is the type.
+_MACRO_TYPE_HEAD = re.compile(  # run over "\n" + data, as _LEADING_MACRO
+    rb"\n[ \t]*(?:(?:static|extern|inline|const)[ \t]+)*(" + _MACRO + rb"[ \t]*\()[ \t]*[A-Za-z_]\w*[ \t]*(\))"
+    rb"(?=[ \t]*(?:const[ \t]*)?\*+[ \t]*[A-Za-z_]\w*[ \t]*\()")
 _TRAILING_MACRO = re.compile(
     rb"\)[ \t]*(?:(?:const|override|final|noexcept|volatile|&&|&)[ \t]*)*"
     rb"\b(" + _MACRO + rb")\b(?=\s*(?:\{|:(?!:)))")
@@ -67,9 +74,11 @@ _PROTOTYPE_WRAPPER = re.compile(rb"\b(OF|__P|_PROTO|PROTO)[ \t]*(\()(?=\()")
 
 # boost's `vector(BOOST_RV_REF(vector) x)`, `BOOST_FWD_REF(Args)... args`: a macro around a
 # parameter's type, right after `(` or `,`. Only a macro can stand there and be followed by
-# a name, so its name and parentheses go and the type it wraps is the parameter's type.
+# a name, so its name and parentheses go and the type it wraps is the parameter's type; so too
+# before a pointer's name (OpenSSL's `int f(STACK_OF(X509) *sk)`; in an expression, `f(A_B(x) *
+# y)`, the product reads the same either way).
 _PARAMETER_WRAPPER = re.compile(rb"[(,]\s*\b(" + _MACRO + rb")[ \t]*(?=\()")
-_AFTER_PARAMETER_WRAPPER = re.compile(rb"(?:\s*\.\.\.)?\s+[A-Za-z_]\w*\s*[,)=\[]")
+_AFTER_PARAMETER_WRAPPER = re.compile(rb"(?:\s*\.\.\.)?(?:\s+|\s*\*+\s*)[A-Za-z_]\w*\s*[,)=\[]")
 # boost's `(BOOST_RV_REF_BEG vector<T, A> BOOST_RV_REF_END x)`: a pair of macros around it.
 _PARAMETER_PAIR = re.compile(rb"(?<=[(,])\s*\b((" + _MACRO + rb")_BEG)\b[^;{}()]*?\b(\2_END)\b")
 
@@ -135,6 +144,7 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
         spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
+        spans += [(m.start(k) - 1, m.end(k) - 1) for m in _MACRO_TYPE_HEAD.finditer(lined) for k in (1, 2)]
         spans += _parameter_wrappers(data)
     return spans
 

@@ -70,28 +70,43 @@ def _at_file_scope(node: Node) -> bool:
 def _declaration(def_node: Node, captured: str) -> str | None:
     """A variable or a constant at file or namespace scope (`static const char k[] = "x";`,
     `namespace ns { constexpr int kLimit = 3; }`); not a local, not an `extern` declaration of
-    one defined elsewhere. Const or constexpr makes it a constant, unless its declarator is a
-    pointer that is not itself const (`const char *p` can be pointed elsewhere)."""
+    one defined elsewhere. A constant is an object its declaration makes const (`_const_object`)."""
     if captured != "variable" or not _at_file_scope(def_node):
         return None
     last = def_node.child(def_node.child_count - 1)
     if last is None or last.type != ";" or last.is_missing or def_node.has_error:
         return None  # error recovery's (`ZEXTERN int ZEXPORT f OF((...))` gives `ZEXTERN int`), not one written
-    constant = False
+    specified = False
     for child in def_node.children:
         kind = child.type
         if kind == "storage_class_specifier" and child.text == b"extern":
             return None
-        if kind == "type_qualifier" and child.text in (b"const", b"constexpr"):
-            constant = True
-    if constant:
-        declarator = def_node.child_by_field_name("declarator")
-        if declarator is not None and declarator.type == "init_declarator":
-            declarator = declarator.child_by_field_name("declarator")
-        if declarator is not None and declarator.type == "pointer_declarator" and not any(
-                c.type == "type_qualifier" for c in declarator.children):
-            constant = False
-    return "constant" if constant else "variable"
+        if kind == "type_qualifier" and child.text == b"constexpr":
+            return "constant"  # C++ [dcl.constexpr]: it declares the object const, a pointer too
+        if kind == "type_qualifier" and child.text == b"const":
+            specified = True
+    return "constant" if _const_object(def_node.child_by_field_name("declarator"), specified) else "variable"
+
+
+def _const_object(declarator: Node | None, specified: bool) -> bool:
+    """Whether the object a declarator names is const. C11 6.7.6.1: in `T * const D` D is a
+    const pointer, the `const` in the specifiers (`specified`) qualifying what the innermost
+    pointer points to; so the pointer nearest the name decides (`char *const q` is const,
+    `const char *p` and `char *const *s` are not), and with none the specifiers do. An array's
+    qualifiers are its elements' (6.7.3p9: `char *const a[2]` is const), and a reference,
+    parentheses or a function pointer's parameters pass to the name within."""
+    innermost: Node | None = None
+    node = declarator
+    for _ in range(64):  # a declarator nests a few levels; past that, the specifiers decide
+        if node is None:
+            break
+        if node.type == "pointer_declarator":
+            innermost = node
+        node = node.child_by_field_name("declarator") if node.type != "parenthesized_declarator" else next(
+            (c for c in node.named_children if c.type.endswith("declarator")), None)
+    if innermost is None:
+        return specified
+    return any(c.type == "type_qualifier" and c.text == b"const" for c in innermost.children)
 
 
 def _function_declarator(def_node: Node, captured: str) -> str | None:
@@ -110,6 +125,8 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
         return None
     if kind in ("parameter_declaration", "optional_parameter_declaration"):
         return None  # a parameter of function type (`int f(int)`): a pointer to a function, no function
+    if kind == "declaration" and (outer := parent_of(holder)) is not None and outer.type == "function_definition":
+        return None  # an old-style definition's declaration list declares its parameters (`int apply(f) int f(int); {`)
     if kind == "declaration" and _not_parameters(def_node):
         return None  # `int x(4);`, `MACRO(a)` then `bar(1);`: arguments, which no parameter list holds
     if _after_statement(def_node, holder) or _macro_opening_line(def_node, holder):

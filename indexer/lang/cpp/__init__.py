@@ -18,7 +18,11 @@ from indexer.lang.language import Language
 #    paired; a variable no longer holds the class its declaration defines; a name qualified
 #    from the global namespace (`void ::f() {}`, `::ns::g`) is a function, or ns's
 # 7: C's view, its continued lines, parameters of function type, argument lists (c VERSION 7)
-VERSION = "7"
+# 8: C's constants (c VERSION 8); a `constexpr` pointer is a constant
+# 9: C's rule for a declaration list's parameters (c VERSION 9)
+# 10: a macro-made return type opening a head (`STACK_OF(X509) *f(void)`) or around a pointer
+#     parameter's type (`int use(STACK_OF(X509) *sk)`) leaves its argument as the type (was: no function)
+VERSION = "10"
 
 LANGUAGE = Language(
     name="cpp",

@@ -21,7 +21,9 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 #    them, as a function expression is (was: no symbol, its own name dropped as a second one)
 # 7: a rest parameter with a comment after its dots is local (`... /* c */ rest`), and an intrinsic
 #    JSX tag with spaces after its `<` no use of a local of its name (`< div>`)
-VERSION = "7"
+# 8: a parenthesised name is exported as the name is (`export default (Foo)`, `module.exports =
+#    (Foo)`, `exports.Y = (X)`; was: read as a computed value, no local name exported)
+VERSION = "8"
 
 LANGUAGE = Language(
     name="javascript",

@@ -193,7 +193,8 @@ def _local_exports(root: Node, data: bytes) -> list[tuple[str, str]]:
             out += [(node_text(named, data), "default")] if named is not None else ()
         elif form == "=":  # TypeScript `export = X;` (`export as namespace X;` is a global's name)
             value = next((c for c in node.named_children if c.type != "comment"), None)
-            out += [(node_text(value, data), "default")] if value is not None and value.type == "identifier" else ()
+            named = _ungrouped(value) if value is not None else None
+            out += [(node_text(named, data), "default")] if named is not None else ()
         elif form in ("export_clause", "type") and node.child_by_field_name("source") is None:
             for clause in node.named_children:
                 for spec in clause.named_children if clause.type == "export_clause" else ():
@@ -230,9 +231,26 @@ def _default_name(value: Node | None) -> Node | None:
         value = value.named_child(0)  # `X` as the grammar's recovery leaves it: a statement of its own
     if value is None:
         return None
-    if value.type == "identifier":
-        return value
+    if value.type == "identifier" or value.type == "parenthesized_expression":
+        return _ungrouped(value)
     return value.child_by_field_name("name") if value.type.endswith("declaration") else None
+
+
+def _ungrouped(value: Node) -> Node | None:
+    """The identifier `value` is, through any parentheses around it (`(Foo)`, `((Foo))`, a
+    comment inside them): a grouping evaluates to what it holds, so `export default (Foo)`
+    exports what `export default Foo` does. None for anything else (`(a, b)`, `(f())`, a
+    parenthesised function or class, which is an expression binding no local name)."""
+    for _ in range(64):  # a grouping is a few parentheses deep; past that, no name is read
+        if value.type == "identifier":
+            return value
+        if value.type != "parenthesized_expression":
+            return None
+        held = [c for c in value.named_children if c.type != "comment"]
+        if len(held) != 1:
+            return None
+        value = held[0]
+    return None
 
 
 def _split_default(nodes: list[Node], i: int, data: bytes) -> Node | None:
@@ -277,6 +295,7 @@ def _module_exports(node: Node | None, data: bytes) -> list[tuple[str, str]]:
         right = right.child_by_field_name("right")
     if right is None or not any(targets):
         return []
+    right = _ungrouped(right) or right if right.type == "parenthesized_expression" else right
     name = right if right.type == "identifier" else right.child_by_field_name("name") if right.type in (
         "class", "function_expression") else None
     if name is None:

@@ -27,7 +27,8 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #     after its `<` no use of a local (as JavaScript's 7)
 # 11: `export`, `default` and the name exported each on a line of their own export the name as
 #     the default (was: nothing; the JavaScript grammar's reading was right)
-VERSION = "11"
+# 12: a parenthesised name is exported as the name is (as JavaScript's 8; `export = (Foo)` too)
+VERSION = "12"
 
 LANGUAGE = Language(
     name="typescript",
