@@ -69,3 +69,24 @@ def test_each_site_is_narrowed_by_its_own_line_or_the_blocks_holding_it():
 
     assert typed("U.m") == {(5, 38), (7, 6), (8, 15)}
     assert typed("T.m") == {(5, 4), (9, 24), (12, 6)}
+
+
+def test_a_block_is_narrowed_by_its_own_if_alone():
+    """A block's narrowing is its own `if`'s condition, read back from the parenthesis before
+    its `{` to the one opening it: a callback's body opened after an `if` statement on the same
+    line is no `if` block (was: the text from the line's first `if (` to its last `)` was read
+    as one condition, so the callback's sites were narrowed by a statement they are not in, and
+    each block of a long line searched the whole line before it); blocks nested on one line
+    each read their own condition, outwards."""
+    asked = Indexed({"a.ts": CLASSES + (
+        "function f(x: T | U, w: (g: () => void) => void) {\n"     # 4
+        "  if (x instanceof U) c; w(function () {\n"                # 5
+        "    x.m();\n"                                               # 6: the union: untyped
+        "  });\n"
+        "  if (x instanceof U) { if (c) { if (c) {\n"                # 8
+        "    x.m();\n"                                               # 9: U, from the outermost
+        "  } } }\n"
+        "}\n")}, "rennet-script-narrowing-own-if-").asked()
+    sites = {(s.line, s.col): s.rule for s in asked.call("context.references", name="U.m").data.sites}
+    assert sites.get((9, 6)) == "`x instanceof U`"
+    assert sites.get((6, 6)) != "`x instanceof U`", sites

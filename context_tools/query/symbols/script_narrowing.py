@@ -8,12 +8,16 @@ name again."""
 from __future__ import annotations
 
 import re
+import string
 from typing import TYPE_CHECKING
 
 from context_tools.query.symbols.script_annotations import IDENT
 from context_tools.query.symbols.script_blocks import NARROWING_LINES, bound_otherwise, declared, plain
 from context_tools.query.symbols.script_chains import ASSIGNED
 from context_tools.query.symbols.script_declared import Declared
+from indexer.lang.bindings_base import opening_bracket, site_window
+
+_WORD = frozenset(string.ascii_letters.encode() + string.digits.encode() + b"_")  # `\w`
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.script_functions import ScriptFunctions
@@ -34,6 +38,21 @@ def _rebound_in_block(lines: list[bytes], n: int, i: int, name: str) -> bool:
         if depth <= 0:
             return False
     return True
+
+
+def _if_condition(head: bytes) -> bytes | None:
+    """The condition of the `if (...)` a block's head ends with, read back from its closing
+    parenthesis to the one opening it; None for any other head."""
+    text = head.rstrip()
+    if not text.endswith(b")"):
+        return None
+    opened = opening_bracket(text, len(text) - 1)
+    if opened is None:
+        return None
+    before = text[:opened].rstrip()
+    if not before.endswith(b"if") or len(before) > 2 and before[-3] in _WORD:  # `\bif`
+        return None
+    return text[opened + 1:-1]
 
 
 def _patterns(name: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
@@ -78,9 +97,10 @@ class Narrowing:
                 found = self._outward[key]
                 break
             blocks.append(key)
-            head = lines[opened[0] - 1][:opened[1]]
-            m = re.search(rb"\bif\s*\((.*)\)\s*$", head)
-            found = self._narrowing(b"if (" + m.group(1) + b")", name, path) if m else None
+            window, end = site_window(lines[opened[0] - 1], opened[1], 0)
+            head = window[:end]  # the text before the block on its line, near it
+            condition = _if_condition(head)
+            found = self._narrowing(b"if (" + condition + b")", name, path) if condition is not None else None
             if found is not None:
                 found = None if _rebound_in_block(lines, *opened, name) else found
                 break
