@@ -93,3 +93,31 @@ def test_a_long_def_header_is_read_once_a_function():
 
     small, large = run(SMALL), run(LARGE)
     assert large <= 2.5 * small, (small, large)
+
+
+CALL_CLOSE = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "call_close.py")
+
+
+def _long_call(n: int) -> Indexed:
+    # the call assigning the name as long as the body: each site walked it to its close
+    return Indexed({"a.py": CLASSES + "def f():\n    x = T(" + "1, " * (4 * n) + ")\n" + "    x.m()\n" * n},
+                   f"rennet-python-sites-call-{n}-")
+
+
+CALLS = {n: _long_call(n) for n in (SMALL, LARGE)}
+
+
+def test_an_assignment_is_read_once_however_many_sites_it_types():
+    """A function of N sites after `x = T(...)` of 4N arguments, and one of 2N and 8N: the lines
+    of receivers.py and call_close.py run about double, never four times (a function of 4,000
+    of each held `context references` for 144 s, each site walking the call to its close byte
+    by byte); the walk visits brackets, quotes and comments alone."""
+    def run(n: int) -> int:
+        asked = CALLS[n].asked()
+        asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
+        sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {RECEIVERS, CALL_CLOSE})
+        assert len(sites) == min(n, 200)
+        return ran
+
+    small, large = run(SMALL), run(LARGE)
+    assert large <= 2.5 * small, (small, large)

@@ -5,12 +5,25 @@ each with its language's strings and comments."""
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import NamedTuple
 
 
 class Spelling(NamedTuple):
     quotes: bytes  # the characters that open a string; each closes it, on its line at the latest
     comment: bytes  # what opens a comment running to the end of its line
+
+    @property
+    def marks(self) -> re.Pattern[bytes]:
+        """The bytes a walk over a call stops at: quotes, a comment's first byte, brackets, and
+        the backslash that escapes a string's next byte."""
+        return _marks(self.quotes + self.comment[:1])
+
+
+@cache
+def _marks(stops: bytes) -> re.Pattern[bytes]:
+    return re.compile(b"[" + re.escape(stops + b"()[]{}\\") + b"]")
 
 
 PYTHON = Spelling(b"'\"", b"#")
@@ -22,19 +35,25 @@ def after_call(lines: list[bytes], first: int, opened: int, spelling: Spelling, 
     0), on the line where it closes, its comment cut and white space stripped; None when it
     does not close within `most` lines. Brackets inside strings are not counted; a string
     does not run on past its line (a triple-quoted or template string spanning lines is read
-    as code from the next line on)."""
+    as code from the next line on). Only the bytes that matter are visited (`Spelling.marks`),
+    found by a regular expression: a call's arguments may be long, and each site of a name
+    assigned from it asks."""
     depth = 0
+    marks = spelling.marks
     for n in range(first, min(first + most, len(lines))):
         text = lines[n]
-        quote = b""
-        j = opened if n == first else 0
-        while j < len(text):
-            ch = text[j:j + 1]
-            if quote:
-                if ch == b"\\":
-                    j += 1
+        quote = -1
+        escaped = -1  # the byte a backslash escapes, inside a string
+        for m in marks.finditer(text, opened if n == first else 0):
+            j = m.start()
+            ch = text[j]
+            if j == escaped:
+                continue
+            if quote >= 0:
+                if ch == 0x5C:  # `\`
+                    escaped = j + 1
                 elif ch == quote:
-                    quote = b""
+                    quote = -1
             elif ch in spelling.quotes:
                 quote = ch
             elif text.startswith(spelling.comment, j):
@@ -45,5 +64,4 @@ def after_call(lines: list[bytes], first: int, opened: int, spelling: Spelling, 
                 depth -= 1
                 if depth == 0:
                     return text[j + 1:].split(spelling.comment, 1)[0].strip()
-            j += 1
     return None

@@ -68,6 +68,7 @@ class PythonReceivers:
         self._headers: dict[tuple[str, int], bytes] = {}
         self._header_names: dict[tuple[str, int, str], bool] = {}
         self._annotations: dict[tuple[str, int, str], str | None] = {}  # a parameter's annotated class
+        self._assigned_at: dict[tuple[str, int, str], Typing] = {}  # what an assignment's line gives the name
 
     def lines(self, path: str) -> list[bytes]:
         return self._read_lines(path)
@@ -91,7 +92,10 @@ class PythonReceivers:
             k = bisect_right(assigning, line - 2)
             last = assigning[k - 1] if k and assigning[k - 1] >= holder.line else None
             if last is not None:
-                return self._assigned(lines, last, assignment)
+                at = (path, last, name)  # once an assignment, however many sites it types
+                if at not in self._assigned_at:
+                    self._assigned_at[at] = self._assigned(lines, last, assignment)
+                return self._assigned_at[at]
             header, named = self._header_naming(path, holder, name)
             if named:
                 return self._parameter(path, holder, name, header, depth)
