@@ -11,7 +11,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from indexer.lang import grammars
 from indexer.lang.bash import retry as bash_retry
+from indexer.lang.csharp import retry as cs_retry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,4 +44,55 @@ def test_bash_regex_operands_of_a_line_with_no_close_are_read_once():
         assert bash_pattern_view(b"[[ $a =~ \\\\\\n" + b"x =~ " * n + b"\\n", None) is None
         view = bash_pattern_view(b"[[ $a =~ " + b"x =~ " * n + b" ]]\\n", None)
         assert view is not None and view.endswith(b"x ]]\\n")
+    """)
+
+
+def _branch_view_as_before(data: bytes) -> bytes | None:
+    """The C# branch view as it was written first: whether a line is blanked asked of every
+    open `#if` at each directive."""
+    from indexer.lang.retry_views import blanked
+
+    view: bytearray | None = None
+    skipping: list[bool] = []
+    blank_from = -1
+    for match in cs_retry._CS_DIRECTIVE.finditer(data):
+        word = match.group(1)
+        if view is None:
+            if word != b"if":
+                continue
+            view = bytearray(data)
+        start, end = match.span()
+        if blank_from >= 0:
+            view[blank_from:start] = blanked(data[blank_from:start])
+        if word == b"if":
+            skipping.append(False)
+        elif word in (b"elif", b"else") and skipping:
+            skipping[-1] = True
+        elif word == b"endif" and skipping:
+            skipping.pop()
+        view[start:end] = b" " * (end - start)
+        blank_from = end if any(skipping) else -1
+    if view is not None and blank_from >= 0:
+        view[blank_from:] = blanked(data[blank_from:])
+    return None if view is None else bytes(view)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"#if X", b"  #if Y", b"#elif Z", b"#else", b"#endif", b"#region r",
+                                 b", int b", b"int c;", b"// #if no", b""]), max_size=16))
+def test_csharp_branch_view_is_the_one_asked_of_every_open_if(lines):
+    """Counting the open `#if`s whose branch is blanked gives the view asking each of them did."""
+    data = b"class A {\nvoid F(int a\n#if W\n" + b"\n".join(lines) + b"\n) {}\n}\n"
+    root = grammars._parse("csharp", data).root_node
+    view = cs_retry.csharp_branch_view(data, root)
+    assert view is None or view == _branch_view_as_before(data)
+
+
+def test_csharp_directives_of_unclosed_ifs_are_read_in_linear_time():
+    """`#if` repeated and never closed: each directive asked every `#if` still open whether its
+    branch was blanked (20,000 in 100 kB: 1.4 s of the file's extraction; 250,000: minutes)."""
+    run_child("""if True:
+        from indexer.extract.blob import extract_blob
+        facts = extract_blob(b"#if\\n" * 250_000 + b"class A {}\\n", "a.cs", "csharp")
+        assert [s.name for s in facts.symbols] == ["A"]
     """)
