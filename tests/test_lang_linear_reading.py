@@ -125,3 +125,33 @@ def test_csharp_usings_of_deeply_nested_type_arguments_are_read_in_linear_time()
         facts = extract_blob((b"using M = " + b"A<" * n + b"B" + b">" * n + b";\\n") * 8, "a.cs", "csharp")
         assert facts.skipped == "" and [i.spec for i in facts.imports] == ["A"] * 8
     """)
+
+
+class _Read(list):
+    """A node's children that count how many of them are read, one at a time or in a slice."""
+
+    read = 0
+
+    def __getitem__(self, key):  # type: ignore[override]
+        got = super().__getitem__(key)
+        _Read.read += len(got) if isinstance(key, slice) else 1
+        return got
+
+
+def test_rust_mod_declarations_read_the_attributes_above_them_alone(monkeypatch):
+    """`mod m;` repeated: each copied every sibling before it to look back for a `#[path]`
+    (80,000 in 950 kB: 12.7 s of extraction). The siblings read are now those looked at."""
+    from indexer.extract.blob import extract_blob
+    from indexer.lang import ancestry
+
+    real = ancestry.place
+    monkeypatch.setattr(ancestry, "place", lambda node, parent: (lambda kept: (_Read(kept[0]), kept[1]))(real(node, parent)))
+
+    def work(n: int) -> int:
+        _Read.read = 0
+        facts = extract_blob(b"".join(b"mod m%d;\n" % i for i in range(n)) + b'#[path = "x.rs"]\nmod p;\n',
+                             "src/lib.rs", "rust")
+        assert len(facts.imports) == n + 1 and facts.imports[-1].names == ("x.rs",)
+        return _Read.read
+
+    assert work(2000) <= 2.1 * work(1000)
