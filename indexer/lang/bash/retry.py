@@ -10,6 +10,7 @@ may turn the rest of the file into an ERROR (every bash-completion helper after 
 from __future__ import annotations
 
 import re
+from typing import Iterator
 
 from tree_sitter import Node
 
@@ -17,6 +18,38 @@ from tree_sitter import Node
 # which the grammar does not take there either: it becomes a space).
 _BASH_REGEX = re.compile(rb"=~[ \t]+(\\(?=\r?\n))?(?:\r?\n[ \t]*)?([^\r\n]*)[ \t]\]\]")
 _BASH_EXTGLOB = re.compile(rb"[?*+@!]\(")
+_BASH_REGEX_START = re.compile(rb"=~[ \t]+")
+_BASH_REGEX_NEXT_LINE = re.compile(rb"\\?\r?\n")  # what lets the operand start on the next line
+_BASH_BREAK = re.compile(rb"[\r\n]")
+
+
+def _regex_operands(data: bytes) -> Iterator[re.Match[bytes]]:
+    """The matches of `_BASH_REGEX` in `data`, as its `finditer` gives them. A `=~` matches
+    when a ` ]]` follows it on its line (or on the next, after a break right behind it); each
+    line's last ` ]]` is looked up once, so the `=~`s of a line with none fail without the
+    pattern reading on to the line's end for each of them."""
+    pos, line_end, last = 0, -1, -1
+
+    def closed_from(at: int) -> bool:  # a ` ]]` at or after `at` on its line; `at` never decreases
+        nonlocal line_end, last
+        if at > line_end:
+            found = _BASH_BREAK.search(data, at)
+            line_end = found.start() if found else len(data)
+            last = max(data.rfind(b" ]]", at, line_end), data.rfind(b"\t]]", at, line_end))
+        return last >= at
+
+    while (start := data.find(b"=~", pos)) >= 0:
+        pos = start + 2
+        spaces = _BASH_REGEX_START.match(data, start)
+        if spaces is None:
+            continue
+        below = _BASH_REGEX_NEXT_LINE.match(data, spaces.end())
+        if not closed_from(start + 3) and not (below and closed_from(below.end())):
+            continue
+        match = _BASH_REGEX.match(data, start)
+        if match is not None:
+            yield match
+            pos = match.end()
 
 
 # A `${name...}` or `${name[subscript]...}` whose rest (group 1) runs to the first `}` with no
@@ -61,7 +94,7 @@ def bash_pattern_view(data: bytes, root: Node) -> bytes | None:
     of these. (Where the grammar stumbles, the ERROR often starts lines later, so `root` is
     not consulted.)"""
     view: bytearray | None = _expansion_view(data)
-    for match in _BASH_REGEX.finditer(data):
+    for match in _regex_operands(data):
         if view is None:
             view = bytearray(data)
         if match.group(1):

@@ -8,14 +8,25 @@
 
 from __future__ import annotations
 
-import re
-
 from tree_sitter import Node
 
 from indexer.lang.import_specs import Handler, aliases_of, compact_text, line_of, node_text
 from indexer.model import ImportSpec
 
-_TYPE_ARGUMENTS = re.compile(r"<[^<>]*>")
+
+def _without_type_arguments(spec: str) -> str:
+    """`spec` without each `<...>` and what it holds, nested or not (a `<` or `>` closing none
+    kept), in one reading: one rewrite per level nested was the square of a deep one."""
+    kept: list[str] = []
+    opened: list[int] = []  # where in `kept` each `<` not closed yet stands
+    for char in spec:
+        if char == ">" and opened:
+            del kept[opened.pop():]
+            continue
+        if char == "<":
+            opened.append(len(kept))
+        kept.append(char)
+    return "".join(kept)
 
 
 def _csharp_using(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -25,11 +36,8 @@ def _csharp_using(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[
         if child.type in ("identifier", "qualified_name", "generic_name", "alias_qualified_name"):
             spec = compact_text(child, data)
     # `using M = A.Maybe<B.Info>;` names the type A.Maybe: its arguments are no part of the
-    # path the resolver looks up (innermost first, for nested ones)
-    while "<" in spec:
-        spec, count = _TYPE_ARGUMENTS.subn("", spec)
-        if not count:
-            break
+    # path the resolver looks up
+    spec = _without_type_arguments(spec) if "<" in spec else spec
     alias = node_text(node.child_by_field_name("name"), data)  # `using U = A.B;`: U
     aliases = aliases_of([spec.rsplit(".", 1)[-1]], [alias]) if alias else ()
     keywords = {c.type for c in node.children if not c.is_named}

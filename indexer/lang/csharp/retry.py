@@ -26,6 +26,7 @@ def csharp_branch_view(data: bytes, root: Node) -> bytes | None:
         return None
     view: bytearray | None = None
     skipping: list[bool] = []  # per open #if: is the branch being read blanked
+    skipped = 0  # how many of them are: the stack is as deep as a file leaves `#if`s open
     blank_from = -1  # where the blanked lines since the last directive start; -1: kept
     for match in _CS_DIRECTIVE.finditer(data):
         word = match.group(1)
@@ -39,11 +40,12 @@ def csharp_branch_view(data: bytes, root: Node) -> bytes | None:
         if word == b"if":
             skipping.append(False)
         elif word in (b"elif", b"else") and skipping:
+            skipped += not skipping[-1]
             skipping[-1] = True
         elif word == b"endif" and skipping:
-            skipping.pop()
+            skipped -= skipping.pop()
         view[start:end] = b" " * (end - start)
-        blank_from = end if any(skipping) else -1  # a stack a handful deep
+        blank_from = end if skipped else -1
     if view is None:
         return None
     if blank_from >= 0:  # an `#if` left open to the end of the file

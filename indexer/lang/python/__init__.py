@@ -19,7 +19,9 @@ from indexer.lang.language import Language
 #    quadratic); `__all__` unknown where a method is called on what a walrus binds, not on
 #    `__all__` (`(__all__ := [...]).extend([...])` extended the list bound before); a dotted
 #    base is its names joined by dots (a comment or a backslash-newline between them was kept)
-VERSION = "5"
+# 6: `__all__` unknown where its writes would copy and join more than `NAMES_WORK` names
+#    (`dunder_all.py`): many writes one after another cost the square of their number
+VERSION = "6"
 
 LANGUAGE = Language(
     name="python",

@@ -19,7 +19,8 @@ as the value then depends on what runs: a value that is no such literal (`__all_
 base.__all__ + [...]`, `[*a, "x"]`), another method (`remove`, `insert`), `del __all__`, `from
 m import __all__`, a `+=` or a method call where no way through has bound it, a write in a
 `for`, `while`, `with` or `match`, or in an `if` condition or an `except ... as __all__`, or
-under `NESTING_MAX` blocks or more (Python itself cannot run such a module); so
+under `NESTING_MAX` blocks or more (Python itself cannot run such a module), or writes that
+would copy and join more than `NAMES_WORK` names (thousands of them); so
 does a way through the module that never binds it (`if FAST: __all__ = [...]` alone), since
 `import *` then binds every public name. Reads (`print(__all__)`), another module's `__all__`
 (`base.__all__`) and what a function or class body does are not writes of the module's own; a
@@ -41,6 +42,10 @@ _LENGTH = len(b"__all__")
 # indented deeper (its MAXINDENT), and the reading recurses a few frames a block, which a
 # hostile file's nesting must not drive past Python's stack.
 NESTING_MAX = 100
+# The names the reading may copy and join over the module's writes: each write after the
+# first copies what is listed so far, and a join of ways sorts it, so a module of many writes
+# costs the square of their number. Past this it is unknown, far above real modules.
+NAMES_WORK = 1 << 22
 _SCOPES = frozenset({"function_definition", "class_definition", "lambda"})
 _SEQUENCES = frozenset({"list", "tuple", "expression_list"})
 
@@ -54,7 +59,10 @@ def dunder_all(root: Node, data: bytes) -> list[str] | None:
     holding = _module_writes(root, [m.start() for m in _NAME.finditer(data)])
     if not holding:
         return None
-    way = _Reading(holding, data).statements(root, _NOWHERE)
+    try:
+        way = _Reading(holding, data).statements(root, _NOWHERE)
+    except _TooMuchWork:
+        return None
     end = way[0] if way is not None else _NOWHERE
     return None if end.unbound or end.names is None else list(end.names)
 
@@ -67,6 +75,10 @@ class _Bound(NamedTuple):
 
 
 _NOWHERE = _Bound(None, True)  # at the module's start
+
+
+class _TooMuchWork(Exception):
+    """The reading of `__all__` would copy and join more than NAMES_WORK names."""
 
 
 def _join(states: list[_Bound]) -> _Bound:
@@ -94,6 +106,16 @@ class _Reading:
         self.holding = holding
         self.data = data
         self.depth = 0  # the blocks entered: each costs a few Python frames
+        self.work = 0  # the names copied and joined so far, at most NAMES_WORK
+
+    def _join(self, states: list[_Bound]) -> _Bound:
+        return _join(self._spend(states))
+
+    def _spend(self, states: list[_Bound]) -> list[_Bound]:
+        self.work += sum(len(s.names) for s in states if s.names is not None)
+        if self.work > NAMES_WORK:
+            raise _TooMuchWork
+        return states
 
     def statements(self, parent: Node, at: _Bound) -> _Way | None:
         if self.depth >= NESTING_MAX:
@@ -109,7 +131,7 @@ class _Reading:
                     return None
                 now = way[0]
                 seen.append(way[1])
-            return now, _join(seen)
+            return now, self._join(seen)
         finally:
             self.depth -= 1
 
@@ -127,8 +149,8 @@ class _Reading:
         elif at.names is None:
             return None  # extended before it is bound: a NameError, or set some way not read
         else:  # a way where it was unbound raises here: the ways that get past it bind it
-            after = _Bound(at.names + tuple(values), False)
-        return after, _join([at, after])
+            after = self._spend([_Bound(at.names + tuple(values), False)])[0]
+        return after, self._join([at, after])
 
     def _if(self, statement: Node, at: _Bound) -> _Way | None:
         clauses = self._clauses(statement, _IF_CLAUSES)
@@ -141,7 +163,7 @@ class _Reading:
         ends = [w[0] for w in ways]
         if not any(c.type == "else_clause" for c in clauses):
             ends.append(at)  # no branch taken
-        return _join(ends), _join([at] + [w[1] for w in ways])
+        return self._join(ends), self._join([at] + [w[1] for w in ways])
 
     def _try(self, statement: Node, at: _Bound) -> _Way | None:
         clauses = self._clauses(statement, _TRY_CLAUSES)
@@ -160,9 +182,9 @@ class _Reading:
         ways = [w for w in tried if w is not None]
         if len(ways) != len(tried):
             return None
-        ends, seen = _join([w[0] for w in ways]), _join([w[1] for w in ways])
+        ends, seen = self._join([w[0] for w in ways]), self._join([w[1] for w in ways])
         after = self.statements(_body(last), ends) if last is not None else (ends, seen)
-        return None if after is None else (after[0], _join([seen, after[1]]))
+        return None if after is None else (after[0], self._join([seen, after[1]]))
 
     def _clauses(self, statement: Node, types: frozenset[str]) -> list[Node] | None:
         """The statement's own block and clauses, or None when a write of `__all__` is anywhere

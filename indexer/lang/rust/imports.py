@@ -87,7 +87,8 @@ def _rust_path_attribute(node: Node, data: bytes) -> str | None:
     if holder is None:
         return None
     children, at = ancestry.place(node, holder)
-    for sibling in reversed(children[:at]):
+    for before in range(at - 1, -1, -1):  # back from it, not a copy of every sibling before it
+        sibling = children[before]
         if not sibling.is_named:
             continue
         if sibling.type not in ("attribute_item", "line_comment", "block_comment"):
