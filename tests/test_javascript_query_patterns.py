@@ -1,5 +1,5 @@
 """The symbols and local sites the JavaScript and TypeScript queries (indexer/lang/javascript/
-queries.scm, locals.scm, jsx.scm; indexer/lang/typescript/queries.scm) make, each row a form a
+queries.scm, generators.scm, locals.scm, jsx.scm; indexer/lang/typescript/queries.scm) make, each row a form a
 hand mutant dropping one of their patterns got past, asserted as docs/languages.md lists
 them."""
 
