@@ -72,12 +72,17 @@ def _php_scope(before: bytes) -> tuple[int, bytes] | None:
     return None
 
 
+def _word_start(text: bytes, end: int) -> int:
+    """Where the run of word bytes (`\\w`) ending at `end` starts."""
+    while end > 0 and text[end - 1] in _WORD:
+        end -= 1
+    return end
+
+
 def _ruby_names(before: bytes, end: int) -> int | None:
     """`(?:::)?[A-Za-z_]\\w*(?:::[A-Z]\\w*)*` ending at `end`: where the leftmost such run starts
     (a constant path's parts after its first capitalized)."""
-    j = end
-    while j > 0 and before[j - 1] in _WORD:
-        j -= 1
+    j = _word_start(before, end)
     k = name_before(before, end, _FIRST, _WORD)
     if k is None:
         return None
@@ -85,9 +90,7 @@ def _ruby_names(before: bytes, end: int) -> int | None:
         if before[j] not in _UPPER:
             return j - 2  # `::name`, the path's first part
         e = j - 2
-        j = e
-        while j > 0 and before[j - 1] in _WORD:
-            j -= 1
+        j = _word_start(before, e)
         earlier = name_before(before, e, _FIRST, _WORD)
         if earlier is None:
             return e
@@ -107,10 +110,7 @@ def _ruby_scope(before: bytes) -> bytes | None:
     """`((?:::)?[A-Z]\\w*(?:::[A-Z]\\w*)*)[ \\t]*::$`'s last part: the constant a `A::B::`
     ends with."""
     end = blank_end(before, len(before) - 2)
-    j = end
-    while j > 0 and before[j - 1] in _WORD:
-        j -= 1
-    k = next((k for k in range(j, end) if before[k] in _UPPER), None)
+    k = next((k for k in range(_word_start(before, end), end) if before[k] in _UPPER), None)
     return before[k:end] if k is not None else None
 
 
