@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from indexer.manifests.entrypoints import find_entry_points
 from indexer.model import BlobFacts, EntryPoint, FileEntry, Symbol
 
@@ -161,3 +164,38 @@ def test_a_symlink_named_main_is_no_entry_point():
              FileEntry(path="pkg/__main__.py", blob="1" * 40, mode=0o120000, size=9, lines=-1, language="symlink",
                        skipped="symlink")]
     assert find_entry_points(files, {}, lambda p: b"") == []
+
+
+def _crates(n: int) -> dict[str, str]:
+    tree: dict[str, str] = {}
+    for i in range(n):
+        tree[f"c{i}/Cargo.toml"] = f'[package]\nname = "c{i}"\n'
+        tree[f"c{i}/src/main.rs"] = tree[f"c{i}/src/bin/a.rs"] = tree[f"c{i}/src/bin/sub/main.rs"] = ""
+    return tree
+
+
+def test_many_crates_with_binary_folders_find_their_bins_in_linear_work():
+    """Each crate with a src/bin walked every folder of the tree for its subfolders (n crates:
+    n² folders; 2,000 crates in 42 s); the `bin` folders' subfolders are now found in one walk
+    (0.4 s). Lines run double with the crates (were 3.9 times)."""
+    from tests.lines_run import counted
+
+    small, big = _crates(100), _crates(200)
+    (found, lines_small), (found_big, lines_big) = counted(lambda: run(small)), counted(lambda: run(big))
+    assert len(found_big) == 2 * len(found) == 600
+    assert EntryPoint("sub", "rust_bin", "c7/src/bin/sub/main.rs", "", "c7/Cargo.toml") in found
+    assert lines_big < 2.5 * lines_small
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["bin", "src", "x", "y"]), min_size=1, max_size=5), max_size=12))
+def test_the_bin_folders_subfolders_are_those_a_walk_of_every_folder_finds(parts):
+    """`_bin_subdirs` gives each `bin` folder the subfolders a scan of every folder gives it."""
+    from indexer.manifests.entrypoints import _bin_subdirs
+    from indexer.resolve.tree import TreePaths, parent
+
+    tree = TreePaths(sorted({"/".join(p) + "/f.rs" for p in parts}))
+    found = _bin_subdirs(tree)
+    for d in tree.dirs:
+        want = sorted(s for s in tree.dirs if parent(s) == d) if d.rpartition("/")[2] == "bin" else []
+        assert found.get(d, []) == want

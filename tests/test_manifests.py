@@ -704,3 +704,96 @@ def test_manifests_past_the_bytes_or_declarations_a_tree_may_hold_are_too_large(
     with pytest.raises(TooLarge, match="the 3 manifests of this tree hold 801 bytes together, over the 800"):
         parsed(tree, 267)
     assert read == []  # refused from the file table, before any is read
+
+
+_LINE_TEXT = st.text(st.sampled_from("ab =:\t\x0b\x1c\u00a0\u3000#;[]"), max_size=40)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_LINE_TEXT)
+def test_a_setup_cfg_option_line_splits_as_configparsers_own_pattern_splits_it(line):
+    """The linear option pattern reads any line (configparser meets them split at `\\n` and
+    stripped) as the standard library's lazy one does: the same name, delimiter and value, or
+    no option."""
+    import configparser
+    import re
+
+    from indexer.manifests.python import OPTION_LINE
+
+    ours, theirs = re.compile(OPTION_LINE).match(line), configparser.ConfigParser.OPTCRE.match(line)
+    assert (ours and ours.groupdict()) == (theirs and theirs.groupdict())
+    stripped = line.strip()
+    ours, theirs = re.compile(OPTION_LINE).match(stripped), configparser.ConfigParser.OPTCRE.match(stripped)
+    assert (ours and ours.groupdict()) == (theirs and theirs.groupdict())
+
+
+def test_a_setup_cfg_is_read_with_the_linear_option_pattern():
+    """configparser's own pattern tried each place in a run of blank space before a delimiter
+    again (a name padded by 20,000 spaces: 4.6 s, by 10,000: 1.1 s); the reader's parser splits
+    option lines with the linear one, and reads such a name as before."""
+    from indexer.manifests.python import OPTION_LINE, _setup_cfg_parser
+
+    assert _setup_cfg_parser()._optcre.pattern == OPTION_LINE  # type: ignore[attr-defined]
+    found = parse({"setup.cfg": "[metadata]\nname" + " " * 2_000 + "= padded\n"})
+    assert found.packages == [Package("padded", "", "pypi", "setup.cfg")] and found.problems == []
+
+
+def test_a_setup_cfgs_first_bad_line_ends_its_reading():
+    """configparser read on past a bad line, adding each to a message copied whole each time (a
+    square: 1 MB of bad lines in 21 s, 2 MB in 65 s); the first makes the manifest bad, and the
+    lines configparser runs do not grow with the bad lines after it."""
+    import configparser
+
+    from tests.lines_run import counted
+
+    def run(bad: int):
+        return counted(lambda: parse({"setup.cfg": "[metadata]\nname = x\n" + "not an option\n" * bad}),
+                       [configparser.__file__])
+
+    (few, few_lines), (many, many_lines) = run(10), run(1_000)
+    assert few.problems == many.problems == [Skipped("setup.cfg", "bad_manifest")]
+    assert many_lines == few_lines
+
+
+def test_a_toml_key_of_thousands_of_parts_is_bad_manifest_in_linear_work():
+    """tomllib spent a square in a dotted key's parts (a key of 10,000 parts in 2.4 s, 20,000 in
+    7.5 s; a header of 20,000 parts over as many keys in 152 s) before its nesting was refused;
+    a key of more parts than tables may nest is refused before decoding. (tomllib's square is in
+    slicing the key at each part, a line each: counting its lines does not show it.)"""
+    import tomllib._parser as toml_parser
+
+    from tests.lines_run import counted
+
+    def run(parts: int):
+        key = ".".join(["a"] * parts)
+        return counted(lambda: parse({"Cargo.toml": f"[package]\nname = 'x'\n{key} = 1\n",
+                                      "pyproject.toml": f"[{key}]\n" + "k = 1\n" * 10}), [toml_parser.__file__])
+
+    (small, small_lines), (big, big_lines) = run(1_000), run(2_000)
+    assert small.problems == big.problems == [Skipped("Cargo.toml", "bad_manifest"), Skipped("pyproject.toml", "bad_manifest")]
+    assert small_lines == big_lines == 0
+
+
+_KEY_PART = st.sampled_from(["a", "b-1", "_", '"x.y"', "'q'", '""', "1"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.text(st.sampled_from('ab.=" \'#[]{}\n\t1,'), max_size=80),
+    st.builds(lambda parts, header, sp, tail: ("[" + (sp.join(parts)) + "]\n" if header else sp.join(parts) + " = 1\n") + tail,
+              st.lists(_KEY_PART, min_size=1, max_size=40), st.booleans(), st.sampled_from([".", " . ", "\t.", ".."]),
+              st.sampled_from(["", "k = 1.5\n", "x = '''\na.b.c = 1\n'''\n", "# a.b = 1\n"])),
+))
+def test_a_toml_manifest_is_refused_before_decoding_only_as_decoding_refuses_it(text):
+    """The key check before decoding refuses only what decoding would: the same table, or an error
+    for both."""
+    from indexer.contract.decode import decode_toml
+    from indexer.manifests.base import toml_manifest
+
+    def read(f):
+        try:
+            return f(text.encode())
+        except ValueError:
+            return "refused"
+
+    assert read(toml_manifest) == read(decode_toml)

@@ -55,7 +55,21 @@ def _declared(m: Manifest, tree: TreePaths, modules: PythonModules, js: JsResolv
     return out
 
 
-def _cargo_auto_bins(m: Manifest, tree: TreePaths, declared_paths: set[str]) -> list[EntryPoint]:
+def _bin_subdirs(tree: TreePaths) -> dict[str, list[str]]:
+    """Each folder named `bin`, to its subfolders, sorted: one walk over the tree's folders for
+    all crates, where a walk for each crate with a src/bin was a square in the crates."""
+    out: dict[str, list[str]] = {}
+    for d in tree.dirs:
+        up = parent(d)
+        if up.rpartition("/")[2] == "bin":
+            out.setdefault(up, []).append(d)
+    for subs in out.values():
+        subs.sort()
+    return out
+
+
+def _cargo_auto_bins(m: Manifest, tree: TreePaths, declared_paths: set[str],
+                     bin_subdirs: Callable[[], dict[str, list[str]]]) -> list[EntryPoint]:
     if m.ecosystem != "cargo" or m.package is None:
         return []
     crate = parent(m.path)
@@ -67,8 +81,8 @@ def _cargo_auto_bins(m: Manifest, tree: TreePaths, declared_paths: set[str]) -> 
     for path in tree.files_in(bin_dir):
         if path.endswith(".rs") and path not in declared_paths:
             out.append(EntryPoint(posixpath.basename(path)[: -len(".rs")], "rust_bin", path, "", m.path))
-    # most crates have no src/bin: not a walk over every folder of the tree for each of them
-    for sub in sorted(d for d in tree.dirs if parent(d) == bin_dir) if tree.is_dir(bin_dir) else ():
+    # most crates have no src/bin: the folders are walked only once one has
+    for sub in bin_subdirs().get(bin_dir, ()) if tree.is_dir(bin_dir) else ():
         path = join(sub, "main.rs")
         if path in tree and path not in declared_paths:
             out.append(EntryPoint(posixpath.basename(sub), "rust_bin", path, "", m.path))
@@ -117,9 +131,16 @@ def find_entry_points(
     modules = PythonModules(tree)
     js = JsResolver(tree, read)
     out: list[EntryPoint] = []
+    subdirs: list[dict[str, list[str]]] = []  # `_bin_subdirs`, made when a crate first asks
+
+    def bin_subdirs() -> dict[str, list[str]]:
+        if not subdirs:
+            subdirs.append(_bin_subdirs(tree))
+        return subdirs[0]
+
     for m in found.manifests:
         declared = _declared(m, tree, modules, js)
         out.extend(declared)
-        out.extend(_cargo_auto_bins(m, tree, {e.path for e in declared if e.kind == "rust_bin"}))
+        out.extend(_cargo_auto_bins(m, tree, {e.path for e in declared if e.kind == "rust_bin"}, bin_subdirs))
     out.extend(_from_sources(files, facts, tree))
     return sorted(set(out), key=lambda e: (e.path, e.kind, e.name, e.target, e.manifest))

@@ -5,8 +5,13 @@ arguments of the `setup(...)` call only; the file is never executed)."""
 from __future__ import annotations
 
 import ast
+import re
+from typing import TYPE_CHECKING, NoReturn
 
 from indexer.manifests.base import Collector, ManifestError, split_requirement, table_or_none, toml_manifest
+
+if TYPE_CHECKING:
+    import configparser
 
 SCRIPT_KINDS = {"console_scripts": "console_script", "gui_scripts": "gui_script"}
 
@@ -83,10 +88,30 @@ def _literal_or_empty(value: str) -> str:
     return "" if value.strip().startswith(("attr:", "file:")) else value.strip()
 
 
-def read_setup_cfg(c: Collector, data: bytes) -> None:
+# An option line's name up to its delimiter, as configparser's own pattern reads a line (it
+# meets lines split at `\n` and stripped) but with no lazy name before `\s*`: that one tried
+# each place in a run of blank space again, a square in the run's length.
+OPTION_LINE = r"(?P<option>(?:[^=:\n]*[^=:\s])?)\s*(?P<vi>=|:)\s*(?P<value>.*)$"
+
+
+def _setup_cfg_parser() -> configparser.ConfigParser:
     import configparser  # here: only a tree with a setup.cfg reads one
 
-    cfg = configparser.ConfigParser(interpolation=None)
+    class SetupCfg(configparser.ConfigParser):
+        OPTCRE = re.compile(OPTION_LINE)
+
+        def _handle_error(self, exc: object, fpname: str, lineno: int, line: str) -> NoReturn:
+            # configparser reads on past a bad line and adds each to its message, copied whole
+            # each time: a square in the bad lines; the first makes the manifest bad as well
+            raise ManifestError(f"line {lineno} is neither a section, an option nor a continuation")
+
+    return SetupCfg(interpolation=None)
+
+
+def read_setup_cfg(c: Collector, data: bytes) -> None:
+    import configparser
+
+    cfg = _setup_cfg_parser()
     try:
         cfg.read_string(data.decode("utf-8"))
     except configparser.Error as e:
