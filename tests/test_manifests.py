@@ -785,15 +785,23 @@ _KEY_PART = st.sampled_from(["a", "b-1", "_", '"x.y"', "'q'", '""', "1"])
               st.sampled_from(["", "k = 1.5\n", "x = '''\na.b.c = 1\n'''\n", "# a.b = 1\n"])),
 ))
 def test_a_toml_manifest_is_refused_before_decoding_only_as_decoding_refuses_it(text):
-    """The key check before decoding refuses only what decoding would: the same table, or an error
-    for both."""
-    from indexer.contract.decode import decode_toml
-    from indexer.manifests.base import toml_manifest
+    """The key check before decoding (`decode.toml_key_dots`) refuses only what decoding would
+    refuse after it: the same table as tomllib's, or an error for both."""
+    import tomllib
 
-    def read(f):
-        try:
-            return f(text.encode())
-        except ValueError:
+    from indexer.contract.decode import TOML_MAX_DEPTH, decode_toml, nested_deeper, toml_depth
+
+    def decoded_whole():  # decode_toml as it was, with no key check before tomllib
+        if toml_depth(text) > TOML_MAX_DEPTH:
             return "refused"
+        try:
+            doc = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+            return "refused"
+        return "refused" if nested_deeper(doc, TOML_MAX_DEPTH) else doc
 
-    assert read(toml_manifest) == read(decode_toml)
+    try:
+        checked = decode_toml(text.encode())
+    except ValueError:
+        checked = "refused"
+    assert checked == decoded_whole()

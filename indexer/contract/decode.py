@@ -113,6 +113,28 @@ def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes
         raise Undecodable(f"not JSON: {str(exc).splitlines()[0][:120]}") from None
 
 
+# A key's text once its quoted parts are taken out: bare parts, dots and blank space.
+_BARE_KEY = re.compile(r"[A-Za-z0-9_\-. \t]*")
+
+
+def toml_key_dots(text: str) -> int:
+    """The most dots of a header's or a line's key, strings and comments taken out first: a key
+    of more parts than tables may nest is refused after decoding anyway, and tomllib spends a
+    square in a key's parts before that (slicing the key at each part)."""
+    most = 0
+    for line in _TOML_TEXT.sub("", text).split("\n"):
+        line = line.lstrip(" \t")
+        if line.startswith("["):
+            key = line.lstrip("[").partition("]")[0]
+        else:
+            key, eq, _ = line.partition("=")
+            if not eq:
+                continue
+        if key.count(".") > most and _BARE_KEY.fullmatch(key):
+            most = key.count(".")
+    return most
+
+
 def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
     """The table of a TOML document (UTF-8 bytes or str), or Undecodable. Depth counts inline
     arrays and tables before decoding and, after it, tables made by dotted keys and headers."""
@@ -127,7 +149,7 @@ def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes
             text = bytes(data).decode("utf-8")
         except UnicodeDecodeError:
             raise Undecodable("not UTF-8 text") from None
-    if toml_depth(text, max_depth) > max_depth:
+    if toml_depth(text, max_depth) > max_depth or toml_key_dots(text) > max_depth:
         raise Undecodable(f"nested more than {max_depth} levels deep")
     try:
         doc = tomllib.loads(text)

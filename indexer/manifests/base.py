@@ -18,7 +18,7 @@ from typing import Callable
 
 import msgspec
 
-from indexer.contract.decode import _TOML_TEXT, TOML_MAX_DEPTH, decode_json, decode_toml
+from indexer.contract.decode import decode_json, decode_toml
 from indexer.model import Dependency, Package, Skipped
 
 BAD_MANIFEST = "bad_manifest"
@@ -78,33 +78,8 @@ def json_manifest(c: "Collector", data: bytes, what: str) -> dict:
     return doc
 
 
-# A key's text once its quoted parts are taken out: bare parts, dots and blank space.
-_BARE_KEY = re.compile(r"[A-Za-z0-9_\-. \t]*")
-
-
-def _longest_key_dots(text: str) -> int:
-    """The most dots of a header's or a line's key (strings and comments taken out first): a
-    key of more parts than `TOML_MAX_DEPTH` nests tables deeper than decoding allows, and
-    tomllib spends a square in a key's parts before that is found."""
-    most = 0
-    for line in _TOML_TEXT.sub("", text).split("\n"):
-        line = line.lstrip(" \t")
-        if line.startswith("["):
-            key = line.lstrip("[").partition("]")[0]
-        else:
-            key, eq, _ = line.partition("=")
-            if not eq:
-                continue
-        if key.count(".") > most and _BARE_KEY.fullmatch(key):
-            most = key.count(".")
-    return most
-
-
 def toml_manifest(data: bytes) -> dict:
-    """A TOML manifest's table (Cargo.toml, pyproject.toml). A key of more parts than tables
-    may nest is refused before decoding, which would refuse it after a square in its parts."""
-    if _longest_key_dots(data.decode("utf-8")) > TOML_MAX_DEPTH:
-        raise ManifestError(f"a key of more than {TOML_MAX_DEPTH} parts")
+    """A TOML manifest's table (Cargo.toml, pyproject.toml)."""
     return decode_toml(data)
 
 
