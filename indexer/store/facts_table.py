@@ -63,7 +63,19 @@ class FactsSummary(msgspec.Struct):
 
 Summary = FactsSummary | BlobFacts
 
-decode_summary = read_back(msgspec.msgpack.Decoder(FactsSummary).decode)  # the other fields are skipped, never built
+_decode_summary = msgspec.msgpack.Decoder(FactsSummary).decode  # the other fields are skipped, never built
+
+
+def _summary(data: bytes | memoryview) -> FactsSummary:
+    """A blob's summary, holding no view of `data`: decoded in place from the store's pages, a
+    `Raw` field is a view of them, which a later write may reuse once the read ends (a summary
+    kept past its transaction, or by the resident cache, then counted another record's bytes:
+    billions of imports)."""
+    found = _decode_summary(data)
+    return msgspec.structs.replace(found, import_specs=msgspec.Raw(bytes(found.import_specs)))
+
+
+decode_summary = read_back(_summary)
 
 
 def load_summaries(store: Store, keys: Mapping[str, bytes]) -> dict[str, FactsSummary]:
