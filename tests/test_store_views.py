@@ -17,17 +17,29 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
+import msgspec.inspect as mi
 import pytest
 
 from corpora.gitbuild import RepoBuilder
 from indexer.api import index, snapshot
 from indexer.fleet import bundle
 from indexer.fleet.signing import split
+from indexer.model import BlobFacts
 from indexer.store import name_runs, resident, worktrees
 from indexer.store import snapshot as snapshots
 from indexer.store.database import Store
 from indexer.store.facts_table import FactsSummary, load_summaries
-from indexer.store.records import NO_FACTS, core_reader, entry_facts_key, load_cores, load_facts, load_stored_record
+from indexer.store.name_runs import NameRun
+from indexer.store.records import (
+    NO_FACTS,
+    ImportFacts,
+    UseFacts,
+    core_reader,
+    entry_facts_key,
+    load_cores,
+    load_facts,
+    load_stored_record,
+)
 from indexer.store.versions import snapshot_version
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -248,6 +260,34 @@ def test_a_partial_bundle_checks_over_facts_read_in_place(history):
     data = split(b"".join(chunks))[0]
     verified = bundle.check(data, poisoned(central))
     assert verified.held and verified.record.fingerprint == bundle.check(data, central).record.fingerprint
+
+
+def _views(kind: mi.Type, where: str, seen: set[type]) -> Iterator[str]:
+    """Where values of `kind` decode as views of their input: `Raw` and memoryview fields."""
+    if isinstance(kind, (mi.RawType, mi.MemoryViewType)):
+        yield where
+    elif isinstance(kind, mi.StructType):
+        if kind.cls not in seen:
+            seen.add(kind.cls)
+            for f in kind.fields:
+                yield from _views(f.type, f"{kind.cls.__name__}.{f.name}", seen)
+    else:
+        for f in msgspec.structs.fields(kind):  # a container's or union's kinds of items
+            value = getattr(kind, f.name)
+            for item in value if isinstance(value, tuple) else (value,):
+                if isinstance(item, mi.Type):
+                    yield from _views(item, where, seen)
+
+
+def test_what_reads_in_place_decode_holds_no_view_but_the_summarys_copied_one():
+    """The kinds the in-place reads decode (a blob's core facts, its summary, its imports and
+    uses, a run of names), every field at any depth, even one the files above never fill:
+    a `Raw` or memoryview field among them is a view of the store's pages unless copied
+    while the read is open, as `decode_summary` copies the summary's imports."""
+    seen: set[type] = set()
+    found = {where for kind in mi.multi_type_info([BlobFacts, FactsSummary, ImportFacts, UseFacts, NameRun])
+             for where in _views(kind, kind.__class__.__name__, seen)}
+    assert found == {"FactsSummary.import_specs"}
 
 
 def _reads_in_place(path: Path) -> Iterator[str]:
