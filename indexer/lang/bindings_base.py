@@ -5,6 +5,7 @@ overrides where its imports differ; the table of them is indexer/lang/bindings.p
 from __future__ import annotations
 
 import re
+import string
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Callable, Container, Iterable, Iterator, NamedTuple, Protocol
 
@@ -267,6 +268,13 @@ class SiteSyntax(NamedTuple):
 DOTTED_NAMES = 64  # the names of a dotted receiver read back from a site, at most
 SITE_TEXT = 1024  # the bytes of a site's line its readings see on each side of it
 CUT = b")"  # what stands for the text cut off before a site's window: a closed expression
+# The bytes of the names the readings read back: C-like identifiers (ASCII `\w`, not starting
+# with a digit), and script identifiers, which may also hold `$`.
+NAME_FIRST = frozenset(string.ascii_letters.encode() + b"_")
+NAME_REST = NAME_FIRST | frozenset(string.digits.encode())
+SCRIPT_FIRST = NAME_FIRST | {ord("$")}
+SCRIPT_REST = NAME_REST | {ord("$")}
+UPPER = frozenset(string.ascii_uppercase.encode())
 _NAME_RUN = re.compile(rb"[\w$\x80-\xff]*")
 
 
@@ -299,12 +307,12 @@ class DottedTail:
     text's: searching the text for the pattern anchored at its end tries every byte of it, and
     backtracks through a long name at each (each site of a long line reading the line before it)."""
 
-    def __init__(self, first: bytes, rest: bytes, blanks: bytes = b" \t", dot: bytes = b".") -> None:
+    def __init__(self, first: Iterable[int], rest: Iterable[int], blanks: bytes = b" \t", dot: bytes = b".") -> None:
         self.first = frozenset(first)
         self.rest = frozenset(rest)
         self.blanks = frozenset(blanks)
         self.dot = dot
-        self._spelled = (first, rest, blanks)
+        self._spelled = (bytes(sorted(self.first)), bytes(sorted(self.rest)), blanks)
 
     @cached_property
     def pattern(self) -> re.Pattern[bytes]:
@@ -355,6 +363,10 @@ class DottedTail:
         if not text.endswith(self.dot, 0, i):
             return None
         return blank_end(text, i - len(self.dot), self.blanks)
+
+
+NAMES = DottedTail(NAME_FIRST, NAME_REST)  # `a . b.`, of C-like identifiers
+SCRIPT_NAMES = DottedTail(SCRIPT_FIRST, SCRIPT_REST)  # the same of script identifiers (`$el.`)
 
 
 def blank_end(text: bytes, end: int, blanks: Container[int] = b" \t") -> int:

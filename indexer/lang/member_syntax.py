@@ -8,20 +8,25 @@ name is taken for them."""
 from __future__ import annotations
 
 import re
-import string
 
-from indexer.lang.bindings_base import DottedTail, SiteSyntax, blank_end, name_before
+from indexer.lang.bindings_base import (
+    NAME_FIRST,
+    NAME_REST,
+    NAMES,
+    SCRIPT_NAMES,
+    UPPER,
+    SiteSyntax,
+    blank_end,
+    name_before,
+)
 
 THIS = "<this>"
 SUPER = "<super>"
 
 
-_UPPER = frozenset(string.ascii_uppercase.encode())
-_FIRST = frozenset(string.ascii_letters.encode() + b"_")
-_WORD = _FIRST | frozenset(string.digits.encode())
 # Java's and C#'s dotted receivers (`a . b.`), and the type a `new` makes (`new a.b.T<X>(...).`)
-_DOTTED = DottedTail(string.ascii_letters.encode() + b"_$", string.ascii_letters.encode() + string.digits.encode() + b"_$")
-_TYPE = DottedTail(string.ascii_letters.encode() + b"_", string.ascii_letters.encode() + string.digits.encode() + b"_")
+_DOTTED = SCRIPT_NAMES
+_TYPE = NAMES
 
 # Each reading below finds what a search of the site's line before it for a pattern anchored
 # at its end would (the pattern in its comment), read back from the end: such a search tries
@@ -31,7 +36,7 @@ _TYPE = DottedTail(string.ascii_letters.encode() + b"_", string.ascii_letters.en
 def _name_start(text: bytes, end: int) -> int | None:
     """An identifier's start (`[A-Za-z_]\\w*`) ending at `end`: the first letter or underscore
     of the word before `end` (`name_before`)."""
-    return name_before(text, end, _FIRST, _WORD)
+    return name_before(text, end, NAME_FIRST, NAME_REST)
 
 
 def _made_type(before: bytes) -> bytes | None:
@@ -55,7 +60,7 @@ def _made_type(before: bytes) -> bytes | None:
             continue
         keyword = blank_end(before, start)
         if keyword < start and before.endswith(b"new", 0, keyword) and (
-                keyword == 3 or not (before[keyword - 4] in _WORD or before[keyword - 4] == 0x2E)):
+                keyword == 3 or not (before[keyword - 4] in NAME_REST or before[keyword - 4] == 0x2E)):
             return before[start:e]
     return None
 
@@ -64,17 +69,17 @@ def _php_scope(before: bytes) -> tuple[int, bytes] | None:
     """`(\\\\?[A-Za-z_][\\w\\\\]*)[ \\t]*::$`: (where it starts, the class a `Type::` names)."""
     end = blank_end(before, len(before) - 2)
     j = end
-    while j > 0 and (before[j - 1] in _WORD or before[j - 1] == 0x5C):
+    while j > 0 and (before[j - 1] in NAME_REST or before[j - 1] == 0x5C):
         j -= 1
     for k in range(j, end):
-        if before[k] in _FIRST or (before[k] == 0x5C and k + 1 < end and before[k + 1] in _FIRST):
+        if before[k] in NAME_FIRST or (before[k] == 0x5C and k + 1 < end and before[k + 1] in NAME_FIRST):
             return k, before[k:end]
     return None
 
 
 def _word_start(text: bytes, end: int) -> int:
     """Where the run of word bytes (`\\w`) ending at `end` starts."""
-    while end > 0 and text[end - 1] in _WORD:
+    while end > 0 and text[end - 1] in NAME_REST:
         end -= 1
     return end
 
@@ -83,15 +88,15 @@ def _ruby_names(before: bytes, end: int) -> int | None:
     """`(?:::)?[A-Za-z_]\\w*(?:::[A-Z]\\w*)*` ending at `end`: where the leftmost such run starts
     (a constant path's parts after its first capitalized)."""
     j = _word_start(before, end)
-    k = name_before(before, end, _FIRST, _WORD)
+    k = name_before(before, end, NAME_FIRST, NAME_REST)
     if k is None:
         return None
     while k == j and before.endswith(b"::", 0, j):
-        if before[j] not in _UPPER:
+        if before[j] not in UPPER:
             return j - 2  # `::name`, the path's first part
         e = j - 2
         j = _word_start(before, e)
-        earlier = name_before(before, e, _FIRST, _WORD)
+        earlier = name_before(before, e, NAME_FIRST, NAME_REST)
         if earlier is None:
             return e
         k = earlier
@@ -110,7 +115,7 @@ def _ruby_scope(before: bytes) -> bytes | None:
     """`((?:::)?[A-Z]\\w*(?:::[A-Z]\\w*)*)[ \\t]*::$`'s last part: the constant a `A::B::`
     ends with."""
     end = blank_end(before, len(before) - 2)
-    k = next((k for k in range(_word_start(before, end), end) if before[k] in _UPPER), None)
+    k = next((k for k in range(_word_start(before, end), end) if before[k] in UPPER), None)
     return before[k:end] if k is not None else None
 
 

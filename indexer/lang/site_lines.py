@@ -4,15 +4,12 @@ receiver before a `.`, the path before a `::`, a struct literal's key (`bindings
 from __future__ import annotations
 
 import re
-import string
 
-from indexer.lang.bindings_base import DottedTail, SiteSyntax
+from indexer.lang.bindings_base import NAME_FIRST, NAME_REST, NAMES, DottedTail, SiteSyntax
 
-_FIRST = string.ascii_letters.encode() + b"_"
-_REST = _FIRST + string.digits.encode()
 # the names before a site's `.` and its `::`, read back from it (`DottedTail`)
-_CHAIN = DottedTail(_FIRST, _REST)
-_PATH = DottedTail(_FIRST, _REST, dot=b"::")
+_CHAIN = NAMES
+_PATH = DottedTail(NAME_FIRST, NAME_REST, dot=b"::")
 _KEY = re.compile(rb"[ \t]*:(?![:=])")
 
 

@@ -11,12 +11,19 @@ an argument of (`argument_of`)."""
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from indexer.lang.bindings_base import DottedTail, blank_end, dotted_names, opening_bracket
+from indexer.lang.bindings_base import (
+    NAME_REST,
+    SCRIPT_FIRST,
+    SCRIPT_REST,
+    DottedTail,
+    blank_end,
+    dotted_names,
+    opening_bracket,
+)
 
 IDENT = rb"[A-Za-z_$][\w$]*"
 # types with no member of their own a class's method could be (a boolean's are Object's: `OBJECT`):
@@ -159,10 +166,8 @@ CALLBACKS: dict[str, Elements] = {m: INDEXED for m in _ARRAY_CALLBACKS} | {
 
 
 _BLANKS = frozenset(b" \t\n\r\f\v")
-_WORD = frozenset(string.ascii_letters.encode() + string.digits.encode() + b"_")  # `\\w`
 # dotted names of identifiers (`IDENT`) between any blanks, read back from a text's end
-DOTTED = DottedTail(string.ascii_letters.encode() + b"_$", string.ascii_letters.encode() + string.digits.encode() + b"_$",
-                    blanks=b" \t\n\r\f\v")
+DOTTED = DottedTail(SCRIPT_FIRST, SCRIPT_REST, blanks=b" \t\n\r\f\v")
 
 
 def _dotted_at_end(text: bytes, end: int | None = None) -> tuple[str, ...] | None:
@@ -175,7 +180,7 @@ def _dotted_at_end(text: bytes, end: int | None = None) -> tuple[str, ...] | Non
         return None
     before = blank_end(text, start, _BLANKS)
     if text.endswith((b".", b")", b"]", b"}", b"!", b"'", b'"', b"`"), 0, before) or (
-            text.endswith(b"new", 0, before) and not (before > 3 and text[before - 4] in _WORD)):  # `\bnew$`
+            text.endswith(b"new", 0, before) and not (before > 3 and text[before - 4] in NAME_REST)):  # `\bnew$`
         return None
     return dotted_names(text[start:end])
 

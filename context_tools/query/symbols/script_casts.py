@@ -6,14 +6,12 @@ site's line starts with the parenthesis closing it."""
 from __future__ import annotations
 
 import re
-import string
 
 from context_tools.query.symbols.script_annotations import named_type, type_end
 from context_tools.query.symbols.script_blocks import HEADER_LINES
-from indexer.lang.bindings_base import SITE_TEXT, opening_bracket, site_window
+from indexer.lang.bindings_base import SCRIPT_REST, SITE_TEXT, opening_bracket, site_window
 
 # the words after which a parenthesis opens an expression, not a call's arguments (`return (x as T).m`)
-_WORD = frozenset(string.ascii_letters.encode() + string.digits.encode() + b"_$")
 _BEFORE_EXPRESSION = frozenset({b"return", b"await", b"typeof", b"void", b"yield", b"case", b"in", b"of", b"else",
                                 b"do", b"throw", b"delete"})
 
@@ -56,7 +54,7 @@ def parenthesized(before: bytes) -> bytes | None:
         return None
     end = len(before[:i].rstrip())
     start = end
-    while start > 0 and before[start - 1] in _WORD:
+    while start > 0 and before[start - 1] in SCRIPT_REST:
         start -= 1
     last = before[end - 1:end]
     lead = before[start:end] if start < end else last if last in (b")", b"]") else b""  # `([\w$]+|[)\]])\s*$`

@@ -10,11 +10,17 @@ each names is typed by `ScriptTypes`."""
 from __future__ import annotations
 
 import re
-import string
 from typing import Literal, NamedTuple
 
 from context_tools.query.symbols.script_annotations import IDENT, argument_of, parameters, type_end
-from indexer.lang.bindings_base import closing_bracket, dotted_names, name_before, opening_bracket
+from indexer.lang.bindings_base import (
+    SCRIPT_FIRST,
+    SCRIPT_REST,
+    closing_bracket,
+    dotted_names,
+    name_before,
+    opening_bracket,
+)
 
 # the array methods that return an array of the same elements (`filter` only with a callback
 # written in place, which is no type predicate: `filter(isSub)` may narrow the element)
@@ -25,8 +31,6 @@ _CONTINUES = re.compile(rb"\s*(?:[.?:\[(+\-*/%&|^<>=,`]|(?:as|satisfies|instance
 ASSIGNED = rb"\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])"
 LOOKAHEAD = 30  # the lines read past a statement for what carries it on, at most
 CHAIN_STEPS = 16  # the fields and keys a receiver's chain is read back over, at most
-_FIRST = frozenset(string.ascii_letters.encode() + b"_$")
-_WORD = _FIRST | frozenset(string.digits.encode())
 _MODIFIERS = rb"(?:(?:public|private|protected|readonly|declare|override|abstract|get|set|async)\s+)*"
 
 
@@ -71,8 +75,8 @@ def chain_before(before: bytes) -> Chain | None:
             if opened is None or not steps:
                 return None
             return Chain((), text, tuple(reversed(steps)))  # a call's result (`f(x)[k].`) is no cast
-        start = name_before(text, len(text), _FIRST, _WORD)  # `(?<![\w$])IDENT$`, read back
-        if start is None or start > 0 and text[start - 1] in _WORD:
+        start = name_before(text, len(text), SCRIPT_FIRST, SCRIPT_REST)  # `(?<![\w$])IDENT$`, read back
+        if start is None or start > 0 and text[start - 1] in SCRIPT_REST:
             return None
         word = text[start:]
         lead = text[:start].rstrip()

@@ -8,16 +8,13 @@ name again."""
 from __future__ import annotations
 
 import re
-import string
 from typing import TYPE_CHECKING
 
 from context_tools.query.symbols.script_annotations import IDENT
 from context_tools.query.symbols.script_blocks import NARROWING_LINES, bound_otherwise, declared, plain
 from context_tools.query.symbols.script_chains import ASSIGNED
 from context_tools.query.symbols.script_declared import Declared
-from indexer.lang.bindings_base import opening_bracket, site_window
-
-_WORD = frozenset(string.ascii_letters.encode() + string.digits.encode() + b"_")  # `\w`
+from indexer.lang.bindings_base import NAME_REST, opening_bracket, site_window
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.script_functions import ScriptFunctions
@@ -50,7 +47,7 @@ def _if_condition(head: bytes) -> bytes | None:
     if opened is None:
         return None
     before = text[:opened].rstrip()
-    if not before.endswith(b"if") or len(before) > 2 and before[-3] in _WORD:  # `\bif`
+    if not before.endswith(b"if") or len(before) > 2 and before[-3] in NAME_REST:  # `\bif`
         return None
     return text[opened + 1:-1]
 

@@ -12,18 +12,16 @@ by `export { x }`), never what a plain `import` binds.
 from __future__ import annotations
 
 import re
-import string
 from typing import TYPE_CHECKING, Iterable
 
-from indexer.lang.bindings_base import Bindings, DottedTail, SiteSyntax, attribute_syntax
+from indexer.lang.bindings_base import SCRIPT_NAMES, Bindings, SiteSyntax, attribute_syntax
 
 if TYPE_CHECKING:
     from indexer.model import ImportSpec
     from indexer.store.snapshot import Snapshot
 
 JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, and imports it by
-_LETTERS = string.ascii_letters.encode()
-_RECEIVER = DottedTail(_LETTERS + b"_$", _LETTERS + string.digits.encode() + b"_$")
+_RECEIVER = SCRIPT_NAMES
 # what may stand before a key of an object literal or pattern on its line (`{ name: v }`, `a,
 # name: v`, a key alone on its line), or a TypeScript member's or parameter's name (`name?: T`)
 _KEY_BEFORE = (b"{", b",", b"(")

@@ -7,10 +7,9 @@ lists, when its top-level statements spell it out, else every name not starting 
 
 from __future__ import annotations
 
-import string
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from indexer.lang.bindings_base import Bindings, DottedTail, SiteSyntax, attribute_syntax
+from indexer.lang.bindings_base import NAMES, Bindings, SiteSyntax, attribute_syntax
 from indexer.lang.python.resolve import is_python, module_candidates, module_stem, relative_base
 from indexer.resolve.tree import parent
 
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
 _PACKAGE_FILES = ("/__init__.py", "/__init__.pyi")
 
 
-_LETTERS = string.ascii_letters.encode()
-_RECEIVER = DottedTail(_LETTERS + b"_", _LETTERS + string.digits.encode() + b"_")
+_RECEIVER = NAMES
 
 
 class PythonBindings(Bindings):
