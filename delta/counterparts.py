@@ -251,7 +251,7 @@ class CounterpartIndex:
         self._blob_of = blob_of
         self._holds_tests: dict[str, bool] = {}
         self._by_key: dict[tuple[str, str, str], _Stem] = {}
-        nameless: dict[frozenset[str], list[str]] = {}  # a folder's words -> the tests.py paths in such folders
+        nameless: dict[frozenset[str], _Stem] = {}  # a folder's words -> the tests.py paths in such folders
         for path in sorted(self.head | set(deleted_paths)):
             found = _read(path)
             if found and found[1].role != "support":
@@ -260,7 +260,7 @@ class CounterpartIndex:
             elif posixpath.basename(path) in NAMELESS_TESTS and in_test_dir(posixpath.dirname(path)):
                 # django/contrib/admin/tests.py is the admin's Selenium helper, not a test folder's tests
                 if words := folder_words(path):
-                    nameless.setdefault(words, []).append(path)
+                    nameless.setdefault(words, _Stem()).paths.append(path)
         self._nameless = nameless
         # each folder's words under the one of them the fewest folders' words hold: a folder a file
         # may be offered names only words the file's stem and folders name, so it is found under one
@@ -301,8 +301,11 @@ class CounterpartIndex:
         for word in want | own:
             for words in self._nameless_by_rarest.get(word, ()):
                 if want <= words and words - want <= own and words & own:
-                    out.extend(self._nameless[words])
-        return sorted(out)
+                    out.extend(self._nameless[words].nearest(path))
+        # many folders' words may name it too: those nearest it, as among the files of one stem
+        found = _Stem()
+        found.paths = sorted(out)
+        return found.nearest(path)
 
     def _rank(self, path: str, candidate: str) -> tuple:
         """Closest first, every step explainable: a file that exists at head before one the range

@@ -539,6 +539,29 @@ def test_many_folder_named_tests_modules_of_one_stem_cost_work_linear_in_them():
     assert large <= 2.5 * small, (small, large)
 
 
+def test_folder_named_tests_modules_naming_every_implementation_cost_each_a_bounded_ranking():
+    """n implementations lib/<w>/foo.py and n tests/<w>/foo_lib_tests/tests.py: each module's
+    folder names the stem and a folder of every implementation, so each implementation was
+    offered every module and ranked them all (2,000 of each: 82 s, the square of n). Past
+    STEM_CANDIDATES modules, an implementation's are those nearest it, as among a stem's
+    files. Each still gets its three counterparts by that rule, and lines run at n and 2n."""
+    from delta import counterparts
+    from delta.counterparts import NAMELESS_RULE, STEM_CANDIDATES
+
+    letters = str.maketrans("0123456789", "abcdefghij")
+
+    def work(n: int) -> int:
+        impls = [f"lib/w{i:05d}/foo.py".translate(letters) for i in range(n)]
+        tests = [f"tests/w{i:05d}/foo_lib_tests/tests.py".translate(letters) for i in range(n)]
+        index = CounterpartIndex(impls + tests, set(impls))
+        found, ran = counted(lambda: [index.counterparts(p) for p in impls], [counterparts.__file__])
+        for answer in found:
+            assert [c.rule for c in answer] == [NAMELESS_RULE] * 3, answer  # type: ignore[union-attr]
+        return ran
+
+    small, large = work(2 * STEM_CANDIDATES), work(4 * STEM_CANDIDATES)
+    assert large <= 2.5 * small, (small, large)
+
 def _suggest_weighing_every_placement(placements, folder: str, stem: str, ext: str, folders: frozenset[str]):
     """The layout a missing test follows, every placement weighed for the file: what the
     search down the folders must still find."""
