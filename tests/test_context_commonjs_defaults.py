@@ -59,9 +59,16 @@ def test_what_a_commonjs_re_export_of_a_default_imports(source, imports):
     (b"export * from './x';\n", True),
     (b"module.exports = function f() {};\n", False),
     (b"const a = require('./x');\n", False),
+    # an `export default` split at a line break after `export`, as the grammars leave it
+    (b"class A {}\nexport\ndefault A;\n", True),
+    (b"class A {}\nexport\ndefault (A);\n", True),
+    (b"export\ndefault function () {}\n", True),
+    (b"export\ndefault\n{};\n", True),
+    (b"export\nfoo(bar);\n", False),  # no export: `export` alone, then no `default`
 ])
-def test_an_es_module_is_one_exporting_by_es_syntax(source, es):
-    assert extract_blob(source, "m.js", "javascript").es_module is es
+@pytest.mark.parametrize("path", ["m.js", "m.ts"])
+def test_an_es_module_is_one_exporting_by_es_syntax(source, es, path):
+    assert extract_blob(source, path, "javascript" if path.endswith(".js") else "typescript").es_module is es
 
 
 def test_a_typescript_export_assignment_is_no_es_module():

@@ -73,6 +73,12 @@ def test_what_an_import_or_re_export_binds(source, imports, path):
     ("export default (f());\n", []),
     ("export default (function f() {});\n", []),
     ("export default (class C {});\n", []),
+    # the same split after `export`, which TypeScript's grammar reads as a call of `default`
+    ("class Foo {}\nexport\ndefault (Foo);\n", [("Foo", "default")]),
+    ("class Foo {}\nexport\ndefault ((/* c */ Foo));\n", [("Foo", "default")]),
+    ("export\ndefault (a, b);\n", []),
+    ("export\ndefault (Foo)(x);\n", []),
+    ("export\ndefault (f());\n", []),
     # CommonJS's assignment the same: `module.exports = (Foo)` is Foo, `exports.Y = (X)` X as Y
     ("class Foo {}\nmodule.exports = (Foo);\n", [("Foo", "default")]),
     ("class X {}\nexports.Y = (X);\n", [("X", "Y")]),

@@ -23,7 +23,8 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 #    JSX tag with spaces after its `<` no use of a local of its name (`< div>`)
 # 8: a parenthesised name is exported as the name is (`export default (Foo)`, `module.exports =
 #    (Foo)`, `exports.Y = (X)`; was: read as a computed value, no local name exported)
-VERSION = "8"
+# 9: an `export default` split at a line break after `export` makes an ES module (`es_module`)
+VERSION = "9"
 
 LANGUAGE = Language(
     name="javascript",

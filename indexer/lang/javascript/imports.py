@@ -260,10 +260,7 @@ def _split_default(nodes: list[Node], i: int, data: bytes) -> Node | None:
     reads `export`, then `default X;` as a statement `default` with X in an error, and a
     `default` alone on its line as a statement `default`). None otherwise, and for an
     anonymous default."""
-    first = nodes[i].named_child(0)
-    if first is None or first.type != "identifier" or data[first.start_byte:first.end_byte] != b"export":
-        return None
-    if i + 1 >= len(nodes) or any(c.type != "comment" for c in nodes[i].named_children[1:]):
+    if not _split_export(nodes, i, data):
         return None
     after = nodes[i + 1]
     # `default` alone on its line: an error of JavaScript's, a statement of TypeScript's; what
@@ -276,7 +273,26 @@ def _split_default(nodes: list[Node], i: int, data: bytes) -> Node | None:
         error = after.named_child(1) if after.named_child_count > 1 else None
         value = error.named_child(0) if error is not None and error.type == "ERROR" and error.named_child_count else None
         return value if value is not None and value.type == "identifier" else None
+    # TypeScript reads `default (X);` as a call of a function `default`: its one argument is
+    # the value exported, through any parentheses (`export default (X)`, `_ungrouped`)
+    if head is not None and head.type == "call_expression":
+        callee, arguments = head.child_by_field_name("function"), head.child_by_field_name("arguments")
+        if callee is not None and node_text(callee, data) == "default" and arguments is not None:
+            held = [c for c in arguments.named_children if c.type != "comment"]
+            return _ungrouped(held[0]) if len(held) == 1 else None
     return None
+
+
+def _split_export(nodes: list[Node], i: int, data: bytes) -> bool:
+    """Is `nodes[i]` the `export` of an `export default` split at a line break: a statement of
+    the word `export` alone (comments aside), the next one starting with `default`? `export`
+    is a reserved word, so such a statement is no expression of a script's."""
+    first = nodes[i].named_child(0)
+    if first is None or first.type != "identifier" or data[first.start_byte:first.end_byte] != b"export":
+        return False
+    if i + 1 >= len(nodes) or any(c.type != "comment" for c in nodes[i].named_children[1:]):
+        return False
+    return data.startswith(b"default", nodes[i + 1].start_byte)
 
 
 def _module_exports(node: Node | None, data: bytes) -> list[tuple[str, str]]:
@@ -372,10 +388,13 @@ def _reexported_modules(root: Node, data: bytes, found: list[ImportSpec]) -> lis
 def es_module(root: Node, data: bytes) -> bool:
     """Does the JS/TS file export by ES syntax (an `export` statement at the top, other than
     TypeScript's `export = X`)? A `require` of it then returns its module object, whose
-    `default` is its default export; of any other file, what it assigns `module.exports`."""
+    `default` is its default export; of any other file, what it assigns `module.exports`. An
+    `export default` the grammar splits at a line break after `export` is one too."""
     if b"export" not in data:
         return False
-    return any(node.type == "export_statement" and _export_form(node) != "=" for node in root.named_children)
+    nodes = root.named_children
+    return any(node.type == "export_statement" and _export_form(node) != "="
+               or node.type == "expression_statement" and _split_export(nodes, i, data) for i, node in enumerate(nodes))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -28,7 +28,10 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # 11: `export`, `default` and the name exported each on a line of their own export the name as
 #     the default (was: nothing; the JavaScript grammar's reading was right)
 # 12: a parenthesised name is exported as the name is (as JavaScript's 8; `export = (Foo)` too)
-VERSION = "12"
+# 13: `export`, then `default (Foo);` on the next line (read by the grammar as a call of
+#     `default`) exports Foo as the default; a split `export default` makes an ES module (as
+#     JavaScript's 9)
+VERSION = "13"
 
 LANGUAGE = Language(
     name="typescript",
