@@ -154,16 +154,20 @@ def test_a_function_returning_a_macro_made_type_is_a_function():
     reads a macro type; the C++ one has none, so its view leaves the argument as the type
     (`X509 *f(...)`, what the macro's expansion names), and a parameter's the same (`int
     use(STACK_OF(X509) *sk)`, was a variable built from an argument in C++). A macro times a
-    call in a body is still no function (`FOO_BAR(a) * b(c);`)."""
+    call in a body is still no function (`FOO_BAR(a) * b(c);`). The type made may be returned
+    by value as well (`LHASH_OF(V) f(void)`)."""
     src = (b"STACK_OF(X509) *SSL_get_peer_cert_chain(const SSL *s);\n"
            b"LHASH_OF(CONF_VALUE) *conf_hash(void) { return 0; }\n"
            b"static const STACK_OF(X509_NAME) *names(void)\n{\n    return 0;\n}\n"
            b"int use(STACK_OF(X509) *sk, int n);\n"
-           b"void k(void) {\n    FOO_BAR(a) * b(c);\n}\n")
+           b"void k(void) {\n    FOO_BAR(a) * b(c);\n}\n"
+           b"LHASH_OF(V) by_value(void);\n"
+           b"static STACK_OF(X509) copied(int n) { return 0; }\n")
     for path, lang in (("a.c", "c"), ("a.cpp", "cpp")):
         assert [(s.name, s.kind, s.line, s.end_line) for s in extract_blob(src, path, lang).symbols] == [
             ("SSL_get_peer_cert_chain", "function", 1, 1), ("conf_hash", "function", 2, 2),
-            ("names", "function", 3, 6), ("use", "function", 7, 7), ("k", "function", 8, 10)]
+            ("names", "function", 3, 6), ("use", "function", 7, 7), ("k", "function", 8, 10),
+            ("by_value", "function", 11, 11), ("copied", "function", 12, 12)]
 
 
 def test_a_function_cut_by_the_end_of_the_file_is_still_one():

@@ -54,13 +54,15 @@ _EXPRESSION_KEYWORDS = frozenset((b"return", b"case", b"else", b"goto", b"new", 
 _LEADING_MACRO = re.compile(  # run over "\n" + data: a line start the engine can skip to
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+"
     rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()")
-# OpenSSL's `STACK_OF(X509) *f(const SSL *s);`, `static LHASH_OF(CONF_VALUE) *g(void) {`: a
-# macro making the return type, opening the line, its argument a type name, then a pointer to
-# it and the function's name. The C grammar reads a macro type; the C++ one has none and the
-# head falls apart, so for C++ its name and parentheses go and the argument is the type.
+# OpenSSL's `STACK_OF(X509) *f(const SSL *s);`, `static LHASH_OF(CONF_VALUE) *g(void) {`,
+# `LHASH_OF(V) h(void);`: a macro making the return type, opening the line, its argument a type
+# name, then the function's name, a pointer to the type or not. The C grammar reads a macro
+# type; the C++ one has none and the head falls apart, so for C++ its name and parentheses go
+# and the argument is the type. (A macro's call then a call on one line, `M(x) f(y);`, reads
+# the same way: it is no statement unless the macro ends one.)
 _MACRO_TYPE_HEAD = re.compile(  # run over "\n" + data, as _LEADING_MACRO
     rb"\n[ \t]*(?:(?:static|extern|inline|const)[ \t]+)*(" + _MACRO + rb"[ \t]*\()[ \t]*[A-Za-z_]\w*[ \t]*(\))"
-    rb"(?=[ \t]*(?:const[ \t]*)?\*+[ \t]*[A-Za-z_]\w*[ \t]*\()")
+    rb"(?=[ \t]*(?:const[ \t]*)?\**[ \t]*[A-Za-z_]\w*[ \t]*\()")
 _TRAILING_MACRO = re.compile(
     rb"\)[ \t]*(?:(?:const|override|final|noexcept|volatile|&&|&)[ \t]*)*"
     rb"\b(" + _MACRO + rb")\b(?=\s*(?:\{|:(?!:)))")

@@ -22,7 +22,8 @@ from indexer.lang.language import Language
 # 9: C's rule for a declaration list's parameters (c VERSION 9)
 # 10: a macro-made return type opening a head (`STACK_OF(X509) *f(void)`) or around a pointer
 #     parameter's type (`int use(STACK_OF(X509) *sk)`) leaves its argument as the type (was: no function)
-VERSION = "10"
+# 11: the same of a type so made returned by value (`LHASH_OF(V) f(void)`; was: no function)
+VERSION = "11"
 
 LANGUAGE = Language(
     name="cpp",
