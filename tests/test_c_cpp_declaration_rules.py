@@ -196,6 +196,17 @@ def test_a_const_pointer_is_a_constant_and_the_pointer_nearest_the_name_decides(
         assert [(s.name, s.kind) for s in extract_blob(src, path, lang).symbols] == want
     facts = extract_blob(b'constexpr const char *kName = "x";\n', "a.cpp", "cpp")
     assert [(s.name, s.kind) for s in facts.symbols] == [("kName", "constant")]
+    # each declarator of a declaration on its own: its pointers and their qualifiers are its own,
+    # the specifiers shared (C11 6.7p1: init-declarator-list)
+    src = (b"char *p = 0, *const q = 0;\n"
+           b"char *const r = 0, *s = 0;\n"
+           b"const int a = 1, b = 2;\n"
+           b"int x = 1, *const y = 0;\n"
+           b"static char *const arr[2] = {0}, c;\n")
+    want = [("p", "variable"), ("q", "constant"), ("r", "constant"), ("s", "variable"), ("a", "constant"),
+            ("b", "constant"), ("x", "variable"), ("y", "constant"), ("arr", "constant"), ("c", "variable")]
+    for path, lang in (("a.c", "c"), ("a.cpp", "cpp")):
+        assert [(s.name, s.kind) for s in extract_blob(src, path, lang).symbols] == want
 
 
 def test_a_parameter_of_function_type_has_no_definition_site():

@@ -226,13 +226,13 @@ def _code_end(node: Node, known: dict[int, _End]) -> _End:
     return end
 
 
-def _kind(hooks: TagsHooks, def_node: Node, node_type: str, captured: str) -> str | None:
+def _kind(hooks: TagsHooks, def_node: Node, node_type: str, captured: str, name: Node) -> str | None:
     """The kind of a definition the query captured as `definition.<captured>`, whose node
-    (of type `node_type`, read once by the caller) is `def_node`: what the node says where the
+    (of type `node_type`, read once by the caller) is `def_node` and name's `name`: what the node says where the
     language has a rule for its type, else the language's table, else the capture."""
     rule = hooks.kind_rules.get(node_type)
     if rule is not None:
-        kind = rule(def_node, captured)
+        kind = rule(def_node, captured, name)
         if kind != "":
             return kind
     return hooks.kinds.get(node_type, captured) if captured != "field" else captured  # ours say "field" for class-level assignments
@@ -352,7 +352,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
                 _add_scope(defs, _text(data, value.start_byte, value.end_byte), def_node)
                 roles.setdefault(name_node.start_byte, "reference")
                 continue
-            kind = _kind(hooks, def_node, def_type, key[11:])
+            kind = _kind(hooks, def_node, def_type, key[11:], name_node)
             if maker is not None and "recv" in caps:  # `X = Struct.new`: which maker, if any
                 kind = maker(caps["recv"][0], caps["fn"][0], data)
             if kind is None:

@@ -43,9 +43,9 @@ class Facts(Protocol):
     class_starts: list[int] | None
 
 
-# (definition node, the kind its capture says) -> its kind, "" to leave it to `kinds`, or None
-# to drop the match
-KindRule = Callable[[Node, str], "str | None"]
+# (definition node, the kind its capture says, its name's node) -> its kind, "" to leave it to
+# `kinds`, or None to drop the match
+KindRule = Callable[[Node, str, Node], "str | None"]
 # (definition node, name node, source) -> the definition's name
 Spelling = Callable[[Node, Node, bytes], str]
 # (name node, its start byte, its text, the source, the definition sites made so far) ->

@@ -33,7 +33,9 @@ from indexer.lang.language import Language
 #    *const *s`); `volatile` on a pointer no longer reads as const
 # 9: a parameter of function type an old-style definition's declaration list declares
 #    (`int apply(f) int f(int); {`) is no function nor a definition site (was: `apply.f`)
-VERSION = "9"
+# 10: each declarator of a declaration is a constant or not by its own pointers (`char *p, *const
+#     q;`; was: all as the first one)
+VERSION = "10"
 
 LANGUAGE = Language(
     name="c",

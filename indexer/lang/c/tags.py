@@ -27,7 +27,7 @@ KINDS: dict[str, str | None] = {
 _MACRO_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
 
 
-def needs_body(def_node: Node, captured: str) -> str | None:
+def needs_body(def_node: Node, captured: str, name: Node) -> str | None:
     """A specifier is a definition only with a body (`struct S;` is a declaration)."""
     return "" if def_node.child_by_field_name("body") is not None else None
 
@@ -67,10 +67,11 @@ def _at_file_scope(node: Node) -> bool:
     return holder is not None and holder.type in _HOLDERS
 
 
-def _declaration(def_node: Node, captured: str) -> str | None:
+def _declaration(def_node: Node, captured: str, name: Node) -> str | None:
     """A variable or a constant at file or namespace scope (`static const char k[] = "x";`,
     `namespace ns { constexpr int kLimit = 3; }`); not a local, not an `extern` declaration of
-    one defined elsewhere. A constant is an object its declaration makes const (`_const_object`)."""
+    one defined elsewhere. A constant is an object its declaration makes const (`_const_object`),
+    each declarator of it on its own (`char *p, *const q;` makes q const, not p)."""
     if captured != "variable" or not _at_file_scope(def_node):
         return None
     last = def_node.child(def_node.child_count - 1)
@@ -85,7 +86,10 @@ def _declaration(def_node: Node, captured: str) -> str | None:
             return "constant"  # C++ [dcl.constexpr]: it declares the object const, a pointer too
         if kind == "type_qualifier" and child.text == b"const":
             specified = True
-    return "constant" if _const_object(def_node.child_by_field_name("declarator"), specified) else "variable"
+    at = name.start_byte
+    declarator = next((d for d in def_node.children_by_field_name("declarator") if d.start_byte <= at < d.end_byte),
+                      None)
+    return "constant" if _const_object(declarator, specified) else "variable"
 
 
 def _const_object(declarator: Node | None, specified: bool) -> bool:
@@ -109,7 +113,7 @@ def _const_object(declarator: Node | None, specified: bool) -> bool:
     return any(c.type == "type_qualifier" and c.text == b"const" for c in innermost.children)
 
 
-def _function_declarator(def_node: Node, captured: str) -> str | None:
+def _function_declarator(def_node: Node, captured: str, name: Node) -> str | None:
     """Not every function declarator declares a function: `log_msg msg(loc, name);` and
     `const std::string& s2(s);` in a body declare variables built by a constructor; a
     statement the grammar read as a declaration without a type is a call (`free(m);`,
@@ -135,11 +139,11 @@ def _function_declarator(def_node: Node, captured: str) -> str | None:
         return None  # error recovery's `NAME(...)` with nothing before it: a call, as below
     if kind in ("declaration", "field_declaration", "function_definition") and \
             holder.child_by_field_name("type") is None:
-        name = def_node.child_by_field_name("declarator")
-        if name is None:
+        inner = def_node.child_by_field_name("declarator")
+        if inner is None:
             return ""
-        if name.type in ("identifier", "field_identifier"):
-            spelled = name.text.decode("utf-8", "replace") if name.text else ""
+        if inner.type in ("identifier", "field_identifier"):
+            spelled = inner.text.decode("utf-8", "replace") if inner.text else ""
             if _MACRO_SHAPED.fullmatch(spelled):
                 return None  # a macro invocation: no function is named so
             scope = _written_in(holder)

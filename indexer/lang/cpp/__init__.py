@@ -23,7 +23,8 @@ from indexer.lang.language import Language
 # 10: a macro-made return type opening a head (`STACK_OF(X509) *f(void)`) or around a pointer
 #     parameter's type (`int use(STACK_OF(X509) *sk)`) leaves its argument as the type (was: no function)
 # 11: the same of a type so made returned by value (`LHASH_OF(V) f(void)`; was: no function)
-VERSION = "11"
+# 12: C's declarators each by its own pointers (c VERSION 10)
+VERSION = "12"
 
 LANGUAGE = Language(
     name="cpp",

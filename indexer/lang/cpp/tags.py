@@ -14,7 +14,7 @@ from indexer.lang.declared_bases import finish_reading
 from indexer.model import Occurrence
 
 
-def _function_definition(def_node: Node, captured: str) -> str:
+def _function_definition(def_node: Node, captured: str, name: Node) -> str:
     """A class behind an export macro (`class API Foo {...}` read as a function definition)."""
     head = def_node.child_by_field_name("type")
     return "struct" if head is not None and head.type == "struct_specifier" else captured

@@ -9,7 +9,7 @@ from indexer.lang.declared_bases import finish_reading
 from indexer.lang.tags_hooks import TagsHooks
 
 
-def _record(def_node: Node, captured: str) -> str:
+def _record(def_node: Node, captured: str, name: Node) -> str:
     """`record struct P(...)` is a value type; the grammar has one node for both."""
     return "struct" if any(child.type == "struct" for child in def_node.children) else ""
 

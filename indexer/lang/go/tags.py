@@ -9,7 +9,7 @@ from indexer.lang.go.build_constraints import go_build_ignored
 from indexer.lang.tags_hooks import Facts, TagsHooks
 
 
-def _type_spec(def_node: Node, captured: str) -> str:
+def _type_spec(def_node: Node, captured: str, name: Node) -> str:
     """`type X struct {...}` is a struct, `type X interface {...}` an interface, any other a type;
     an alias as its type (`type X = struct {...}` a struct)."""
     value = def_node.child_by_field_name("type")
