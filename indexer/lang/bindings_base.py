@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import string
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Callable, Container, Iterable, Iterator, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Callable, Container, Iterable, Iterator, NamedTuple, Protocol, Sequence
 
 if TYPE_CHECKING:
     from indexer.model import ImportSpec, Occurrence
@@ -248,6 +248,17 @@ class Bindings:
         if not spec.names:
             return spec.aliases[0] == local if spec.aliases else spec.spec.split(".")[0] == local
         return any(bound == local for _, bound in self.binds(spec))
+
+    def binds_local_in(self, spec: ImportSpec, local: str, clause: Callable[[], str]) -> bool:
+        """`binds_local` of an import resolved in the tree, `clause()` the package clause of
+        the files it reaches (`package_clause`), read only where the language names an import
+        by it (Go); by default the clause says nothing."""
+        return self.binds_local(spec, local)
+
+    def package_clause(self, snap: Snapshot, targets: Sequence[str]) -> str:
+        """The name the files an import reaches (`targets`, one package's) declare their package
+        by, which an unaliased import binds; "" where the language names no import so."""
+        return ""
 
 
 class SiteSyntax(NamedTuple):

@@ -7,6 +7,7 @@ key starts with."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 import msgspec
@@ -1015,7 +1016,8 @@ class _BySyntax:
         key = (path, head)
         if key not in self.modules:
             facts = self.snap.import_facts(path)
-            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local(spec, head)]
+            specs = [spec for spec in (facts.imports if facts else ()) if of_import(spec.kind).binds_local_in(
+                spec, head, partial(self.reading.clause, path, spec))]
             if not specs:
                 self.modules[key] = None
             elif path in self.crossing:  # its import of another member's package: outside this snapshot's edges
@@ -1049,6 +1051,7 @@ class _Reading:
         # each file's classes by first line, to ask which hold a line (`_class_symbol_at`)
         self.classes: dict[str, Holding] = {}
         self._rules: dict[str, Bindings] = {}
+        self._clauses: dict[str, str] = {}  # a package's first file -> its clause (`clause`)
         self._source: dict[tuple[str, str], bytes] = {}
         self._source_lines: dict[tuple[str, str], list[bytes]] = {}
         self._syntax: dict[tuple[str, int, int], SiteSyntax | None] = {}
@@ -1088,6 +1091,19 @@ class _Reading:
         found = self._functions.get(blob)
         if found is None:
             found = self._functions[blob] = functions_in(self.snap, path)
+        return found
+
+    def clause(self, path: str, spec: ImportSpec) -> str:
+        """The package clause of the files the file's import reaches (`Bindings.package_clause`),
+        "" where it reaches none: read once a package for every file importing it, keyed by its
+        first file (an import reaches one package's files, the same whoever imports it)."""
+        first = next((e.target for e in self.snap.edges_of_import(path, spec) if e.target), None)
+        if first is None:
+            return ""
+        found = self._clauses.get(first)
+        if found is None:
+            targets = [e.target for e in self.snap.edges_of_import(path, spec) if e.target]
+            found = self._clauses[first] = of_import(spec.kind).package_clause(self.snap, targets)
         return found
 
     def rules(self, path: str) -> Bindings:

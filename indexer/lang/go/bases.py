@@ -10,14 +10,15 @@ Resolution (`GoBases`): a bare name is the package's, found in the file defining
 among the files of the folder declaring the same package (the file's own first), else, an
 exported one, what a dot import (`import . "a/b"`) reaches defining it; a qualified one
 (`http.Server`) is what the import binding its package name reaches (its alias, else the
-package clause of the files it reaches, else the path's last segment), on the file defining
-the name (else the package's first file). A predeclared interface (`error`, `any`,
-`comparable`) is external, as is a base an import outside the tree binds, and a bare
-exported name where a dot import reaches outside the tree; any other is unresolved."""
+package clause the files it reaches agree on, `import_clause`, else the path's last
+segment), on the file defining the name (else the package's first file). A predeclared
+interface (`error`, `any`, `comparable`) is external, as is a base an import outside the
+tree binds, and a bare exported name where a dot import reaches outside the tree; any other
+is unresolved."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from tree_sitter import Node
 
@@ -119,8 +120,7 @@ class GoBases:
             self._named = {}
             for imp in self.file.imports:
                 if imp.kind == "go":
-                    # the package's name is its files' clause: a file whose clause was not read says nothing
-                    clause = next((c for c in map(self.package_name, self.file.targets(imp)) if c), "")
+                    clause = import_clause(map(self.package_name, self.file.targets(imp)))
                     self._named.setdefault(bound_name(imp, clause), imp)
         return self._named
 
@@ -130,6 +130,20 @@ class GoBases:
             self._dotted = [(imp, self.file.targets(imp)) for imp in self.file.imports
                             if imp.kind == "go" and imp.aliases == (".",)]
         return self._dotted
+
+
+def import_clause(clauses: Iterable[str]) -> str:
+    """The package clause of the files an import reaches (`clauses`, one a file), which names
+    the package it binds: the one they agree on. A file whose clause was not read says nothing,
+    and an external test package's (`x_test`) is never an importable package's; "" where they
+    disagree otherwise (Go builds no such package: an honest unknown, not a guess)."""
+    found = ""
+    for clause in clauses:
+        if clause and not clause.endswith("_test") and clause != found:
+            if found:
+                return ""
+            found = clause
+    return found
 
 
 def bound_name(imp: ImportSpec, clause: str) -> str:

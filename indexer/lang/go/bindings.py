@@ -9,7 +9,7 @@ one), and code names it by that name (`cobra.Command` for the root's `package co
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from indexer.lang.bindings_base import Bindings, SiteSyntax
 from indexer.lang.site_lines import c_like
@@ -37,12 +37,27 @@ class GoBindings(Bindings):
                 re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]")]
 
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
-        """An import binds its package under its written name, else the name its path ends
-        with (`gopkg.in/yaml.v3`, `github.com/go-chi/chi/v5` and `github.com/segmentio/kafka-go`
-        are yaml, chi and kafka: bases.bound_name)."""
+        """An import not known to reach the tree binds its package under its written name, else
+        the name its path ends with (`gopkg.in/yaml.v3`, `github.com/go-chi/chi/v5` and
+        `github.com/segmentio/kafka-go` are yaml, chi and kafka: bases.bound_name)."""
         from indexer.lang.go.bases import bound_name
 
         return bound_name(spec, "") == local
+
+    def binds_local_in(self, spec: ImportSpec, local: str, clause: Callable[[], str]) -> bool:
+        """An unaliased import binds its package under the package clause of the files it
+        reaches, where they agree on one (`package gutils` in internal/go-utils binds
+        `gutils`, not the `utils` its path implies), else as `binds_local`; an alias, `.` or
+        `_` binds as written, the clause unread."""
+        from indexer.lang.go.bases import bound_name
+
+        return bound_name(spec, "" if spec.aliases else clause()) == local
+
+    def package_clause(self, snap: Snapshot, targets: Sequence[str]) -> str:
+        """The clause the package's files agree on (bases.import_clause, as bases resolve)."""
+        from indexer.lang.go.bases import import_clause
+
+        return import_clause(facts.package_name if facts else "" for facts in map(snap.core_facts, targets))
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         return "go:capitalized" if parts[-1][:1].isupper() else None
