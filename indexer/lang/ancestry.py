@@ -114,11 +114,19 @@ class Ancestry:
     def place(self, node: Node, parent: Node) -> tuple[list[Node], int]:
         """The children of `parent` (`node`'s parent) and `node`'s place among them, kept for
         the file: a node's sibling is found through its parent, walked to from the root."""
+        kept = self._kept_children(parent)
+        return kept[0], kept[1][node.id]
+
+    def children(self, parent: Node) -> list[Node]:
+        """`parent.children`, kept for the file."""
+        return self._kept_children(parent)[0]
+
+    def _kept_children(self, parent: Node) -> tuple[list[Node], dict[int, int]]:
         kept = self._children.get(parent.id)
         if kept is None:
             children = parent.children
             kept = self._children[parent.id] = children, {child.id: i for i, child in enumerate(children)}
-        return kept[0], kept[1][node.id]
+        return kept
 
 
 _THREAD = threading.local()  # one a thread, as files may be read in several at once
@@ -194,6 +202,14 @@ def carried(node: Node, question: str, carry: Callable[[T, Node], T], start: T) 
     for each in reversed(way):
         value = carry(value, each)
     return value
+
+
+def children(parent: Node) -> list[Node]:
+    """`parent.children`, kept for the file being read (`reading`): a node of many children,
+    asked of each, lists them once (tree-sitter makes the list, and reaches a child by its
+    index, walking the children before it)."""
+    reading_now = _reading()
+    return parent.children if reading_now is None else reading_now.children(parent)
 
 
 def place(node: Node, parent: Node) -> tuple[list[Node], int]:

@@ -35,7 +35,9 @@ from indexer.lang.language import Language
 #    (`int apply(f) int f(int); {`) is no function nor a definition site (was: `apply.f`)
 # 10: each declarator of a declaration is a constant or not by its own pointers (`char *p, *const
 #     q;`; was: all as the first one)
-VERSION = "10"
+# 11: `extern` is read among a block's declaration's specifiers alone (`int c = g("extern"), d;`
+#     declares locals c and d; was: d global, and the declaration searched up to each name)
+VERSION = "11"
 
 LANGUAGE = Language(
     name="c",

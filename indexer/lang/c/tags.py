@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Iterator
 
 import msgspec
 from tree_sitter import Node
 
-from indexer.lang.ancestry import first_above, place
+from indexer.lang.ancestry import children, first_above, place
 from indexer.lang.ancestry import parent as parent_of
 from indexer.lang.c.conditions import condition_at, condition_lines
 from indexer.lang.c.imports import missed_includes
@@ -74,11 +75,17 @@ def _declaration(def_node: Node, captured: str, name: Node) -> str | None:
     each declarator of it on its own (`char *p, *const q;` makes q const, not p)."""
     if captured != "variable" or not _at_file_scope(def_node):
         return None
-    last = def_node.child(def_node.child_count - 1)
+    # Asked once a declarator, each reading of the declaration's children is kept or stops
+    # before the declarators: `int a, b, ...;` of a commit under review may hold thousands.
+    parts = children(def_node)
+    last = parts[-1] if parts else None
     if last is None or last.type != ";" or last.is_missing or def_node.has_error:
         return None  # error recovery's (`ZEXTERN int ZEXPORT f OF((...))` gives `ZEXTERN int`), not one written
+    first = def_node.child_by_field_name("declarator")
     specified = False
-    for child in def_node.children:
+    for child in parts:  # the specifiers, before the first declarator
+        if first is not None and child.start_byte >= first.start_byte:
+            break
         kind = child.type
         if kind == "storage_class_specifier" and child.text == b"extern":
             return None
@@ -86,10 +93,12 @@ def _declaration(def_node: Node, captured: str, name: Node) -> str | None:
             return "constant"  # C++ [dcl.constexpr]: it declares the object const, a pointer too
         if kind == "type_qualifier" and child.text == b"const":
             specified = True
-    at = name.start_byte
-    declarator = next((d for d in def_node.children_by_field_name("declarator") if d.start_byte <= at < d.end_byte),
-                      None)
-    return "constant" if _const_object(declarator, specified) else "variable"
+    holding = parts[bisect_right(parts, name.start_byte, key=_start) - 1]  # the name's declarator
+    return "constant" if _const_object(holding, specified) else "variable"
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
 
 
 def _const_object(declarator: Node | None, specified: bool) -> bool:

@@ -24,7 +24,8 @@ from indexer.lang.language import Language
 #     parameter's type (`int use(STACK_OF(X509) *sk)`) leaves its argument as the type (was: no function)
 # 11: the same of a type so made returned by value (`LHASH_OF(V) f(void)`; was: no function)
 # 12: C's declarators each by its own pointers (c VERSION 10)
-VERSION = "12"
+# 13: C's `extern` among a block's declaration's specifiers alone (c VERSION 11)
+VERSION = "13"
 
 LANGUAGE = Language(
     name="cpp",
