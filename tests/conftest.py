@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import pytest
 
+from tests import examples  # noqa: F401  # registers and loads the Hypothesis profile first
 from tests.indexed import Asked, index_files
 
 

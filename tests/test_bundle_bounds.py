@@ -29,6 +29,7 @@ from indexer.store.canonical import fingerprint
 from indexer.store.database import Store
 from indexer.store.records import decode_record, entry_facts_key, map_head, pin_key
 from indexer.store.snapshot import load
+from tests.examples import examples
 
 _enc = msgspec.msgpack.encode
 
@@ -235,7 +236,7 @@ def _strictly_increasing(keys: list) -> bool:
     return all(a < b for a, b in zip(keys, keys[1:]))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(data=st.data(), which=st.sampled_from(["files", "edges", "unresolved"]))
 def test_a_record_out_of_order_or_with_repeats_is_refused_whatever_its_provenance(honest, data, which):
@@ -286,7 +287,7 @@ _VALUES = {"fan_in": st.integers(0, 1 << 20), "rank": st.floats(0, 1, allow_subn
 _WRONG = st.sampled_from([None, "1", [1], 0.5, True])
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(data=st.data(), name=st.sampled_from(["fan_in", "rank"]))
 def test_a_fan_in_or_rank_map_of_other_paths_or_order_is_refused(honest, data, name):

@@ -22,8 +22,9 @@ from delta.dossier.items import RICH_TEXT_CHARS, TRUNCATED, acceptance_criteria
 from indexer.contract.decode import JSON_MAX_DEPTH, TOML_MAX_DEPTH, Undecodable, decode_json, decode_toml
 from indexer.manifests.read import ECOSYSTEM, parse_manifests
 from indexer.model import FileEntry
+from tests.examples import examples
 
-BOUNDED = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+BOUNDED = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
@@ -140,7 +141,7 @@ def _depth_as_before(text: str, toml: bool) -> int:
     return deepest
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('[]{}"\\\'#\nax ,')), max_size=80))
 def test_the_streamed_depth_is_the_depth_counted_whole(text):
     """Both ways of counting, the text taken out whole (few pieces) and streamed (many), give
