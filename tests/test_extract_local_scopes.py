@@ -277,7 +277,7 @@ def _walk_up(scopes: list[list], parents: list[int], bound: list[dict[str, int]]
 
 
 @pytest.mark.parametrize("shallow", [0, 3])
-@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_scope_trees(), st.data())
 def test_a_threshold_is_the_walk_up_the_scopes_in_any_order_asked(monkeypatch, shallow, tree, data):
     """What a site's name resolves to, asked of each scope in document order (as the sites

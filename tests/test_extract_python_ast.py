@@ -364,7 +364,7 @@ def _statements(draw: st.DrawFn, depth: int = 0) -> list[str]:
     return lines
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(_statements())
 def test_module_variables_equal_ast_on_any_nesting_of_blocks(lines):
     src = ("\n".join(lines) + "\n").encode()
