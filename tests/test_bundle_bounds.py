@@ -171,23 +171,16 @@ def test_within_the_caps_decoding_holds_a_bounded_multiple_of_the_inflated_body(
     assert peak < 24 * raw, (peak, raw, peak / raw)
 
 
-def test_a_synthetic_corpus_bundle_imports_within_its_allowance(tmp_path):
+def test_a_synthetic_corpus_bundle_imports_within_its_allowance(tmp_path, synthetic_bundle):
     """A generated corpus (the benchmarks' generator) exports a bundle well inside every cap, and
     it imports; checking it holds under 10 times its inflated body."""
-    from corpora.synthetic import generate
-
-    repo = tmp_path / "syn.git"
-    generate(repo, files=1000, seed=0)
-    with Store.open(tmp_path / "origin") as store:
-        index(str(repo), "HEAD", store)
-        bundle.export(load(store, str(repo), "HEAD"), tmp_path / "s.rnb")
-    data = (tmp_path / "s.rnb").read_bytes()
+    data = synthetic_bundle.read_bytes()
     header, _ = bundle.parse_header(data)
     assert header.raw_bytes * 4 < bundle.raw_allowance(header) and header.files >= 900
     code, peak = peak_of_check(data)
     assert code == "ok" and peak < 10 * header.raw_bytes, (peak, header.raw_bytes)
     with Store.open(tmp_path / "store") as store:
-        report = bundle.import_bundle(store, tmp_path / "s.rnb", trust_unsigned=True)
+        report = bundle.import_bundle(store, synthetic_bundle, trust_unsigned=True)
     assert report.files == header.files and report.snapshot_new
 
 

@@ -10,7 +10,6 @@ import itertools
 import random
 import string
 import tracemalloc
-from pathlib import Path
 from typing import Callable
 
 import msgspec
@@ -318,18 +317,11 @@ def test_an_honest_bundle_round_trips_with_the_same_fingerprint_and_facts(tmp_pa
         assert _stored(store, keys) == theirs
 
 
-def test_an_honest_corpus_bundle_imports_holding_under_four_times_its_inflated_body(tmp_path):
+def test_an_honest_corpus_bundle_imports_holding_under_four_times_its_inflated_body(tmp_path, synthetic_bundle):
     """The benchmarks' generated corpus: its import (checked, then written) held 7 times the
     inflated body while every blob's facts were decoded at once; now under 4 times, and it
     imports with the origin's fingerprint."""
-    from corpora.synthetic import generate
-
-    repo = tmp_path / "syn.git"
-    generate(repo, files=1000, seed=0)
-    with Store.open(tmp_path / "origin") as store:
-        index(str(repo), "HEAD", store)
-        bundle.export(load(store, str(repo), "HEAD"), tmp_path / "s.rnb")
-    data = Path(tmp_path / "s.rnb").read_bytes()
+    data = synthetic_bundle.read_bytes()
     header, _ = bundle.parse_header(data)
     with Store.open(tmp_path / "store") as store:
         report, peak = peak_of(lambda: bundle.import_data(store, data, trust_unsigned=True))
