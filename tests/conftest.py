@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
+from tests import examples  # noqa: F401  # registers and loads the Hypothesis profile first
 from tests.indexed import Asked, index_files
 
 
@@ -20,3 +22,22 @@ def indexed_files(tmp_path) -> Callable[..., Asked]:
         return index_files(tmp_path / f"indexed-{next(made)}", files, message)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def synthetic_bundle(tmp_path_factory) -> Path:
+    """The benchmarks' generated corpus (1,000 files, seed 0) indexed and exported once a test
+    process: a bundle the tests that import it only read."""
+    from corpora.synthetic import generate
+    from indexer.api import index
+    from indexer.fleet import bundle
+    from indexer.store.database import Store
+    from indexer.store.snapshot import load
+
+    root = tmp_path_factory.mktemp("synthetic-bundle")
+    repo = root / "syn.git"
+    generate(repo, files=1000, seed=0)
+    with Store.open(root / "origin") as store:
+        index(str(repo), "HEAD", store)
+        bundle.export(load(store, str(repo), "HEAD"), root / "s.rnb")
+    return root / "s.rnb"

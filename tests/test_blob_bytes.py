@@ -24,6 +24,7 @@ from indexer.contract.limits import DEFAULT, Limits, in_force
 from indexer.fleet import batch
 from indexer.git import read as gitread
 from indexer.store.database import Store
+from tests.examples import examples
 from tests.test_hostile_inputs import one_typed_line, rennet
 from tests.test_hostile_trees import BLOB, raw_commit, raw_tree
 
@@ -196,7 +197,7 @@ def loose_repo(tmp_path_factory) -> pygit2.Repository:
     return pygit2.init_repository(str(tmp_path_factory.mktemp("loose")), bare=True)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(content=st.binary(max_size=300), most=st.none() | st.integers(0, 320))
 def test_a_loose_blob_is_read_within_any_bound_as_its_size_says(loose_repo, content, most):
     """Any loose blob within any bound: its size always, its bytes exactly when it holds no

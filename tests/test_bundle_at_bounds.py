@@ -18,6 +18,7 @@ from indexer.contract.limits import Limits, in_force
 from indexer.fleet import bundle
 from indexer.model import BlobFacts
 from indexer.store.database import Store
+from tests.examples import examples
 from tests.test_bundle_bounds import python_files, record_of, seal, with_facts
 
 _enc = msgspec.msgpack.encode
@@ -405,7 +406,7 @@ def test_a_map_key_no_file_has_is_refused_wherever_it_sorts(name, said, key):
                              f"files' order or twice")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.binary(max_size=40), st.sampled_from([b'{"format":"', b'{"format":2,"oid":"', b'{"', b'{"format":']))
 def test_any_header_bytes_are_a_header_or_bad_bundle(junk, start):
     """Bytes that are not UTF-8 where the format is read, or anywhere after, are `bad_bundle`

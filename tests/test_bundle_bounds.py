@@ -29,6 +29,7 @@ from indexer.store.canonical import fingerprint
 from indexer.store.database import Store
 from indexer.store.records import decode_record, entry_facts_key, map_head, pin_key
 from indexer.store.snapshot import load
+from tests.examples import examples
 
 _enc = msgspec.msgpack.encode
 
@@ -170,23 +171,16 @@ def test_within_the_caps_decoding_holds_a_bounded_multiple_of_the_inflated_body(
     assert peak < 24 * raw, (peak, raw, peak / raw)
 
 
-def test_a_synthetic_corpus_bundle_imports_within_its_allowance(tmp_path):
+def test_a_synthetic_corpus_bundle_imports_within_its_allowance(tmp_path, synthetic_bundle):
     """A generated corpus (the benchmarks' generator) exports a bundle well inside every cap, and
     it imports; checking it holds under 10 times its inflated body."""
-    from corpora.synthetic import generate
-
-    repo = tmp_path / "syn.git"
-    generate(repo, files=1000, seed=0)
-    with Store.open(tmp_path / "origin") as store:
-        index(str(repo), "HEAD", store)
-        bundle.export(load(store, str(repo), "HEAD"), tmp_path / "s.rnb")
-    data = (tmp_path / "s.rnb").read_bytes()
+    data = synthetic_bundle.read_bytes()
     header, _ = bundle.parse_header(data)
     assert header.raw_bytes * 4 < bundle.raw_allowance(header) and header.files >= 900
     code, peak = peak_of_check(data)
     assert code == "ok" and peak < 10 * header.raw_bytes, (peak, header.raw_bytes)
     with Store.open(tmp_path / "store") as store:
-        report = bundle.import_bundle(store, tmp_path / "s.rnb", trust_unsigned=True)
+        report = bundle.import_bundle(store, synthetic_bundle, trust_unsigned=True)
     assert report.files == header.files and report.snapshot_new
 
 
@@ -235,7 +229,7 @@ def _strictly_increasing(keys: list) -> bool:
     return all(a < b for a, b in zip(keys, keys[1:]))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(data=st.data(), which=st.sampled_from(["files", "edges", "unresolved"]))
 def test_a_record_out_of_order_or_with_repeats_is_refused_whatever_its_provenance(honest, data, which):
@@ -286,7 +280,7 @@ _VALUES = {"fan_in": st.integers(0, 1 << 20), "rank": st.floats(0, 1, allow_subn
 _WRONG = st.sampled_from([None, "1", [1], 0.5, True])
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(data=st.data(), name=st.sampled_from(["fan_in", "rank"]))
 def test_a_fan_in_or_rank_map_of_other_paths_or_order_is_refused(honest, data, name):

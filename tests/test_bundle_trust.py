@@ -28,6 +28,7 @@ from indexer.fleet import bundle, signing
 from indexer.git.tree_names import TREE_RULES
 from indexer.store.database import Store
 from indexer.store.records import decode_record, load_stored_record
+from tests.examples import examples
 from tests.test_bundle import _counts, _parts, _seal, forge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -279,7 +280,7 @@ def test_a_deep_or_huge_header_is_bad_bundle(tmp_path, header):
     assert error["code"] == "bad_bundle"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.binary(max_size=400),
                  st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
                               lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from indexer.lang.c import comments, conditions
 from indexer.lang.c.comments import blanked, comment_spans
 from indexer.lang.c.conditions import condition_at, condition_lines
+from tests.examples import examples
 from tests.lines_run import lines_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,7 +23,7 @@ _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
 _NOT_CODE = re.compile(rb"/\*.*?\*/|//[^\n]*|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'", re.S)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from([b"/", b"*", b"\"", b"'", b"\\", b"\n", b"\r", b"a", b" ", b"/*", b"*/", b"//"]),
                 max_size=40).map(b"".join))
 def test_comment_spans_are_those_the_regex_finds(data):

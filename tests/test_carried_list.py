@@ -17,6 +17,7 @@ from indexer.fleet.carried_list import CarriedList, CarriedMap
 from indexer.model import Dependency, Edge, EntryPoint, FileEntry, Package, UnresolvedImport
 from indexer.store.database import pack, pack_pieces
 from indexer.store.records import map_head
+from tests.examples import examples
 from tests.test_bundle_bounds import python_files, record_of
 
 _enc = msgspec.msgpack.encode
@@ -38,7 +39,7 @@ def _carried_map(entries: dict, kind: type = int) -> CarriedMap:
     return CarriedMap(msgspec.Raw(_enc(entries)), msgspec.msgpack.Decoder(dict[str, kind]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(items=_edges, start=st.integers(-50, 50), stop=st.integers(-50, 50), step=st.sampled_from([1, 2, -1]))
 def test_a_carried_list_reads_as_the_list_it_encodes(items, start, stop, step):
     carried = _carried(items)
@@ -51,7 +52,7 @@ def test_a_carried_list_reads_as_the_list_it_encodes(items, start, stop, step):
         carried[len(items)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(raw=st.binary(max_size=200) | _edges.map(_enc).map(lambda b: b[:-1]))
 def test_any_bytes_are_a_carried_list_or_msgspecs_error(raw):
     """What `check` turns into `bad_bundle`: a value that is not an array of edges is refused
@@ -66,7 +67,7 @@ def test_any_bytes_are_a_carried_list_or_msgspecs_error(raw):
 _key = st.lists(st.sampled_from(["a", "b", "\x00", "\U0001f600"]), max_size=4).map("".join)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(keys=st.lists(_key, unique=True, max_size=40), asked=st.lists(_key, max_size=20),
        block=st.sampled_from([1, 3, 1024]))
 def test_a_carried_map_reads_as_the_map_it_encodes(keys, asked, block):
@@ -90,7 +91,7 @@ def test_a_carried_map_reads_as_the_map_it_encodes(keys, asked, block):
             assert carried != {**entries, "\U0001f600" * 5: 0} and carried != list(entries)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(raw=st.binary(max_size=200)
        | st.tuples(st.dictionaries(_key, st.integers(-1 << 63, (1 << 64) - 1) | st.floats() | st.none() | _key,
                                    max_size=20).map(_enc), st.booleans()).map(lambda cut: cut[0][:-1 if cut[1] else None])
@@ -164,7 +165,7 @@ def test_an_array_too_few_bytes_for_its_count_is_refused_before_its_bounds_are_r
 _name = st.lists(st.sampled_from(["a", "b", "\x00", "\x01", "\xff", "\u0100", "\U0001f600"]), max_size=3).map("".join)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(packages=st.lists(st.builds(Package, _name, _name, _name, _name), max_size=12),
        dependencies=st.lists(st.builds(Dependency, _name, _name, _name, _name, _name, _name), max_size=12),
        entry_points=st.lists(st.builds(EntryPoint, _name, _name, _name, _name, _name), max_size=12))
@@ -189,7 +190,7 @@ _files = st.lists(st.builds(FileEntry, _name, _name, st.integers(0, 1 << 20), st
                             st.integers(-1, 1 << 20), _name, _name, _name, _name, _name), max_size=40)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(files=_files, fan_in=st.dictionaries(_name, st.integers(0, 1 << 20), max_size=8),
        rank=st.dictionaries(_name, st.floats(0, 1), max_size=8))
 def test_a_carried_file_table_fingerprints_and_packs_as_the_list(files, fan_in, rank):
@@ -209,7 +210,7 @@ def test_a_carried_file_table_fingerprints_and_packs_as_the_list(files, fan_in, 
     assert fingerprint(record, facts) == listed and pack_record(record) == packed
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(files=_files, data=st.data(), block=st.sampled_from([1, 3, 1024]))
 def test_carried_fan_in_and_rank_maps_fingerprint_and_pack_as_the_maps(files, data, block):
     """Fan-in and rank name some of the files, in their order: carried, each is read a block

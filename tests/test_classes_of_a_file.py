@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_tools.query.symbols.rightmost import Rightmost
+from tests.examples import examples
 from tests.indexed import Indexed
 from tests.lines_run import counted
 
@@ -25,7 +26,7 @@ READ = {str(ROOT / "context_tools" / "query" / "symbols" / f) for f in ("members
 SMALL, LARGE = 100, 200
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(min_value=-3, max_value=12), max_size=20), st.integers(min_value=-4, max_value=13),
        st.data())
 def test_the_last_place_over_a_threshold_is_the_one_a_scan_finds(values, threshold, data):

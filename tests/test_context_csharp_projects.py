@@ -18,6 +18,7 @@ from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.lang.csharp.projects import CSharpProjects
 from indexer.store.database import Store
+from tests.examples import examples
 from tests.indexed import Indexed, sites
 from tests.lines_run import module_lines
 from tests.reindexed import reindexed_as_cold
@@ -151,7 +152,7 @@ def _naive_visible(files: dict[str, str], project: str) -> set[str]:
 FOLDERS = ["", "a", "a/b", "a/b/c", "d", "d/e", "f"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_projects_and_what_they_see_are_those_a_plain_search_finds(data):
     """Any folders holding a .csproj, any references among them (cycles, self-references,
@@ -181,7 +182,7 @@ def test_projects_and_what_they_see_are_those_a_plain_search_finds(data):
         assert projects.visible(home) == _naive_visible(files, home)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_what_many_projects_see_is_what_a_plain_search_finds_or_past_the_ceiling_all(data):
     """Up to 60 projects with any references among them, kept as intervals, bits or shared

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from indexer.lang.bindings import of_language
 from tests.annotated import FIXTURES, load, noted_sites
+from tests.examples import examples
 from tests.indexed import Asked, Indexed, sites
 
 RUST = load(FIXTURES / "sites" / "rust_paths.txt", keys=("site:",))
@@ -114,7 +115,7 @@ def test_the_type_a_go_line_gives_a_variable(name, line, typed):
     assert found[:1] == ([typed] if typed else [])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.binary(max_size=200), st.integers(min_value=0, max_value=220), st.sampled_from(["rust", "go"]))
 def test_any_line_gives_a_form_never_an_error(line, col, language):
     # a source line is what the commit under review holds: whatever its bytes, a form comes back

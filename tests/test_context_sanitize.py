@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from context_tools.faces.dispatch import Executor
 from context_tools.faces.sanitize import REDACTED, sanitize, sanitize_line, sanitize_shown
+from tests.examples import examples
 
 
 @pytest.fixture
@@ -125,7 +126,7 @@ _UNSHOWN = set("\u061c\u200e\u200f\u2028\u2029") | {chr(c) for c in range(0x202a
     chr(c) for c in range(0x2066, 0x206a)}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=st.one_of(st.characters(), st.sampled_from(sorted(_UNSHOWN) + ["\x85", "\x9b", "\x1b"])),
                max_size=60))
 def test_a_shown_line_is_one_line_of_no_control_or_reordering_character(text):
@@ -194,7 +195,7 @@ def test_key_values_are_redacted_as_the_reference_pattern_finds_them():
     pieces = st.sampled_from(["a", "A", "_", "-", ".", "/", "\\", "=", ":", " ", '"', "'", ",", "9", "s", "x",
                               "password", "token", "secret", "pwd", "api-key", "Key", "Id", "ID", "session_id"])
 
-    @settings(max_examples=1000, deadline=None)
+    @settings(max_examples=examples(250), deadline=None)
     @given(st.lists(pieces, max_size=14).map("".join))
     def check(text):
         reference = _KEY_VALUE_REFERENCE.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", text)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
+from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOB = b"100644"
@@ -120,7 +121,7 @@ _NAME = st.text(st.sampled_from(list("ab é\"\\\t\n-_.") + ["\u202e", "\x7f"]), 
     lambda n: n not in (".", "..", ".git"))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(names=st.lists(_NAME, min_size=2, max_size=5, unique=True),
        suffixes=st.lists(st.sampled_from(["", ".py", ".txt", ".bin"]), min_size=5, max_size=5))
 def test_a_change_shared_by_paths_counts_as_its_own_patch_would(tmp_path_factory, names, suffixes):

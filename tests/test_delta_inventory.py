@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from corpora.gitbuild import Exec, Link, RepoBuilder, Submodule
 from delta.inventory import inventory
 from delta.range import open_repository, resolve_range
+from tests.examples import examples
 
 BODY = "".join(f"line {i} of some content that is long enough to compare\n" for i in range(40))
 SHA = {n: str(n) * 40 for n in range(1, 8)}
@@ -282,7 +283,7 @@ def _text(lines: list[int]) -> bytes:
 _body = st.lists(st.integers(0, 40), min_size=0, max_size=14)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(bases=st.lists(_body, min_size=1, max_size=5),
        moves=st.lists(st.tuples(st.integers(0, 4), st.sampled_from(["delete", "modify", "keep"]), _body,
                                 st.integers(0, 3)), max_size=6),
@@ -460,7 +461,7 @@ def test_a_refactor_of_files_sharing_a_long_header_is_paired_as_in_git(tmp_path)
     assert {c.status for c in found.changes} == {"renamed"}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(blobs=st.lists(st.lists(st.sampled_from([b"a", b"b\n", b"\r\n", b"\r", b"\0", b"x" * 63, b"y" * 64, b"z" * 65,
                                                  b"\n\n", b"line of text\n"]), max_size=30).map(b"".join),
                       max_size=8),

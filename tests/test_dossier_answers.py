@@ -14,6 +14,7 @@ from delta.dossier.jira import adf_text
 from delta.dossier.jira import parse_issue as parse_jira
 from delta.dossier.linear import parse_issue as parse_linear
 from delta.dossier.transport import TrackerFailure
+from tests.examples import examples
 
 MARKED = TRUNCATED.format(chars=RICH_TEXT_CHARS)
 
@@ -37,7 +38,7 @@ def test_adf_keeps_its_structure_to_the_depth_bound_and_gives_text_only_past_it(
     assert adf_text({"type": "doc", "content": [nested(within + 1, heading)]}).startswith("x")
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.lists(st.text(alphabet="abc", min_size=1, max_size=5), min_size=1, max_size=6),
        st.integers(RICH_TEXT_DEPTH // 2 - 2, RICH_TEXT_DEPTH + 10))
 def test_text_about_the_depth_bound_is_every_leaf_in_document_order(leaves, levels):

@@ -16,6 +16,7 @@ from delta.dossier.links import is_ticket_id
 from delta.dossier.persist import read_payload
 from delta.dossier.web_link import URL_CHARS, link_refusal
 from indexer.store.database import Store
+from tests.examples import examples
 from tests.fakes.trackers import FakeJira, FakeLinear
 from tests.fakes.world import install_gh, make_change
 
@@ -49,7 +50,7 @@ def test_a_plain_web_link_is_kept(url):
     assert link_refusal(url) is None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.one_of(st.text(max_size=80), st.from_regex(r"(?i)(https?|javascript|data|file):[^\n]{0,60}", fullmatch=True),
                  st.text(alphabet=string.printable, max_size=3000)))
 def test_any_text_is_a_web_link_or_refused_in_a_phrase(url):
@@ -70,7 +71,7 @@ _HOST = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{
 _PATH = st.text(alphabet=string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@%/", max_size=60)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(["http", "https", "HTTPS", "Http"]), _HOST, st.none() | st.integers(1, 65535), _PATH,
        st.text(alphabet=string.ascii_letters + string.digits + "=&-_", max_size=20))
 def test_every_well_formed_web_link_is_kept(scheme, host, port, path, query):

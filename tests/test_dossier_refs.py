@@ -22,6 +22,7 @@ from delta.dossier.refs import (
     extract_references,
 )
 from delta.dossier.web_link import link_refusal
+from tests.examples import examples
 from tests.lines_run import lines_run
 
 
@@ -118,7 +119,7 @@ pieces = st.sampled_from(["#", "GH-", "acme/x#", "PROJ-", "fix/", "issue-", "htt
                           "{", "|"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(pieces, max_size=12).map("".join))
 def test_any_text_gives_references_of_issue_sized_numbers(text):
     """Whatever the change writes, a reference is short: an issue-sized number in ASCII digits,
@@ -337,7 +338,7 @@ _FENCE_PATTERN = re.compile(r"(?ms)^[ \t]*(```+|~~~+)[^\n]*\n.*?(?:^[ \t]*\1[ \t
 _INLINE_PATTERN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.S)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(st.lists(st.sampled_from(["`", "``", "```", "~~~", "~", " ", "\t", "\n", "a", "#1"]), max_size=24).map("".join))
 def test_code_is_masked_where_the_patterns_find_it(text):
     """Fenced blocks and inline code spans are those the patterns find: a span opens at any

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from indexer.lang.javascript import bindings as javascript
 from indexer.lang.python import bindings as python
+from tests.examples import examples
 from tests.indexed import Indexed
 from tests.lines_run import counted
 
@@ -20,7 +21,7 @@ BASE = str(Path(__file__).resolve().parents[1] / "indexer" / "lang" / "bindings_
 SMALL, LARGE = 300, 600
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(st.lists(st.sampled_from([b"a", b"Z", b"_", b"$", b"7", b" ", b"\t", b".", b"(", b'"', b"ab", b"x."]),
                 max_size=16).map(b"".join))
 def test_the_names_read_back_are_those_the_pattern_finds(text):

@@ -16,6 +16,7 @@ from delta import build_delta_packet
 from delta.elements import Key, _reordered
 from indexer.api import open_store
 from indexer.model import Symbol
+from tests.examples import examples
 from tests.lines_run import counted
 
 ELEMENTS = str(Path(__file__).resolve().parents[1] / "delta" / "elements.py")
@@ -46,7 +47,7 @@ def _side(draw, names: list[str]) -> dict[Key, tuple[Symbol, str]]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data())
 def test_the_moves_are_those_reading_each_container_found(data):
     names = [f"f{i}" for i in range(8)]

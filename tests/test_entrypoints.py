@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from indexer.manifests.entrypoints import find_entry_points
 from indexer.model import BlobFacts, EntryPoint, FileEntry, Symbol
+from tests.examples import examples
 
 
 def entry(path: str) -> FileEntry:
@@ -187,7 +188,7 @@ def test_many_crates_with_binary_folders_find_their_bins_in_linear_work():
     assert lines_big < 2.5 * lines_small
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["bin", "src", "x", "y"]), min_size=1, max_size=5), max_size=12))
 def test_the_bin_folders_subfolders_are_those_a_walk_of_every_folder_finds(parts):
     """`_bin_subdirs` gives each `bin` folder the subfolders a scan of every folder gives it."""

@@ -26,6 +26,7 @@ from tree_sitter import Node
 
 from indexer.extract.blob import extract_blob
 from indexer.lang import ancestry, grammars
+from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,7 +65,7 @@ def _drawn(data: st.DataObject, pieces: list[str], most: int) -> bytes:
     return "".join(data.draw(st.lists(st.sampled_from(pieces), max_size=most))).encode()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_PIECES)), st.data())
 def test_an_ancestry_finds_the_parents_tree_sitter_finds(language, data):
     """Asked in document order (as a query's matches come) and in any order: the same parent as
@@ -344,7 +345,7 @@ _ALL_PIECES = {language: _PIECES.get(language, []) + _SHARED_STARTS.get(language
                for language in sorted({*_PIECES, *_SHARED_STARTS})}
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
 def test_the_path_kept_is_the_way_down_to_the_last_nodes_parent(language, data):
     """After each node asked, in document order or any, the Ancestry keeps a path down from the
@@ -400,14 +401,14 @@ def test_a_node_of_no_bytes_at_the_edge_of_a_node_beside_it_is_walked_to_from_ab
     _empty_nodes_asked_after_each(language, source)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
 def test_a_node_of_no_bytes_asked_after_any_other_keeps_the_way_down_to_it(language, data):
     """As above, wherever a missing token falls in a file of pieces."""
     _empty_nodes_asked_after_each(language, _drawn(data, _ALL_PIECES[language], 12))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
 def test_the_node_at_a_place_is_found_from_the_path_the_walks_up_left(language, data):
     """Places asked in order, each after walks up from the node found at the place before and
@@ -456,14 +457,14 @@ def test_the_node_at_the_edge_of_a_node_on_the_path_is_the_one_found_from_the_ro
     _places_asked_after_each(language, source)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_ALL_PIECES)), st.data())
 def test_the_node_at_each_edge_after_any_walk_up_is_the_one_found_from_the_root(language, data):
     """As above, wherever the nodes of a file of pieces start and end."""
     _places_asked_after_each(language, _drawn(data, _ALL_PIECES[language], 8))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_PIECES)), st.data())
 def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
     """`parent`, `first_above`, `carried` and `place`, asked of the module in a file's reading
@@ -492,7 +493,7 @@ def test_the_walks_up_are_tree_sitters_inside_a_reading_and_out(language, data):
         assert getattr(ancestry._THREAD, "kept", None) is None  # the tree is not held past its reading
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_PIECES)), st.data())
 def test_held_at_is_whether_the_node_at_a_place_or_one_above_it_holds(language, data):
     """`held_at` at places asked in order: whether the node tree-sitter finds there, or any node

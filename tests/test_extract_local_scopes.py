@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from indexer.extract.blob import extract_blob
 from indexer.lang import local_scopes
 from indexer.model import BlobFacts
+from tests.examples import examples
 from tests.test_extract_locals import sites
 
 
@@ -276,7 +277,7 @@ def _walk_up(scopes: list[list], parents: list[int], bound: list[dict[str, int]]
 
 
 @pytest.mark.parametrize("shallow", [0, 3])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_scope_trees(), st.data())
 def test_a_threshold_is_the_walk_up_the_scopes_in_any_order_asked(monkeypatch, shallow, tree, data):
     """What a site's name resolves to, asked of each scope in document order (as the sites
@@ -297,7 +298,7 @@ def test_a_threshold_is_the_walk_up_the_scopes_in_any_order_asked(monkeypatch, s
         assert local.threshold(i, name) == _walk_up(scopes, parents, bound, i, name), (i, name)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_scope_trees(), st.data())
 def test_a_binding_is_placed_in_the_scope_the_walk_up_found(tree, data):
     """The scope each binding is in, found in one sweep over the bindings in order: the scope

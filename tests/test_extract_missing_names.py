@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from indexer.extract.blob import extract_blob
+from tests.examples import examples
 
 # (language, path, broken source, its symbols (name, kind, container, line))
 BROKEN = [
@@ -72,7 +73,7 @@ SOURCES = {
 
 
 @pytest.mark.parametrize("language", sorted(SOURCES))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_no_broken_source_gives_a_name_of_no_text(language, data):
     # what an edit in progress leaves: the source cut short, or a piece of it taken out or

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexer.extract.blob import extract_blob
+from tests.examples import examples
 
 Definition = tuple[str, str, str, int, int, int, int]  # name, kind, container, line, end line, first line, end byte
 
@@ -363,7 +364,7 @@ def _statements(draw: st.DrawFn, depth: int = 0) -> list[str]:
     return lines
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(_statements())
 def test_module_variables_equal_ast_on_any_nesting_of_blocks(lines):
     src = ("\n".join(lines) + "\n").encode()

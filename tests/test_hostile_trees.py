@@ -29,6 +29,7 @@ from indexer.pipeline.plan import earlier_record
 from indexer.store.database import Store
 from indexer.store.records import LazyHead, SnapshotHead, decode_head, load_stored_record
 from indexer.store.versions import snapshot_version
+from tests.examples import examples
 from tests.test_hostile_inputs import one_typed_line, rennet
 
 TREE, BLOB, LINK, GITLINK = b"40000", b"100644", b"120000", b"160000"
@@ -220,7 +221,7 @@ def name_repo(tmp_path_factory) -> tuple[pygit2.Repository, str, list[gitread.Tr
     return b.repo, head, gitread.walk_tree(b.repo, head)[1]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(names=NAMES, folder_too=st.booleans())
 def test_any_names_are_one_path_each_or_bad_tree_and_both_walks_agree(name_repo, names, folder_too):
     repo, base_commit, base = name_repo
@@ -248,7 +249,7 @@ def test_any_names_are_one_path_each_or_bad_tree_and_both_walks_agree(name_repo,
         assert repo[by_path["t/" + text_name(name)]].data == f"n{i} = {i}\n".encode()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=st.binary(min_size=1, max_size=12).filter(lambda b: b"\x00" not in b and b"/" not in b))
 def test_a_name_reads_as_text_path_made_it_of_pygit2s_name(name_repo, raw):
     """`text_name` of the raw bytes is what `text_path` made of the name pygit2 decodes, so
@@ -294,13 +295,13 @@ DOT_GIT_NAMES = st.lists(st.sampled_from(DOT_GIT_PIECES), min_size=1, max_size=7
     lambda n: n not in (b".", b".."))
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(raw=DOT_GIT_NAMES)
 def test_a_name_is_read_as_dot_git_exactly_where_gits_rule_says(raw):
     assert is_dot_git(raw) == git_reads_as_dot_git(raw)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(raw=DOT_GIT_NAMES, kind=st.sampled_from([BLOB, TREE, LINK]), depth=st.integers(0, 2))
 def test_a_tree_naming_dot_git_anywhere_is_bad_tree_walked_whole_or_from_its_parent(name_repo, raw, kind, depth):
     repo, base_commit, base = name_repo

@@ -16,6 +16,7 @@ from indexer.lang import grammars
 from indexer.lang.bash import retry as bash_retry
 from indexer.lang.csharp import imports as cs_imports
 from indexer.lang.csharp import retry as cs_retry
+from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +28,7 @@ def run_child(code: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(st.lists(st.sampled_from([b"=~", b" ", b"\t", b"\\", b"\n", b"\r", b"]]", b"]", b"x", b"=", b"~"]),
                 max_size=30).map(b"".join))
 def test_bash_regex_operands_are_those_the_pattern_finds(data):
@@ -79,7 +80,7 @@ def _branch_view_as_before(data: bytes) -> bytes | None:
     return None if view is None else bytes(view)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from([b"#if X", b"  #if Y", b"#elif Z", b"#else", b"#endif", b"#region r",
                                  b", int b", b"int c;", b"// #if no", b""]), max_size=16))
 def test_csharp_branch_view_is_the_one_asked_of_every_open_if(lines):
@@ -110,7 +111,7 @@ def _spec_as_before(spec: str) -> str:
     return spec
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(st.text(alphabet="<>A.,_ ", max_size=30))
 def test_csharp_using_type_arguments_go_in_one_reading_as_level_by_level(spec):
     assert cs_imports._without_type_arguments(spec) == _spec_as_before(spec)

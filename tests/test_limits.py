@@ -18,6 +18,7 @@ from corpora.gitbuild import RepoBuilder
 from indexer.contract.errors import BadInput
 from indexer.contract.limits import DEFAULT, HIGHEST, NAMES, Limits, in_force, limits, parse_limits
 from indexer.contract.sizes import show
+from tests.examples import examples
 from tests.test_context_world import ROOT
 from tests.test_hostile_inputs import one_typed_line, rennet
 
@@ -50,7 +51,7 @@ def test_a_bad_setting_is_bad_input_naming_the_variable(text, said):
     assert message.startswith("$RENNET_LIMITS") and said in message and len(message) < 300
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=80) | st.lists(st.sampled_from([*NAMES, "=", ",", "1", "k", "M", "G", " ", "x"]),
                                        max_size=20).map("".join))
 def test_any_setting_is_limits_or_bad_input(text):

@@ -32,6 +32,7 @@ from indexer.git.loose import (
     read_loose,
 )
 from indexer.git.read import blob_size, intact_tree_of, read_blob
+from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,7 +123,7 @@ class _File:
         return piece
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(body=st.binary(max_size=3000), kind=st.sampled_from([b"blob", b"tree", b"commit"]),
        cut=st.integers(min_value=0, max_value=4000), tail=st.binary(max_size=8), flip=st.integers(0, 4000))
 def test_a_loose_file_reads_back_whole_or_is_damaged(body, kind, cut, tail, flip):

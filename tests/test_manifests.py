@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from indexer.manifests.base import Declared
 from indexer.manifests.read import parse_manifests, read_manifests
 from indexer.model import Dependency, FileEntry, Package, Skipped
+from tests.examples import examples
 
 
 def entry(path: str, mark: str = "", skipped: str = "") -> FileEntry:
@@ -317,7 +318,7 @@ def _element(draw, depth: int = 0):
     return el
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(_element(), st.sampled_from(["", "http://maven.apache.org/POM/4.0.0"]), st.sampled_from(["utf-8", "utf-16"]))
 def test_a_pom_reads_as_elementtree_reads_it(root, namespace, encoding):
     """Whatever the document holds, what it declares is what ElementTree's own parse of it
@@ -562,7 +563,7 @@ def test_a_go_mod_line_with_a_string_left_open_or_a_bad_escape_is_skipped():
     assert found.problems == [] and deps(found, "go.mod") == [("b", "v2", "runtime")]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(st.sampled_from('ab "`\\/()\t\nx7u0U{},=>') | st.characters(), max_size=200))
 def test_any_text_is_a_go_mod_of_bounded_directives(text):
     # outside input: no exception, and never more characters out than in (an escape is never
@@ -603,7 +604,7 @@ def _go_string(draw):
     return value, '"' + "".join(out) + '"'
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_go_string(), min_size=1, max_size=5), st.sampled_from(["", "//", "// indirect // x"]))
 def test_go_mod_string_tokens_read_back_as_their_values(strings, comment):
     from indexer.manifests.go import tokens
@@ -709,7 +710,7 @@ def test_manifests_past_the_bytes_or_declarations_a_tree_may_hold_are_too_large(
 _LINE_TEXT = st.text(st.sampled_from("ab =:\t\x0b\x1c\u00a0\u3000#;[]"), max_size=40)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_LINE_TEXT)
 def test_a_setup_cfg_option_line_splits_as_configparsers_own_pattern_splits_it(line):
     """The linear option pattern reads any line (configparser meets them split at `\\n` and
@@ -777,7 +778,7 @@ def test_a_toml_key_of_thousands_of_parts_is_bad_manifest_in_linear_work():
 _KEY_PART = st.sampled_from(["a", "b-1", "_", '"x.y"', "'q'", '""', "1"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.one_of(
     st.text(st.sampled_from('ab.=" \'#[]{}\n\t1,'), max_size=80),
     st.builds(lambda parts, header, sp, tail: ("[" + (sp.join(parts)) + "]\n" if header else sp.join(parts) + " = 1\n") + tail,

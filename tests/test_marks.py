@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from corpora.gitbuild import make_repo
 from indexer.git.attributes import GitAttributes, mark_files
 from indexer.model import BlobFacts, FileEntry
+from tests.examples import examples
 
 
 def entry(path: str, text: str | None = None) -> FileEntry:
@@ -234,7 +235,7 @@ def attr_repo(tmp_path_factory):
     return path
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(top=st.lists(_rule, min_size=1, max_size=4), deep=st.lists(_rule, max_size=2),
        paths=st.lists(st.lists(st.sampled_from(_NAMES), min_size=1, max_size=3).map("/".join), min_size=1,
                       max_size=6, unique=True))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from indexer.contract.msgpack_length import length
 from indexer.fleet.msgpack_heads import bin_content, containers, shape
 from indexer.model import BlobFacts, SnapshotRecord
+from tests.examples import examples
 
 _enc = msgspec.msgpack.encode
 
@@ -44,7 +45,7 @@ def test_a_head_alone_reads_as_the_count_it_declares_every_byte_of_it(n):
             assert length(kind + n.to_bytes(2, "big")) == n
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=20) | st.dictionaries(st.text(max_size=5), inner,
                                                                                        max_size=20), max_leaves=12))
 def test_any_value_reads_as_the_items_it_holds_or_zero(value):

@@ -12,6 +12,7 @@ from indexer.lang.python import resolve as python_resolve
 from indexer.lang.python.stdlib import STDLIB_MODULES
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, TreePaths, join, parent
+from tests.examples import examples
 from tests.lines_run import module_lines
 
 
@@ -46,7 +47,7 @@ ENTRIES = st.lists(st.tuples(st.lists(st.sampled_from(SEGMENTS), max_size=3),
                                               "b/README", "c.txt"])), max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(ENTRIES, st.lists(st.sampled_from([*SEGMENTS, "x", "a/b", ".", ".."]), max_size=6))
 def test_the_roots_holding_a_name_are_those_a_scan_of_every_root_finds(entries, names):
     tree = TreePaths({join(*folders, name) for folders, name in entries})
@@ -96,7 +97,7 @@ PATHS = st.lists(st.lists(st.sampled_from(["a", "b", "include", "x.h", "y.h"]), 
                  .map("/".join), max_size=50)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(PATHS, st.lists(st.sampled_from(["x.h", "y.h", "a/x.h", "include/x.h", "b/a/y.h", "/x.h", "a/"]),
                        max_size=4), st.sampled_from(["a/b/c.c", "include/m.c", "m.c", "b/include/a/q.c"]))
 def test_what_ends_in_a_spelling_and_the_nearest_are_those_a_scan_finds(paths, suffixes, importer):
@@ -148,7 +149,7 @@ def test_many_java_packages_folders_and_spellings_cost_work_linear_in_them():
     assert run(400) <= 2.2 * run(200)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.lists(st.sampled_from(["a", "b", "x"]), max_size=3),
                           st.sampled_from(["C.java", "D.java", "E.kt", "b.kt"]),
                           st.sampled_from(["", "a", "a.b", "x.a.b.c"])), max_size=12),
@@ -260,7 +261,7 @@ def test_an_import_path_of_many_segments_is_not_copied_out_a_segment_at_a_time(m
     assert resolver.resolve("a.go", ImportSpec("go", "x.com/s0", 1)) == ("v/b.go",)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(st.sampled_from(["a.com/x", "a.com/x/y", "a.com", "b.com/z"]), st.sampled_from(["", "d"]),
                        max_size=3),
        st.dictionaries(st.sampled_from(["a.com/x", "a.com/x/y", "b.com", "b.com/z/w"]), st.sampled_from(["", "e"]),
@@ -315,7 +316,7 @@ def _matched_by_scan(paths: dict[str, list[str]], spec: str) -> tuple[str, str] 
     return None if best is None else (best[1], best[2])
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.text("ab*/", max_size=5), max_size=8, unique=True), st.lists(st.text("ab*/", max_size=6), max_size=6))
 def test_a_specifier_takes_the_pattern_a_scan_of_the_patterns_gives(patterns, specs):
     from indexer.lang.javascript.resolve import TsConfig
@@ -359,7 +360,7 @@ def test_a_crate_of_many_binaries_finds_each_files_root_from_the_folders_above_i
     assert run(400) <= 2.2 * run(200)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from(["a/m.rs", "a/long.rs", "a/b/m.rs", "b/m.rs", "m.rs", "src/x.rs", "ab/m.rs"]),
                 unique=True, max_size=5),
        st.sampled_from(["a/b/c/f.rs", "a/f.rs", "ab/f.rs", "b/f.rs", "f.rs", "src/f.rs"]))
@@ -394,7 +395,7 @@ def test_many_psr4_prefixes_and_uses_cost_work_linear_in_them():
     assert run(400) <= 2.2 * run(200)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["", "A\\", "A\\B\\", "a\\", "AB\\", "A"]), st.sampled_from(["s", "t", "s/u"])),
                 max_size=6, unique=True),
        st.sampled_from(["A\\B\\C", "A\\C", "AB\\C", "a\\b\\C", "C", "A\\B"]))
@@ -452,7 +453,7 @@ PHP_NAMESPACES = st.sampled_from(["A", "a", "A\\B", "a\\b\\c", "AB", "A1", "A\\B
 PHP_NAMES = st.sampled_from(["Foo", "foo", "Bar", "B", "C", "bar"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.lists(st.tuples(PHP_NAMESPACES, st.lists(PHP_NAMES, max_size=3)), min_size=1, max_size=3),
                 max_size=6),
        st.lists(PHP_NAMES, max_size=4), st.lists(PHP_NAMESPACES, min_size=1, max_size=4))

@@ -21,6 +21,7 @@ from indexer.model import BlobFacts
 from indexer.resolve import imports as resolve_module
 from indexer.resolve.imports import resolve_since
 from indexer.resolve.tree import CAVEATS, TARGETS_CAPPED, VISIBILITY_CAPPED, TreePaths
+from tests.examples import examples
 from tests.test_context_csharp_projects import _stair
 from tests.test_resolve import entry
 
@@ -257,7 +258,7 @@ def test_a_reindex_from_a_snapshot_made_before_the_caps_resolves_every_file_anew
     assert len(cold.edges) == 160 and warm.fingerprint == cold.fingerprint
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from("abcd"), st.integers(0, 30), st.integers(1, 3)), max_size=60, unique=True))
 def test_a_snapshot_keeps_to_the_caps_as_counting_every_file_and_import_finds(drawn):
     """The runs measured from every TARGETS_CAP-th edge find what counting them all finds."""
@@ -530,7 +531,7 @@ _CS_IMPORT = st.tuples(st.integers(-1, 3), st.sampled_from(["using", "global", "
                        st.sampled_from(["N", "M", "N.Foo", "M.Bar"]), st.sets(st.sampled_from(["Foo", "Bar"])))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.lists(st.integers(0, 3), max_size=2), min_size=4, max_size=4),
        st.lists(_CS_FILE, min_size=1, max_size=14), st.lists(_CS_IMPORT, min_size=1, max_size=4),
        st.integers(1, 3), st.sampled_from([0, 1, 32]), st.booleans())
@@ -625,7 +626,7 @@ _PHP_IMPORT = st.tuples(st.sampled_from(["a/b/m.php", "a/m.php", "r/s/m.php", "m
      "a\\b\\C", "C", "A\\B\\D", "Other\\C", "\\A\\B\\C"]))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @example([("/", "C.php", None, "C")], [("A", ""), ("A", "a"), ("A", "b")], [("m.php", "A\\C")], 0)  # `//C.php`
 @given(st.lists(_PHP_FILE, max_size=12),
        st.lists(st.tuples(st.sampled_from(["", "A\\", "A\\B\\", "a\\", "A"]), st.sampled_from(_PHP_DIRS)), max_size=8),
@@ -662,7 +663,7 @@ def test_php_includes_and_psr4_uses_resolve_as_asking_every_match_did(drawn, roo
             assert new.resolve(importer, imp) == old.resolve(importer, imp)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(-1, 6), max_size=40), st.lists(st.tuples(st.integers(0, 2), st.integers(1, 3)), max_size=5),
        st.booleans())
 @example([0, 2, 1, 1, 3], [(2, 3), (0, 1)], False)  # a later run first in path order; intervals touching

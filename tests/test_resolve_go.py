@@ -18,6 +18,7 @@ from indexer.lang.go.build_constraints import go_build_ignored
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve import imports as resolve_module
 from indexer.store.records import load_record
+from tests.examples import examples
 from tests.test_resolve import pairs, run, statuses
 
 MOD = "go.mod"
@@ -104,7 +105,7 @@ def _expressions(draw: st.DrawFn, depth: int = 0) -> tuple[str, str]:
     return f"{a} {kind} {b}", f"({left[1]} {'and' if kind == '&&' else 'or'} {right[1]})"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(_expressions())
 def test_a_go_build_expression_excludes_a_file_when_no_setting_without_ignore_builds_it(expression):
     go_expr, python = expression
@@ -114,7 +115,7 @@ def test_a_go_build_expression_excludes_a_file_when_no_setting_without_ignore_bu
     assert go_build_ignored(f"//go:build {go_expr}\n\npackage main\n".encode()) is (not buildable)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.binary(max_size=300))
 def test_any_header_bytes_give_an_answer(data):
     assert go_build_ignored(b"//go:build " + data + b"\n\npackage main\n") in (True, False)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from context_tools.query.symbols import script_blocks
 from context_tools.query.symbols.script_blocks import Braces
+from tests.examples import examples
 from tests.indexed import Indexed
 from tests.lines_run import counted
 
@@ -42,7 +43,7 @@ _LINES = st.lists(st.lists(st.sampled_from([b"{", b"}", b"x", b" ", b"if (c) {",
                   min_size=1, max_size=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_LINES, st.data(), st.integers(min_value=1, max_value=4))
 def test_the_brace_found_is_the_one_reading_back_finds(lines, data, window):
     """Every point of every line (and past its end), with a window of 1 to 4 lines read back."""

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from context_tools.query.symbols import script_blocks
 from indexer.lang.bindings_base import opening_bracket
+from tests.examples import examples
 from tests.indexed import Indexed
 from tests.lines_run import counted
 
@@ -47,7 +48,7 @@ _HEADS = st.lists(st.sampled_from([b"if", b"else", b"finally", b"try", b"do", b"
                                    b"=>", b"a", b"9", b":", b"[", b"?"]), max_size=20).map(b"".join)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(_HEADS)
 def test_a_head_is_plain_as_the_whole_text_before_it_said(text):
     assert script_blocks.plain(text) == _plain(text), text
@@ -78,7 +79,7 @@ def test_the_keys_of_a_literal_cost_lines_in_proportion_to_them():
     assert large <= 2.5 * small, (small, large)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_HEADS)
 def test_an_inner_function_is_open_at_each_point_as_the_text_before_it_says(text):
     """`inner_functions`, read once a function body, answers for every point of it what

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_tools.faces.sanitize import shown_name
+from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +53,7 @@ _NAMES = st.text(alphabet=st.one_of(st.characters(), st.sampled_from(
     sorted(_UNSHOWN | _LOOKALIKES) + ["\x85", "\x9b", "\x1b", "\n", "\\", '"', " ", "\t", "\u3000", "n", "x", "…"])), max_size=40)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(_NAMES, _NAMES)
 def test_two_names_never_show_the_same_and_no_rendering_breaks_a_line(a, b):
     for name in (a, b):
@@ -64,7 +65,7 @@ def test_two_names_never_show_the_same_and_no_rendering_breaks_a_line(a, b):
         assert shown_name(a) != shown_name(b)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_NAMES, st.integers(min_value=8, max_value=30))
 def test_a_cut_name_says_it_is_cut_and_shows_what_it_starts_with(name, limit):
     shown = shown_name(name, limit)

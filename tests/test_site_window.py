@@ -31,6 +31,7 @@ from indexer.lang.bindings_base import (
     site_window,
 )
 from indexer.lang.javascript.bindings import JavaScriptBindings
+from tests.examples import examples
 from tests.indexed import Indexed
 from tests.lines_run import counted
 
@@ -44,7 +45,7 @@ def _texts(*pieces: bytes, size: int = 14) -> st.SearchStrategy[bytes]:
 
 # -- the window ---------------------------------------------------------------------------
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=40).map(lambda b: b.replace(b"\n", b" ")), st.data(),
        st.integers(min_value=1, max_value=12), st.integers(min_value=0, max_value=3))
 def test_the_window_is_the_line_near_the_site_never_part_of_a_name(line, data, width, length):
@@ -176,7 +177,7 @@ def _walk(text: bytes, walk: range, deeper: bytes, shallower: bytes) -> int | No
     return None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_BRACKETS, st.sampled_from([b"()", b"()[]{}", b"<>"]), st.data())
 def test_a_bracket_is_matched_where_walking_every_byte_matches_it(text, kinds, data):
     at = data.draw(st.integers(min_value=-1, max_value=max(len(text) - 1, -1)))
@@ -190,7 +191,7 @@ _C_CHAIN = re.compile(rb"(" + _C_IDENT + rb"(?:[ \t]*\.[ \t]*" + _C_IDENT + rb")
 _C_PATH = re.compile(rb"((?:" + _C_IDENT + rb"[ \t]*::[ \t]*)+)$")
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_texts(b"a", b"Z", b"_", b"7", b" ", b"\t", b".", b":", b"::", b"(", b">", b"ab"))
 def test_go_and_rust_names_are_read_back_as_searched(text):
     before = text.rstrip()
@@ -215,7 +216,7 @@ _MEMBER_TEXT = _texts(b"a", b"Z", b"B", b"_", b"7", b"$", b" ", b"\t", b".", b":
                       b";", b"\\", b"new ", b"this", b"self", b"x", b"1", b"&", b"?")
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(_MEMBER_TEXT, st.sampled_from([b".", b"?.", b"::", b"->", b"&.", b").", b")?.", b">::"]))
 def test_member_receivers_are_read_back_as_searched(text, end):
     before = (text + end).rstrip()
@@ -253,7 +254,7 @@ def _dotted_at_end(text: bytes) -> tuple[str, ...] | None:
     return tuple(p.strip().decode() for p in m.group(1).split(b"."))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(_SCRIPT_TEXT)
 def test_script_receivers_are_read_back_as_searched(text):
     """A container's dotted names (`_dotted_at_end`); what stands before a parenthesis, an
@@ -272,7 +273,7 @@ _CALLBACK = re.compile(rb"(" + IDENT + rb"(?:\s*\.\s*" + IDENT + rb")*)\s*\??\.\
                        rb"\s*(?::[^=]*)?=>|(" + IDENT + rb")\s*=>)")
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([b"", b" ", b";", b"=> ", b")", b"("]),
                           st.sampled_from([b"xs", b"this.xs", b"a . b", b"1a.b", b"f()", b"", b"new xs", b"$"]),
                           st.sampled_from([b".forEach(", b"?.map(", b" .reduce(", b".map (", b".mapx("]),
@@ -297,7 +298,7 @@ def _instance_alias(line: bytes, name: str) -> bool | None:
     return None
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(_texts(b"s", b"self", b" ", b"(", b")", b",", b":", b"=", b"=>", b">", b"function", b"function ", b"x", b".",
               b"const ", b"this", b";", b"\n"))
 def test_an_alias_of_this_is_told_as_the_patterns_tell_it(line):

@@ -18,19 +18,20 @@ import context_tools
 from context_tools.faces.registry import registry
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.sizes import SIZE_PATTERN, parse_size, show
+from tests.examples import examples
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 
 HIGH = 1 << 40
 UNIT = {"": 1, "k": 1024, "K": 1024, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=1024), st.sampled_from(sorted(UNIT)))
 def test_a_number_with_a_suffix_is_that_many_powers_of_1024(n, unit):
     assert parse_size(f"{n}{unit}", what="x", high=HIGH) == n * UNIT[unit]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=HIGH))
 def test_an_integer_or_its_shortest_spelling_reads_back_as_itself(n):
     assert parse_size(n, what="x", high=HIGH) == n
@@ -38,7 +39,7 @@ def test_an_integer_or_its_shortest_spelling_reads_back_as_itself(n):
     assert re.match(SIZE_PATTERN, show(n))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.one_of(st.text(max_size=30), st.integers(min_value=-(1 << 80), max_value=1 << 80), st.floats(),
                  st.booleans(), st.none(), st.recursive(st.integers() | st.text(max_size=5),
                                                         lambda inner: st.lists(inner, max_size=3)
@@ -170,7 +171,7 @@ def test_sixteen_digits_are_not_a_size_whatever_their_value(text):
         parse_size(text, what="x", high=1 << 80)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet="0123456789kKmMgGx-. ", max_size=20))
 def test_the_parser_reads_just_the_strings_the_schemas_pattern_admits(text):
     """What the schema advertises and what the parser reads are the same strings: a client that

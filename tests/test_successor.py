@@ -11,6 +11,7 @@ from delta import build_delta_packet
 from delta.hunks import HunkRecord, hunk_id
 from delta.range import RangeIdentity
 from delta.successor import account
+from tests.examples import examples
 from tests.lines_run import counted
 
 
@@ -222,7 +223,7 @@ _lines = st.lists(st.sampled_from([b"+a", b"+b", b"-a", b"-c", b"+d"]), min_size
 _hunks = st.lists(st.tuples(st.sampled_from(["a.py", "b.py"]), _lines), max_size=8)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_hunks, _hunks)
 def test_within_its_bounds_the_account_is_every_pair_scored(before, after):
     def made(hunks: list[tuple[str, tuple[bytes, ...]]]) -> list[HunkRecord]:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from context_tools.query.symbols.script_blocks import Braces
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.javascript.bindings import JavaScriptBindings
+from tests.examples import examples
 from tests.indexed import Indexed
 from tests.lines_run import counted
 
@@ -58,7 +59,7 @@ def _found(lines: list[bytes], line: int, col: int, first: int, name: str) -> bo
 _PARTS = [b"{", b"}", b"const self = this;", b"let self = 1;", b"self.m();", b"var that = this;", b" ", b"x"]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(_PARTS), max_size=5).map(b"".join), min_size=1, max_size=10), st.data())
 def test_the_alias_found_is_the_one_reading_back_finds(lines, data):
     line = data.draw(st.integers(min_value=1, max_value=len(lines) + 1))
