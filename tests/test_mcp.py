@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from context_tools.faces.registry import registry, wire_name
+from indexer.worker_start import PREPARE_ENV
 from tests.schema_checks import checked_validator
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
@@ -40,6 +41,18 @@ def tool_calls(w: World) -> dict[str, dict]:
         "delta.packet": {"repo": w.repo, "base": "v1", "head": "main"},
         "dossier.build": {"repo": w.repo, "base": "v1", "head": "main"},
     }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def python_prepared() -> Iterator[None]:
+    """The servers these tests start serve small Python repositories, or folders holding none:
+    their forkservers prepare Python's queries alone, where a folder holding no repository had
+    each compile every language's, a second of CPU a server. A language not prepared is
+    compiled by the worker that meets it, to the same answers; tests/test_resident.py covers
+    the preload itself. Imported by the other modules that start servers the same way."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(PREPARE_ENV, "python")
+        yield
 
 
 # Agent tools that need state the world fixture does not hold to answer ok; each is called
