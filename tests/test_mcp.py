@@ -1657,7 +1657,8 @@ def test_stdio_pipes_left_non_blocking_still_carry_every_message(tmp_path):
     internal_error)."""
     import fcntl
     import os
-    import time
+
+    from tests.processes import until_it_waits
 
     def non_blocking(fd: int) -> None:
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
@@ -1672,13 +1673,13 @@ def test_stdio_pipes_left_non_blocking_still_carry_every_message(tmp_path):
                          stderr=subprocess.PIPE)
     os.close(to_server)
     os.close(from_server)
-    time.sleep(1)  # nothing to read yet: the server's read would block
+    until_it_waits(p)  # nothing to read yet: the server's read would block, and waits
     messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
     os.write(from_client, b"".join(json.dumps(m).encode() + b"\n" for m in messages))
-    time.sleep(1)  # nothing read meanwhile: the server's write meets a full pipe
+    until_it_waits(p, threads=2)  # nothing read meanwhile: the server's write meets a full pipe, its read no more input
     os.close(from_client)
     with os.fdopen(to_client, "rb") as answers:
         lines = answers.read().splitlines()
