@@ -44,3 +44,25 @@ def into_their_work(p: subprocess.Popen, workers: list[int]) -> None:
     while (workers and min(map(cpu_seconds, workers)) < 0.1 and all(os.path.exists(f"/proc/{w}") for w in workers)
            and p.poll() is None and time.monotonic() < deadline):
         time.sleep(0.005)
+
+
+def _waiting_on_descriptors(pid: int) -> int:
+    """How many threads of the process are blocked in select or poll, each on a descriptor it
+    found empty or full (an asyncio loop idles in epoll; a sleep or a lock waits elsewhere)."""
+    count = 0
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            count += (task / "wchan").read_text().startswith("poll_schedule_timeout")
+        except OSError:  # the thread ended meanwhile
+            pass
+    return count
+
+
+def until_it_waits(p: subprocess.Popen, threads: int = 1) -> None:
+    """Until `threads` threads of `p` wait in select or poll (it met an empty input, or a full
+    output, and waits for it), or `p` ended (a failure the caller's assertions show). Fails
+    after a minute of neither."""
+    deadline = time.monotonic() + 60
+    while p.poll() is None and _waiting_on_descriptors(p.pid) < threads:
+        assert time.monotonic() < deadline, "the process neither waited on its pipes nor ended"
+        time.sleep(0.005)

@@ -95,7 +95,8 @@ def test_a_non_blocking_stdout_gets_the_whole_answer(world: World):
     whole, as through an ordinary pipe (was: cut at the pipe's capacity, exit 0)."""
     import fcntl
     import os
-    import time
+
+    from tests.processes import until_it_waits
 
     args = [PY, "-m", "context_tools.faces.cli", "snapshot", "dump", "--repo", world.repo, "--store", world.store]
     whole = subprocess.run(args, cwd=ROOT, env=cli_env(None), capture_output=True, timeout=120)
@@ -105,7 +106,7 @@ def test_a_non_blocking_stdout_gets_the_whole_answer(world: World):
     fcntl.fcntl(write, fcntl.F_SETFL, fcntl.fcntl(write, fcntl.F_GETFL) | os.O_NONBLOCK)
     p = subprocess.Popen(args, cwd=ROOT, env=cli_env(None), stdout=write, stderr=subprocess.PIPE)
     os.close(write)
-    time.sleep(1)  # nothing read meanwhile: the writer meets a full pipe
+    until_it_waits(p)  # nothing read meanwhile: the writer meets a full pipe, and waits
     got = bytearray()
     with os.fdopen(read, "rb") as answer:
         while chunk := answer.read(65536):

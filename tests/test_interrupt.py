@@ -382,20 +382,35 @@ def _http_server_with_a_request_in_flight(tmp_path: Path, grace: float) -> tuple
     client.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\n"
                    "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
                    "Content-Length: 1000\r\n\r\n{".encode())
-    time.sleep(0.5)
+    _read_by_the_server(port, client)
     return p, client
+
+
+def _read_by_the_server(port: int, client: socket.socket) -> None:
+    """Until the server listening at `port` has read what `client` sent it: the server's end of
+    their connection holds no byte unread (its receive queue in /proc/net/tcp)."""
+    ours = client.getsockname()[1]
+    deadline = time.monotonic() + 60
+    while True:
+        for row in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            local, remote, _, queues = row.split()[1:5]
+            if int(local.split(":")[1], 16) == port and int(remote.split(":")[1], 16) == ours:
+                if int(queues.split(":")[1], 16) == 0:
+                    return
+        assert time.monotonic() < deadline, "the server never read the request"
+        time.sleep(0.005)
 
 
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_path):
     """`rennet mcp --http` with a request in flight (a POST whose body is still coming), then a
-    Ctrl-C, SIGTERM or SIGHUP: it leaves once its grace (`--stop-grace`, here a second) has
+    Ctrl-C, SIGTERM or SIGHUP: it leaves once its grace (`--stop-grace`, here a fifth of a second) has
     passed, exit 130 or 129 (with its line) or 143 (was: uvicorn waited for the request without
     end, here until the body's own deadline a minute later; a call running in a thread, such
     as an index, held it longer; SIGHUP, which uvicorn does not take, killed it at once, -1)."""
     from context_tools.faces.mcp_http import BODY_SECONDS
 
-    grace = 1.0
+    grace = 0.2
     p, client = _http_server_with_a_request_in_flight(tmp_path, grace)
     with client:
         os.killpg(p.pid, sig)

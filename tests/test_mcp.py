@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 
 from context_tools.faces.registry import registry, wire_name
+from indexer.worker_start import PREPARE_ENV
 from tests.schema_checks import checked_validator
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
@@ -40,6 +41,18 @@ def tool_calls(w: World) -> dict[str, dict]:
         "delta.packet": {"repo": w.repo, "base": "v1", "head": "main"},
         "dossier.build": {"repo": w.repo, "base": "v1", "head": "main"},
     }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def python_prepared() -> Iterator[None]:
+    """The servers these tests start serve small Python repositories, or folders holding none:
+    their forkservers prepare Python's queries alone, where a folder holding no repository had
+    each compile every language's, a second of CPU a server. A language not prepared is
+    compiled by the worker that meets it, to the same answers; tests/test_resident.py covers
+    the preload itself. Imported by the other modules that start servers the same way."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(PREPARE_ENV, "python")
+        yield
 
 
 # Agent tools that need state the world fixture does not hold to answer ok; each is called
@@ -1644,7 +1657,8 @@ def test_stdio_pipes_left_non_blocking_still_carry_every_message(tmp_path):
     internal_error)."""
     import fcntl
     import os
-    import time
+
+    from tests.processes import until_it_waits
 
     def non_blocking(fd: int) -> None:
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
@@ -1659,13 +1673,13 @@ def test_stdio_pipes_left_non_blocking_still_carry_every_message(tmp_path):
                          stderr=subprocess.PIPE)
     os.close(to_server)
     os.close(from_server)
-    time.sleep(1)  # nothing to read yet: the server's read would block
+    until_it_waits(p)  # nothing to read yet: the server's read would block, and waits
     messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
     os.write(from_client, b"".join(json.dumps(m).encode() + b"\n" for m in messages))
-    time.sleep(1)  # nothing read meanwhile: the server's write meets a full pipe
+    until_it_waits(p, threads=2)  # nothing read meanwhile: the server's write meets a full pipe, its read no more input
     os.close(from_client)
     with os.fdopen(to_client, "rb") as answers:
         lines = answers.read().splitlines()

@@ -19,7 +19,7 @@ from context_tools.faces.context import Memo, cache_budget
 from indexer.contract.errors import BadInput, Busy
 from tests.processes import children
 from tests.test_context_world import World, world  # noqa: F401 - fixture
-from tests.test_mcp import HttpServer, _session, client_with
+from tests.test_mcp import HttpServer, _session, client_with, python_prepared  # noqa: F401 - fixture
 
 
 def blob(n: int) -> list[bytes]:

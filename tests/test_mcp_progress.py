@@ -14,7 +14,7 @@ import pytest
 
 from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import HttpServer, _session, client_with, run_stdio, text_of
+from tests.test_mcp import HttpServer, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 
 
 def _repo(path: Path, files: int) -> Path:

@@ -18,6 +18,7 @@ import context_tools
 from context_tools.faces.dispatch import worktree_default
 from context_tools.faces.registry import registry
 from indexer.contract.errors import RennetError
+from tests.test_mcp import python_prepared  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
