@@ -60,9 +60,10 @@ def _waiting_on_descriptors(pid: int) -> int:
 
 def until_it_waits(p: subprocess.Popen, threads: int = 1) -> None:
     """Until `threads` threads of `p` wait in select or poll (it met an empty input, or a full
-    output, and waits for it), or `p` ended (a failure the caller's assertions show). Fails
-    after a minute of neither."""
-    deadline = time.monotonic() + 60
-    while p.poll() is None and _waiting_on_descriptors(p.pid) < threads:
-        assert time.monotonic() < deadline, "the process neither waited on its pipes nor ended"
+    output, and waits for it), or `p` ended (a failure the caller's assertions show). After
+    ten seconds of neither it returns as well: a kernel that hides its threads' wait channels
+    (wchan reads "0") makes this the fixed wait it replaced, and the caller's assertions
+    still decide."""
+    deadline = time.monotonic() + 10
+    while p.poll() is None and _waiting_on_descriptors(p.pid) < threads and time.monotonic() < deadline:
         time.sleep(0.005)
