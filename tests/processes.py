@@ -67,3 +67,23 @@ def until_it_waits(p: subprocess.Popen, threads: int = 1) -> None:
     deadline = time.monotonic() + 10
     while p.poll() is None and _waiting_on_descriptors(p.pid) < threads and time.monotonic() < deadline:
         time.sleep(0.005)
+
+
+# Python code that, put before a child's own, writes the peak of the child's own memory on
+# stderr as it exits (`peak ` and VmHWM's KiB; the CLI's quick exit runs exit handlers too).
+# Not its rusage: Linux carries the high-water mark of the memory a child was forked with
+# across its exec, so a child's ru_maxrss starts at its parent's peak, here a test worker's,
+# which grows with whatever tests it ran before.
+PEAK_AT_EXIT = """\
+import atexit as _atexit, sys as _sys
+def _peak():
+    with open("/proc/self/status") as status:
+        _sys.stderr.write("".join("peak " + line.split()[1] + "\\n" for line in status if line.startswith("VmHWM:")))
+_atexit.register(_peak)
+"""
+
+
+def peak_said(err: bytes | str) -> int:
+    """The peak (KiB) a child started with `PEAK_AT_EXIT` wrote on its stderr."""
+    text = err.decode() if isinstance(err, bytes) else err
+    return int(next(line.split()[1] for line in text.splitlines() if line.startswith("peak ")))
