@@ -26,19 +26,10 @@ class _Walked:
         self.walked += i + 1
         return self._node.child(i)
 
-    def named_child(self, i: int) -> Node | None:
-        self.walked += self._node.child_count if i else 1
-        return self._node.named_child(i)
-
     @property
     def children(self) -> list[Node]:
         self.walked += self._node.child_count
         return self._node.children
-
-    @property
-    def named_children(self) -> list[Node]:
-        self.walked += self._node.child_count
-        return self._node.named_children
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._node, name)
