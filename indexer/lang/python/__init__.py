@@ -22,7 +22,7 @@ from indexer.lang.language import Language
 # 6: `__all__` unknown where its writes would copy and join more than `NAMES_WORK` names
 #    (`dunder_all.py`): many writes one after another cost the square of their number
 # 7: a run of comment-only lines is shown to the parser blank (`comments.py`): a file ending in
-#    some 2,000 of them was unparseable (was: the parse read on past each, over its budget)
+#    some 1,000 of them was unparseable (was: the parse read on past each, over its budget)
 VERSION = "7"
 
 LANGUAGE = Language(
