@@ -215,12 +215,16 @@ def _export_form(node: Node) -> str:
     second = node.child(1)  # the usual case, `export` first and no comment after it: one node asked
     if second is None or second.type not in _BEFORE_FORM:
         return second.type if second is not None else ""
+    # The children listed once, as tree-sitter reaches a child by its index walking the ones
+    # before it: a statement of thousands of comments (or decorators) was walked once each.
+    parts = ancestry.children(node)
     k = 0
-    while (child := node.child(k)) is not None and child.type != "export":
+    while k < len(parts) and parts[k].type != "export":
         k += 1  # decorators of `@dec export class X` come before
-    while (child := node.child(k + 1)) is not None and child.type == "comment":
+    k += 1
+    while k < len(parts) and parts[k].type == "comment":
         k += 1
-    return child.type if child is not None else ""
+    return parts[k].type if k < len(parts) else ""
 
 
 def _default_name(value: Node | None) -> Node | None:

@@ -21,7 +21,9 @@ from indexer.lang.language import Language
 #    base is its names joined by dots (a comment or a backslash-newline between them was kept)
 # 6: `__all__` unknown where its writes would copy and join more than `NAMES_WORK` names
 #    (`dunder_all.py`): many writes one after another cost the square of their number
-VERSION = "6"
+# 7: a run of comment-only lines is shown to the parser blank (`comments.py`): a file ending in
+#    some 1,000 of them was unparseable (was: the parse read on past each, over its budget)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="python",
@@ -39,5 +41,6 @@ LANGUAGE = Language(
     hooks="indexer.lang.python.tags",
     resolver="indexer.lang.python.resolve",
     unsafe="indexer.lang.python.indents",
+    view="indexer.lang.python.comments",
 )
 LANGUAGES = (LANGUAGE,)
