@@ -19,6 +19,7 @@ from indexer.lang import grammars
 from indexer.lang.javascript import imports as js_imports
 from indexer.lang.python import comments
 from indexer.model import BlobFacts
+from tests.examples import examples
 
 
 class _Walked:
@@ -124,6 +125,19 @@ def test_a_python_file_ending_in_a_run_of_comment_lines_is_parsed_reading_it_onc
     handed(2000)
 
 
+@pytest.mark.parametrize("between", [b"\n", b"    \n", b"\t\n", b"\n\n"])
+def test_blank_lines_among_comment_lines_leave_them_one_run(between):
+    """The scanner passes blank lines as it passes comments: comment lines each followed by a
+    blank one cost the same square (its cost is between the parser's progress calls, where it
+    cannot be counted), and a function ending in thousands was unparseable. The parser is shown
+    none of them, and the facts are those of the code around them."""
+    src = b"def f():\n    x = 1\n" + (b"    # a note\n" + between) * 4000 + b"y = 2\n"
+    view = grammars.parser_view("python", src)
+    assert len(view) == len(src) and view.count(b"\n") == src.count(b"\n") and b"#" not in view
+    facts = extract_blob(src, "a.py", "python")
+    assert not facts.skipped and [(s.name, s.line) for s in facts.symbols] == [("f", 1), ("y", src.count(b"\n"))]
+
+
 def test_no_long_run_of_comment_lines_is_shown_to_the_python_parser():
     """With code after them the run's cost is in the scanner, between the parser's progress
     calls, where it cannot be counted: the parser is shown no run of `RUN` comment lines, and
@@ -158,10 +172,11 @@ def test_a_run_of_comment_lines_in_a_string_leaves_the_string_whole():
 
 
 _LINES = [b"# c\n", b"    # c\n", b"\t# c\r\n", b'"""\n', b"'''\n", b"# it's\n", b"x = f'{a}'\n", b"def g(a):\n",
-          b"    return a\n", b"class C:\n", b"    y = 1  # c\n", b"\n", b"    \\\n", b"# {b}\n", b"(\n", b")\n"]
+          b"    return a\n", b"class C:\n", b"    y = 1  # c\n", b"\n", b"    \\\n", b"# {b}\n", b"(\n", b")\n",
+          b"  \n", b"\t\n"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(_LINES), st.integers(1, 40)), max_size=12).map(
     lambda parts: b"".join(line * times for line, times in parts)))
 def test_the_python_parser_is_shown_the_source_with_comment_runs_blanked_and_nothing_else(src):

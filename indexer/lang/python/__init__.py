@@ -23,7 +23,9 @@ from indexer.lang.language import Language
 #    (`dunder_all.py`): many writes one after another cost the square of their number
 # 7: a run of comment-only lines is shown to the parser blank (`comments.py`): a file ending in
 #    some 1,000 of them was unparseable (was: the parse read on past each, over its budget)
-VERSION = "7"
+# 8: blank lines among comment lines leave them one run (was: a comment and a blank line in
+#    turn, thousands of times, ending a function, made the file unparseable)
+VERSION = "8"
 
 LANGUAGE = Language(
     name="python",

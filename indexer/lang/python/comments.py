@@ -3,8 +3,8 @@
 Its scanner, at each comment standing on a line of its own, looks on past the comments after
 it for the next line's indentation, and the parser reads the file again from there: a run of
 thousands of comment lines (which a file of a commit under review may hold) was parsed in the
-square of its length. A comment names nothing, so a run of them is shown as blank lines,
-which the scanner passes over at once (same length and lines: every offset read from the
+square of its length, blank lines among them too. A comment names nothing, so a run of them
+is shown as blank lines, which the scanner passes over at once (same length and lines: every offset read from the
 source still holds). A line of `#` may also stand within a string: the source is shown so
 only once a parse of it so shown finds every run outside its strings and errors; else only
 the lines holding no quote, backslash or brace are blanked, which leave a string as it was."""
@@ -16,11 +16,13 @@ from bisect import bisect_right
 
 from indexer.lang import grammars
 
-RUN = 32  # comment lines in a row that are blanked: a shorter run costs little to parse
+RUN = 32  # comment lines in a run that are blanked: a shorter run costs little to parse
 
-_RUN = re.compile(rb"(?:^[ \t]*#[^\r\n]*\r?\n){%d,}" % RUN, re.MULTILINE)
-_SAFE_RUN = re.compile(rb"(?:^[ \t]*#[^'\"\\{}\r\n]*\r?\n){%d,}" % RUN, re.MULTILINE)
-_NOT_NEWLINE = re.compile(rb"[^\r\n]")
+# A run: comment-only lines, blank lines among them (which the scanner passes as it passes
+# comments), holding at least RUN comments.
+_RUN = re.compile(rb"(?:^[ \t]*(?:#[^\r\n]*)?\r?\n){%d,}" % RUN, re.MULTILINE)
+_SAFE_RUN = re.compile(rb"(?:^[ \t]*(?:#[^'\"\\{}\r\n]*)?\r?\n){%d,}" % RUN, re.MULTILINE)
+_COMMENT = re.compile(rb"^[ \t]*#[^\r\n]*", re.MULTILINE)
 
 
 def parser_view(name: str, data: bytes) -> bytes:
@@ -28,21 +30,27 @@ def parser_view(name: str, data: bytes) -> bytes:
     where a run may be within a string)."""
     if data.count(b"#") < RUN:
         return data
-    runs = [m.span() for m in _RUN.finditer(data)]
+    runs = _runs(_RUN, data)
     if not runs:
         return data
     view = _blanked(data, runs)
     tree = grammars.parse_shown(name, view)
     if tree is not None and not _in_strings(tree.root_node, runs):
         return view
-    return _blanked(data, [m.span() for m in _SAFE_RUN.finditer(data)])
+    return _blanked(data, _runs(_SAFE_RUN, data))
+
+
+def _runs(pattern: re.Pattern[bytes], data: bytes) -> list[tuple[int, int]]:
+    """The spans `pattern` finds that hold at least `RUN` comments (a run of blank lines alone
+    is no run)."""
+    return [m.span() for m in pattern.finditer(data) if data.count(b"#", *m.span()) >= RUN]
 
 
 def _blanked(data: bytes, spans: list[tuple[int, int]]) -> bytes:
     parts = []
     at = 0
-    for start, end in spans:
-        parts += [data[at:start], _NOT_NEWLINE.sub(b" ", data[start:end])]
+    for start, end in spans:  # each comment line to spaces, the blank ones as they are
+        parts += [data[at:start], _COMMENT.sub(lambda m: b" " * len(m.group()), data[start:end])]
         at = end
     parts.append(data[at:])
     return b"".join(parts)
