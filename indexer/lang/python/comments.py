@@ -4,15 +4,18 @@ Its scanner, at each comment standing on a line of its own, looks on past the co
 it for the next line's indentation, and the parser reads the file again from there: a run of
 thousands of comment lines (which a file of a commit under review may hold) was parsed in the
 square of its length, blank lines among them too. A comment names nothing, so a run of them
-is shown as blank lines, which the scanner passes over at once (same length and lines: every offset read from the
-source still holds). A line of `#` may also stand within a string: the source is shown so
-only once a parse of it so shown finds every run outside its strings and errors; else only
-the lines holding no quote, backslash or brace are blanked, which leave a string as it was."""
+is shown as blank lines, which the scanner passes over at once (same length and lines: every
+offset read from the source still holds). A line of `#` may also stand within a string: the
+source is shown so only once a parse of it so shown finds every run outside its strings and
+errors; else only the lines holding no quote, backslash or brace are blanked, which leave a
+string as it was."""
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+
+from tree_sitter import Node
 
 from indexer.lang import grammars
 
@@ -56,14 +59,16 @@ def _blanked(data: bytes, spans: list[tuple[int, int]]) -> bytes:
     return b"".join(parts)
 
 
-def _in_strings(root: object, runs: list[tuple[int, int]]) -> bool:
-    """Whether a string or an error of the tree overlaps a run. A run within a string of the source is
-    within one of the tree of the source so shown: the runs before it were comments, whose
-    blanking leaves the string where it starts, and its text up to the run the same."""
+def _in_strings(root: Node, runs: list[tuple[int, int]]) -> bool:
+    """Whether a string or an error of the tree overlaps a run. A run within a string of the
+    source is within one of the tree of the source so shown: the runs before it were comments,
+    whose blanking leaves the string where it starts, and its text up to the run the same."""
     starts = [start for start, _ in runs]
-    cursor = root.walk()  # type: ignore[attr-defined]
+    cursor = root.walk()
     while True:
         node = cursor.node
+        if node is None:  # a cursor stands on a node: no tree to read
+            return False
         kind = node.type
         descend = node.child_count > 0
         if kind == "ERROR" or (kind == "string" and node.start_point[0] != node.end_point[0]):
