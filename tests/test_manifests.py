@@ -756,6 +756,19 @@ def test_a_setup_cfgs_first_bad_line_ends_its_reading():
     assert many_lines == few_lines
 
 
+def test_a_setup_cfg_of_more_lines_than_any_real_one_is_bad_manifest():
+    """Where configparser reads on past bad lines (Python 3.13 has no `_handle_error` to stop
+    it), their message costs the square of them: a setup.cfg is read in SETUP_CFG_LINES lines
+    at most, good or bad, and one past it is bad_manifest."""
+    from indexer.manifests.python import SETUP_CFG_LINES
+
+    head = "[metadata]\nname = x\n"
+    fits = parse({"setup.cfg": head + "# c\n" * (SETUP_CFG_LINES - 3)})
+    assert fits.packages == [Package("x", "", "pypi", "setup.cfg")] and fits.problems == []
+    over = parse({"setup.cfg": head + "# c\n" * (SETUP_CFG_LINES - 2)})  # good lines, one too many
+    assert over.packages == [] and over.problems == [Skipped("setup.cfg", "bad_manifest")]
+
+
 def test_a_toml_key_of_thousands_of_parts_is_bad_manifest_in_linear_work():
     """tomllib spent a square in a dotted key's parts (a key of 10,000 parts in 2.4 s, 20,000 in
     7.5 s; a header of 20,000 parts over as many keys in 152 s) before its nesting was refused;

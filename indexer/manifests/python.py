@@ -92,6 +92,10 @@ def _literal_or_empty(value: str) -> str:
 # meets lines split at `\n` and stripped) but with no lazy name before `\s*`: that one tried
 # each place in a run of blank space again, a square in the run's length.
 OPTION_LINE = r"(?P<option>(?:[^=:\n]*[^=:\s])?)\s*(?P<vi>=|:)\s*(?P<value>.*)$"
+# The lines a setup.cfg is read in, at most, far above real ones. The first bad line ends the
+# reading (`_handle_error`), but Python 3.13's configparser has no such hook: it reads on and
+# joins every bad line into one message, copied whole at each, the square of them.
+SETUP_CFG_LINES = 10_000
 
 
 def _setup_cfg_parser() -> configparser.ConfigParser:
@@ -112,8 +116,11 @@ def read_setup_cfg(c: Collector, data: bytes) -> None:
     import configparser
 
     cfg = _setup_cfg_parser()
+    text = data.decode("utf-8")
+    if text.count("\n") >= SETUP_CFG_LINES:
+        raise ManifestError(f"more than {SETUP_CFG_LINES:,} lines")
     try:
-        cfg.read_string(data.decode("utf-8"))
+        cfg.read_string(text)
     except configparser.Error as e:
         raise ManifestError(str(e).splitlines()[0]) from e
     if cfg.has_section("metadata"):
