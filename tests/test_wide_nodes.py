@@ -194,3 +194,19 @@ def test_the_python_parser_is_shown_the_source_with_comment_runs_blanked_and_not
         whole = extract_blob(src, "a.py", "python")
     grammars._parser_view.cache_clear()
     assert shown == whole
+
+
+def test_a_python_view_checked_by_a_parse_is_not_parsed_again(monkeypatch):
+    """The comment view's check parses the view; when the view is kept, that tree is the one
+    the extraction reads, not a second parse of the same bytes. A run within a string is shown
+    otherwise, which is parsed on its own."""
+    handed: list[int] = []
+    made = grammars._parse
+    monkeypatch.setattr(grammars, "_parse", lambda name, data: (handed.append(len(data)), made(name, data))[1])
+    src = b"def f():\n    x = 1\n" + b"    # a note\n" * 100 + b"    return x\n"
+    facts = extract_blob(src, "a.py", "python")
+    assert [s.name for s in facts.symbols] == ["f"] and handed == [len(src)]
+    handed.clear()
+    held = b"x = '''\n" + b"# c\n" * 40 + b"'''\n"
+    facts = extract_blob(held, "b.py", "python")
+    assert [s.name for s in facts.symbols] == ["x"] and handed == [len(held), len(held)]

@@ -478,7 +478,9 @@ def parse(name: str, data: bytes) -> Tree | None:
     unsafe = _unsafe(name)
     if unsafe is not None and unsafe(data):
         return None
-    tree = _parse(name, parser_view(name, data))
+    shown = parser_view(name, data)
+    kept, _SHOWN.last = getattr(_SHOWN, "last", None), None
+    tree = kept[2] if kept is not None and kept[0] == name and kept[1] is shown else _parse(name, shown)
     retry = _retry_view(name)
     if retry is not None and tree is not None and tree.root_node.has_error:
         view = retry(data, tree.root_node)
@@ -501,10 +503,16 @@ def _retry_view(name: str) -> Callable[[bytes, Node], bytes | None] | None:
     return part(module, "retry_view") if module else None  # type: ignore[return-value]
 
 
+_SHOWN = threading.local()  # the last view `parse_shown` parsed on this thread: (name, view, tree)
+
+
 def parse_shown(name: str, data: bytes) -> Tree | None:
     """The tree of `data` as given, under the parse budget: for a language's view to check a
-    view of a source it would show."""
-    return _parse(name, data)
+    view of a source it would show. Kept for `parse`, which takes it when the view it is
+    shown is that very object, rather than parse the same bytes again."""
+    tree = _parse(name, data)
+    _SHOWN.last = (name, data, tree)
+    return tree
 
 
 def _parse(name: str, data: bytes) -> Tree | None:
