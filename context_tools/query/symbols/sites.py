@@ -1097,13 +1097,12 @@ class _Reading:
         """The package clause of the files the file's import reaches (`Bindings.package_clause`),
         "" where it reaches none: read once a package for every file importing it, keyed by its
         first file (an import reaches one package's files, the same whoever imports it)."""
-        first = next((e.target for e in self.snap.edges_of_import(path, spec) if e.target), None)
-        if first is None:
+        targets = [e.target for e in self.snap.edges_of_import(path, spec) if e.target]
+        if not targets:
             return ""
-        found = self._clauses.get(first)
+        found = self._clauses.get(targets[0])
         if found is None:
-            targets = [e.target for e in self.snap.edges_of_import(path, spec) if e.target]
-            found = self._clauses[first] = of_import(spec.kind).package_clause(self.snap, targets)
+            found = self._clauses[targets[0]] = of_import(spec.kind).package_clause(self.snap, targets)
         return found
 
     def rules(self, path: str) -> Bindings:
