@@ -24,6 +24,8 @@ from indexer.lang import member_syntax, site_lines
 from indexer.lang.bindings_base import (
     CUT,
     DOTTED_NAMES,
+    NAMES,
+    SCRIPT_NAMES,
     SITE_TEXT,
     Bindings,
     closing_bracket,
@@ -201,7 +203,7 @@ def test_go_and_rust_names_are_read_back_as_searched(text):
         assert ((m.start(), split(m.group(1))) if m else None) == ((read[0], split(read[1])) if read else None)
     if before.endswith(b"."):
         m = _C_CHAIN.search(before)
-        assert site_lines._CHAIN.search(before) == ((m.start(), m.group(1)) if m else None)
+        assert NAMES.search(before) == ((m.start(), m.group(1)) if m else None)
 
 
 _NEW = re.compile(rb"(?<![\w.])new[ \t]+([A-Za-z_][\w]*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*)[ \t]*(?:<[^()]*>)?[ \t]*"
@@ -224,7 +226,7 @@ def test_member_receivers_are_read_back_as_searched(text, end):
     assert member_syntax._made_type(before) == (m.group(1) if m else None) if before.endswith(b".") else True
     if before.endswith(b"."):
         m = _DOTTED.search(before)
-        found = member_syntax._DOTTED.search(before[:-2] + b"." if before.endswith(b"?.") else before)
+        found = SCRIPT_NAMES.search(before[:-2] + b"." if before.endswith(b"?.") else before)
         assert found == ((m.start(), m.group(1)) if m else None)
         m = _RUBY_RECEIVER.search(before)
         assert member_syntax._ruby_receiver(before) == ((m.start(), m.group(1)) if m else None)

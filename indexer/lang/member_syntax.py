@@ -24,9 +24,6 @@ THIS = "<this>"
 SUPER = "<super>"
 
 
-# Java's and C#'s dotted receivers (`a . b.`), and the type a `new` makes (`new a.b.T<X>(...).`)
-_DOTTED = SCRIPT_NAMES
-_TYPE = NAMES
 
 # Each reading below finds what a search of the site's line before it for a pattern anchored
 # at its end would (the pattern in its comment), read back from the end: such a search tries
@@ -55,7 +52,7 @@ def _made_type(before: bytes) -> bytes | None:
         since = max(before.rfind(b"(", 0, end), before.rfind(b")", 0, end)) + 1
         ends = [blank_end(before, i) for i in range(since, end - 1) if before[i] == 0x3C]
     for e in ends:
-        start = _TYPE.start(before, e)
+        start = NAMES.start(before, e)  # the type a `new` makes (`new a.b.T<X>(...).`)
         if start is None:
             continue
         keyword = blank_end(before, start)
@@ -165,7 +162,7 @@ def dotted(line: bytes, col: int, name: str, specials: dict[bytes, str], named_a
             return SiteSyntax("attribute", tuple(p.strip().decode() for p in made.split(b".")), True)
         if _untyped_call(before):
             return SiteSyntax("attribute")
-        found = _DOTTED.search(before[:-2] + b"." if before.endswith(b"?.") else before)
+        found = SCRIPT_NAMES.search(before[:-2] + b"." if before.endswith(b"?.") else before)
         if found is None or before[:found[0]].rstrip().endswith((b".", b")", b"]")):
             return SiteSyntax("attribute")
         parts = [p.strip() for p in found[1].split(b".")]

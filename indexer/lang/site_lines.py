@@ -7,8 +7,7 @@ import re
 
 from indexer.lang.bindings_base import NAME_FIRST, NAME_REST, NAMES, DottedTail, SiteSyntax
 
-# the names before a site's `.` and its `::`, read back from it (`DottedTail`)
-_CHAIN = NAMES
+# the names before a site's `::`, read back from it (`DottedTail`; its `.`: `NAMES`)
 _PATH = DottedTail(NAME_FIRST, NAME_REST, dot=b"::")
 _KEY = re.compile(rb"[ \t]*:(?![:=])")
 
@@ -25,7 +24,7 @@ def c_like(line: bytes, col: int, name: str, paths: bool) -> SiteSyntax:
             return SiteSyntax("path")
         return SiteSyntax("path", tuple(p.strip().decode() for p in path[1].split(b"::") if p.strip()))
     if before.endswith(b"."):
-        found = _CHAIN.search(before)
+        found = NAMES.search(before)
         if found is None or before[:found[0]].rstrip().endswith((b")", b"]", b".", b"}", b'"', b"'")):
             return SiteSyntax("attribute")
         return SiteSyntax("attribute", tuple(p.strip().decode() for p in found[1].split(b".")))

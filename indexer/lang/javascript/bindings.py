@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
 
 JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, and imports it by
-_RECEIVER = SCRIPT_NAMES
 # what may stand before a key of an object literal or pattern on its line (`{ name: v }`, `a,
 # name: v`, a key alone on its line), or a TypeScript member's or parameter's name (`name?: T`)
 _KEY_BEFORE = (b"{", b",", b"(")
@@ -47,7 +46,7 @@ class JavaScriptBindings(Bindings):
         if before.endswith(b"?."):
             before = before[:-2].rstrip() + b"."
         if before.endswith(b"."):
-            return attribute_syntax(before, _RECEIVER)
+            return attribute_syntax(before, SCRIPT_NAMES)
         after = line[col + len(name.encode()):].lstrip()
         if after.startswith(b"?"):
             after = after[1:].lstrip()

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 _PACKAGE_FILES = ("/__init__.py", "/__init__.pyi")
 
 
-_RECEIVER = NAMES
 
 
 class PythonBindings(Bindings):
@@ -34,7 +33,7 @@ class PythonBindings(Bindings):
         a call spread over lines, a keyword argument; anything else bare."""
         before = line[:col].rstrip()
         if before.endswith(b"."):
-            return attribute_syntax(before, _RECEIVER)
+            return attribute_syntax(before, NAMES)
         after = line[col + len(name.encode()):].lstrip()
         if after.startswith(b"=") and not after.startswith(b"==") and (not before or before.endswith((b"(", b","))):
             return SiteSyntax("keyword")
