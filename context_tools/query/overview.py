@@ -110,11 +110,35 @@ def _sections(snap: Snapshot) -> dict[str, list]:
             top_files.append(TopFile(path, rank, record.fan_in.get(path, 0), entry.language, entry.lines))
     return {
         "languages": languages,
-        "packages": list(record.packages),
-        "entry_points": list(record.entry_points),
-        "dependencies": list(record.dependencies),
+        "packages": sorted(record.packages, key=lambda p: _depth(p.manifest)),
+        "entry_points": sorted(record.entry_points, key=_entry_point_order),
+        "dependencies": sorted(record.dependencies, key=_dependency_order),
         "top_files": top_files,
     }
+
+
+# Packages, dependencies and entry points list the top folder's project first: an agent reads
+# the first page, and the stored path order put the manifests of fixtures and examples in
+# folders such as `corpora/` before the top folder's own. The sorts are stable: at one depth
+# the stored order (manifests' paths, then each manifest's declarations by name) stands.
+def _depth(path: str) -> int:
+    return path.count("/")
+
+
+# What the package needs to run, then what builds it, then what only its developers use; the
+# stored order is alphabetical, which put `dev` and `optional` before `runtime`.
+_SCOPES = {scope: i for i, scope in enumerate(
+    ("runtime", "peer", "optional", "build", "toolchain", "provided", "system", "import", "indirect", "dev", "test"))}
+
+
+def _dependency_order(dep: Dependency) -> tuple[int, str, int]:
+    return _depth(dep.manifest), dep.manifest, _SCOPES.get(dep.scope, len(_SCOPES))
+
+
+def _entry_point_order(entry: EntryPoint) -> tuple[int, bool]:
+    """Shallower first, by the folder of the manifest declaring it, else of its file; at one
+    depth a manifest's declarations before what a file says of itself (a `__main__` block)."""
+    return _depth(entry.manifest or entry.path), not entry.manifest
 
 
 def _totals(ctx: CallContext, snap: Snapshot, sections: dict[str, list]) -> Totals:
