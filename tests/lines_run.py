@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, Iterable, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
+
+if TYPE_CHECKING:
+    from indexer.contract.result import Result
+    from tests.indexed import Asked
 
 ROOT = str(Path(__file__).resolve().parents[1])
 TESTS = str(Path(__file__).resolve().parent)
@@ -47,3 +51,11 @@ def lines_run(call: Callable[[], object], files: Iterable[str] | None = None) ->
 def module_lines(modules: str | tuple[str, ...], call: Callable[[], T]) -> tuple[T, int]:
     """`counted` of the module file or files named first."""
     return counted(call, (modules,) if isinstance(modules, str) else modules)
+
+
+def references_counted(asked: Asked, name: str, files: Iterable[str], first: str) -> tuple[Result, int]:
+    """The answer of `context.references` for `name` and the lines of `files` it ran, once a
+    call for `first` has read what a snapshot keeps once (its tables, the name indexes), so
+    that only the work of `name`'s sites is counted."""
+    asked.call("context.references", name=first)
+    return counted(lambda: asked.call("context.references", name=name), files)

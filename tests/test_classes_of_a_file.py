@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from context_tools.query.symbols.rightmost import Rightmost
 from tests.examples import examples
 from tests.indexed import Indexed
-from tests.lines_run import counted
+from tests.lines_run import references_counted
 
 ROOT = Path(__file__).resolve().parents[1]
 READ = {str(ROOT / "context_tools" / "query" / "symbols" / f) for f in ("members.py", "sites.py", "hierarchy.py")} | {
@@ -50,8 +50,7 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
-    asked.call("context.references", name="m")  # what a snapshot keeps once is not counted
-    r, ran = counted(lambda: asked.call("context.references", name="T.m"), READ)
+    r, ran = references_counted(asked, "T.m", READ, first="m")
     assert r.data.by_resolution["same_file"] == 3 * n, r.data.by_resolution  # each class's call
     return ran
 

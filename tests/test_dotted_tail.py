@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from indexer.lang.bindings_base import NAMES, SCRIPT_NAMES
 from tests.examples import examples
 from tests.indexed import Indexed
-from tests.lines_run import counted
+from tests.lines_run import references_counted
 
 BASE = str(Path(__file__).resolve().parents[1] / "indexer" / "lang" / "bindings_base.py")
 SMALL, LARGE = 300, 600
@@ -40,8 +40,8 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
-    asked.call("context.references", name="T")  # what a snapshot keeps once is not counted
-    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {BASE})
+    answer, ran = references_counted(asked, "T.m", {BASE}, first="T")
+    sites = answer.data.sites
     assert sites and all(s.resolution == "same_file" for s in sites)
     return ran
 

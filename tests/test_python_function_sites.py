@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.indexed import Indexed
-from tests.lines_run import counted
+from tests.lines_run import counted, references_counted
 
 RECEIVERS = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "receivers.py")
 SMALL, LARGE = 200, 400
@@ -86,8 +86,8 @@ def test_a_long_def_header_is_read_once_a_function():
     `context references` for 16.8 s, each site reading its header again)."""
     def run(n: int) -> int:
         asked = HEADERS[n].asked()
-        asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
-        sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {RECEIVERS})
+        answer, ran = references_counted(asked, "T.m", {RECEIVERS}, first="U.m")
+        sites = answer.data.sites
         assert sites and all(s.rule == "annotation `T` of parameter `x`" for s in sites)
         return ran
 
@@ -114,8 +114,8 @@ def test_an_assignment_is_read_once_however_many_sites_it_types():
     by byte); the walk visits brackets, quotes and comments alone."""
     def run(n: int) -> int:
         asked = CALLS[n].asked()
-        asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
-        sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {RECEIVERS, CALL_CLOSE})
+        answer, ran = references_counted(asked, "T.m", {RECEIVERS, CALL_CLOSE}, first="U.m")
+        sites = answer.data.sites
         assert len(sites) == min(n, 200)
         return ran
 

@@ -16,7 +16,7 @@ from context_tools.query.symbols import script_blocks
 from context_tools.query.symbols.script_blocks import Braces
 from tests.examples import examples
 from tests.indexed import Indexed
-from tests.lines_run import counted
+from tests.lines_run import references_counted
 
 BLOCKS = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_blocks.py")
 SMALL, LARGE = 300, 600
@@ -65,8 +65,8 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
-    asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
-    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {BLOCKS})
+    answer, ran = references_counted(asked, "T.m", {BLOCKS}, first="U.m")
+    sites = answer.data.sites
     assert sites and all(s.rule == "annotation `T` of parameter `x`" for s in sites)
     return ran
 

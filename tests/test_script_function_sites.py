@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.indexed import Indexed
-from tests.lines_run import counted
+from tests.lines_run import counted, references_counted
 
 NAMES = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_names.py")
 SMALL, LARGE = 200, 400
@@ -97,8 +97,8 @@ def test_a_long_parameter_list_is_read_once_a_function():
     walked the header's bytes to the list's close, and searched the list for the name)."""
     def run(n: int) -> int:
         asked = PARAMETERS[n].asked()
-        asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
-        sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {NAMES, FUNCTIONS})
+        answer, ran = references_counted(asked, "T.m", {NAMES, FUNCTIONS}, first="U.m")
+        sites = answer.data.sites
         assert sites and all(s.rule == "annotation `T` of parameter `x`" for s in sites)
         return ran
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.indexed import Indexed
-from tests.lines_run import counted
+from tests.lines_run import references_counted
 
 NARROWING = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_narrowing.py")
 SMALL, LARGE = 80, 160
@@ -34,8 +34,8 @@ REPOS = {(shape, n): _repo(shape, n) for shape in SHAPES for n in (SMALL, LARGE)
 
 def _lines_run(shape: str, n: int) -> int:
     asked = REPOS[shape, n].asked()
-    asked.call("context.references", name="T")  # what a snapshot keeps once is not counted
-    sites, ran = counted(lambda: asked.call("context.references", name="U.m" if shape == "block" else "T.m").data.sites, {NARROWING})
+    answer, ran = references_counted(asked, "U.m" if shape == "block" else "T.m", {NARROWING}, first="T")
+    sites = answer.data.sites
     assert len(sites) == n and all(s.rule != "defining file" for s in sites), sites[:2]
     return ran
 

@@ -18,7 +18,7 @@ from context_tools.query.symbols import script_blocks
 from indexer.lang.bindings_base import opening_bracket
 from tests.examples import examples
 from tests.indexed import Indexed
-from tests.lines_run import counted
+from tests.lines_run import references_counted
 
 BLOCKS = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "script_blocks.py")
 SMALL, LARGE = 80, 160
@@ -66,8 +66,8 @@ REPOS = {n: _repo(n) for n in (SMALL, LARGE)}
 
 def _lines_run(n: int) -> int:
     asked = REPOS[n].asked()
-    asked.call("context.references", name="m")  # what a snapshot keeps once is not counted
-    sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {BLOCKS})
+    answer, ran = references_counted(asked, "T.m", {BLOCKS}, first="m")
+    sites = answer.data.sites
     assert len(sites) == n and all(s.rule == "an object f returns, declared `T`" for s in sites), sites[:2]
     return ran
 
@@ -111,8 +111,8 @@ def test_the_objects_a_function_returns_cost_lines_in_proportion_to_them():
     inner arrow returns is no key of `T`."""
     def run(n: int) -> int:
         asked = RETURNING[n].asked()
-        asked.call("context.references", name="U.m")  # what a snapshot keeps once is not counted
-        sites, ran = counted(lambda: asked.call("context.references", name="T.m").data.sites, {BLOCKS, TYPES})
+        answer, ran = references_counted(asked, "T.m", {BLOCKS, TYPES}, first="U.m")
+        sites = answer.data.sites
         keys = [s for s in sites if s.rule == "an object g returns, declared `T`"]
         assert len(keys) == n + 1, len(keys)
         return ran
