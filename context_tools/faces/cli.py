@@ -36,7 +36,7 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit 2, never a traceback."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 

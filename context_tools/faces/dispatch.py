@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Literal, Mapping
 
 import msgspec
 
@@ -298,5 +298,5 @@ def _debug() -> bool:
     return bool(os.environ.get("RENNET_DEBUG"))
 
 
-def encode_wire(payload: dict[str, Any]) -> bytes:
+def encode_wire(payload: Mapping[str, object]) -> bytes:
     return _encoder.encode(payload)
