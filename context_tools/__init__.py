@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from indexer.contract.result import Result
 
 __all__ = ["call", "Client"]
 
@@ -27,13 +30,14 @@ class Client:
         limit = None if ceiling is None else parse_size(ceiling, what="ceiling", low=MIN_CEILING, high=MAX_CEILING)
         self._executor = Executor("python", store=store, ceiling=limit)
 
-    def call(self, command_id: str, /, **input: Any) -> Any:
+    def call(self, command_id: str, /, **input: object) -> Result:
         reply = self._executor.run(command_id, input)
         if reply.error is not None:
             raise reply.error
+        assert reply.result is not None  # a reply holds its error or its result
         return reply.result
 
-    def envelope(self, command_id: str, /, **input: Any) -> dict[str, Any]:
+    def envelope(self, command_id: str, /, **input: object) -> dict[str, Any]:
         """The result contract as plain data (what `rennet call` prints)."""
         return self._executor.run(command_id, input).wire
 
@@ -41,7 +45,7 @@ class Client:
 _default: Client | None = None
 
 
-def call(command_id: str, /, **input: Any) -> Any:
+def call(command_id: str, /, **input: object) -> Result:
     """Run a registered command in process; returns its typed `Result`."""
     global _default
     from context_tools.faces.context import default_home

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import os
 
-    from delta.packet import DeltaBuild
+    from delta.packet import DeltaBuild, DeltaPacket, PacketFile, PacketHunk  # noqa: F401  (exported lazily below)
 
 
 def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, **options: Any) -> DeltaBuild:
@@ -21,7 +21,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, **opt
     return _build(repo, base, head, **options)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type:
     if name in ("DeltaPacket", "DeltaBuild", "PacketFile", "PacketHunk"):
         from delta import packet
 

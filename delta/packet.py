@@ -221,7 +221,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
                        previous_base: str | None = None, previous_head: str | None = None,
                        paths: list[str] | None = None, out: str | os.PathLike[str] | None = None,
                        store: Store | None = None, home: str | os.PathLike[str] | None = None, index: bool = True,
-                       elements: bool = True, dossier: Any = None, write: bool = True,
+                       elements: bool = True, dossier: object = None, write: bool = True,
                        capture_cap: int = CAPTURE_CAP, max_files: int = MAX_FILES,
                        max_hunks: int = MAX_HUNKS) -> DeltaBuild:
     """Build the Delta packet of base..head (reviewed as merge-base..head).
@@ -482,7 +482,7 @@ def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRe
                    not_assessed(found.renames_skipped) if found.renames_skipped else None)
 
 
-def _dossier(dossier: Any, repo: str | os.PathLike[str], base: str, head: str, store: Store | None) -> Any:
+def _dossier(dossier: object, repo: str | os.PathLike[str], base: str, head: str, store: Store | None) -> object:
     if dossier is None or dossier is False:
         return NotRequested(reason="no dossier was asked for this packet")
     if dossier is True:

@@ -26,7 +26,7 @@ _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "st
                (dict, "object"), (type(None), "null"))
 
 
-def as_declared(schema: dict[str, Any] | None, arguments: dict[str, Any]) -> dict[str, Any]:
+def as_declared(schema: dict[str, Any] | None, arguments: dict[str, object]) -> dict[str, object]:
     """`arguments`, each value whose JSON type `schema` does not allow read as one it does,
     where that reading is exact."""
     properties = (schema or {}).get("properties")
@@ -40,10 +40,10 @@ def as_declared(schema: dict[str, Any] | None, arguments: dict[str, Any]) -> dic
     return out
 
 
-def _fit(value: Any, spec: dict[str, Any]) -> Any:
+def _fit(value: Any, spec: dict[str, Any]) -> object:
     """`value` as `spec` declares it; the schema's own depth bounds the recursion."""
     branches = [b for b in spec.get("anyOf", [spec]) if isinstance(b, dict)]
-    allowed: set[Any] = set()
+    allowed: set[object] = set()
     for branch in branches:
         kind = branch.get("type")
         allowed.update(kind if isinstance(kind, list) else [kind])
@@ -58,7 +58,7 @@ def _fit(value: Any, spec: dict[str, Any]) -> Any:
     return value if read is _UNREAD else _fit(read, spec)
 
 
-def _read(value: Any, allowed: set[Any]) -> Any:
+def _read(value: object, allowed: set[object]) -> object:
     if isinstance(value, str):
         if value == "null" and "null" in allowed:
             return None
@@ -84,7 +84,7 @@ def _read(value: Any, allowed: set[Any]) -> Any:
     return _UNREAD
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     for kind, name in _JSON_TYPES:
         if isinstance(value, kind):
             return name

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 from msgspec import inspect as mi
 
 from context_tools.faces.errors import OutputFailed
 from indexer.contract.errors import RennetError
 from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
+
+if TYPE_CHECKING:
+    import msgspec
+
+    from context_tools.faces.dispatch import Reply
+    from context_tools.faces.registry import Command, Registry
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # JSON input of one command
@@ -30,13 +36,13 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line and exit 2, never a traceback."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
 
 # --- building the parser from the registry -------------------------------------------
 
-def _unwrap(t: Any) -> tuple[Any, str]:
+def _unwrap(t: mi.Type) -> tuple[mi.Type, str]:
     """(inner type info, description) with Metadata and `| None` peeled off."""
     desc = ""
     while True:
@@ -52,7 +58,7 @@ def _unwrap(t: Any) -> tuple[Any, str]:
             return t, desc
 
 
-def _json_arg(text: str) -> Any:
+def _json_arg(text: str) -> object:
     from indexer.contract.decode import Undecodable, decode_json
 
     try:
@@ -61,7 +67,7 @@ def _json_arg(text: str) -> Any:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool, spelled: str | None = None) -> None:
+def _add_field(parser: argparse.ArgumentParser, field: mi.Field, positional: bool, spelled: str | None = None) -> None:
     """One input field as CLI arguments. A positional field is also an option of its name
     (`rennet index REPO` and `rennet index --repo REPO`), so every command names the
     repository, a base or a path the same way; a list takes several values (`--paths a b`)."""
@@ -109,7 +115,7 @@ def _add_field(parser: argparse.ArgumentParser, field: Any, positional: bool, sp
         parser.add_argument(*flags, dest=dest, default=argparse.SUPPRESS, required=field.required, **kw)
 
 
-def _size_range(t: Any) -> tuple[int, int] | None:
+def _size_range(t: mi.Type) -> tuple[int, int] | None:
     """(low, high) of a size field (`indexer.contract.sizes`): an int in range or a string of
     the size pattern; None for any other type."""
     from indexer.contract.sizes import SIZE_PATTERN
@@ -123,7 +129,7 @@ def _size_range(t: Any) -> tuple[int, int] | None:
     return ints[0].ge or 0, ints[0].le if ints[0].le is not None else 1 << 62
 
 
-def _size_arg(low: int, high: int) -> Any:
+def _size_arg(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         from indexer.contract.errors import BadInput
         from indexer.contract.sizes import parse_size
@@ -140,7 +146,7 @@ def _size_arg(low: int, high: int) -> Any:
 _OPTION = "_option_"  # dest prefix of the option spelling of a positional field
 
 
-def _merge_positionals(ns: dict[str, Any], positional: tuple[str, ...], required: tuple[str, ...],
+def _merge_positionals(ns: dict[str, object], positional: tuple[str, ...], required: tuple[str, ...],
                        verb: str) -> None:
     """Fold `--name VALUE` into the positional NAME it spells; one of them when required."""
     for name in positional:
@@ -223,11 +229,11 @@ def _examples(lines: Sequence[str]) -> str | None:
 class _Version(argparse.Action):
     """`--version`: the package, the extractor version and the store schema (read when asked)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kw: Any) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kw: object) -> None:
         super().__init__(option_strings, dest=dest, nargs=0, default=argparse.SUPPRESS,
                          help="print the version and exit")
 
-    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
         from importlib.metadata import PackageNotFoundError, version
 
         from indexer.store.database import SCHEMA_VERSION
@@ -242,7 +248,7 @@ class _Version(argparse.Action):
         parser.exit(0)
 
 
-def _overview(table: Any) -> str:
+def _overview(table: Registry) -> str:
     """The top-level epilog: every verb, by section in the order of use."""
     verbs: dict[str, list[tuple[str, str]]] = {}
     for row in ordered_verbs(table.cli_verbs()):
@@ -277,7 +283,7 @@ LEAF_ORDER = ("overview", "map", "symbol", "references", "file", "novelty",  # c
               "info", "gc", "dump")  # store, snapshot
 
 
-def ordered_verbs(rows: Sequence[Any]) -> list[Any]:
+def ordered_verbs(rows: Sequence[Command]) -> list[Command]:
     """Registry rows in the order of use (the order of the top-level help)."""
     order = {w: i for i, w in enumerate(w for _, words in SECTIONS for w in words)}
     leaf = {w: i for i, w in enumerate(LEAF_ORDER)}
@@ -285,7 +291,7 @@ def ordered_verbs(rows: Sequence[Any]) -> list[Any]:
                                        tuple(leaf.get(w, len(leaf)) for w in r.cli_path[1:]), r.cli_path))
 
 
-def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(table: Registry, argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of the whole registry. Given argv, only the verb it names gets its options
     built (reading a Struct's fields costs time a fresh process should not spend on every verb),
     and when it names a whole verb path, no other verb gets a parser at all: the verb's own parser
@@ -303,7 +309,7 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
         return subs.add_parser(name, help=help_text, description=help_text, formatter_class=HelpFormat,
                                epilog=_examples(BUILTIN_EXAMPLES[name]))
 
-    groups: dict[tuple[str, ...], Any] = {(): subs}
+    groups: dict[tuple[str, ...], argparse._SubParsersAction[_Parser]] = {(): subs}
     rows = ordered_verbs(table.cli_verbs())
     named = [r for r in rows if words is not None and tuple(words[: len(r.cli_path)]) == r.cli_path]
     if named:
@@ -359,7 +365,7 @@ def build_parser(table: Any, argv: Sequence[str] | None = None) -> argparse.Argu
     return root
 
 
-def _add_row(row: Any, groups: dict[tuple[str, ...], Any], words: list[str] | None) -> None:
+def _add_row(row: Command, groups: dict[tuple[str, ...], argparse._SubParsersAction[_Parser]], words: list[str] | None) -> None:
     path = row.cli_path
     for depth in range(1, len(path)):
         prefix = path[:depth]
@@ -390,7 +396,7 @@ def _add_row(row: Any, groups: dict[tuple[str, ...], Any], words: list[str] | No
             _add_field(leaf, field, positional=False, spelled=spelled.get(name))
 
 
-def _defaults(struct: Any) -> set[str]:
+def _defaults(struct: type[msgspec.Struct]) -> set[str]:
     """Fields of a Struct type that have a default."""
     names = struct.__struct_fields__
     return set(names[len(names) - len(struct.__struct_defaults__):])
@@ -580,12 +586,12 @@ def _main(argv: list[str]) -> int:
     return _print_reply(reply, table.get(command), bool(ns.get("json")))
 
 
-def _print_reply(reply: Any, row: Any, as_json: bool) -> int:
+def _print_reply(reply: Reply, row: Command, as_json: bool) -> int:
     from context_tools.faces.dispatch import encode_wire
 
     if as_json:
         sys.stdout.buffer.write(encode_wire(reply.wire) + b"\n")
-    elif reply.ok:
+    elif reply.result is not None:  # the reply is `ok`: a failed one holds no result
         from context_tools.faces.render import render_result
 
         text = row.render(reply.result) if row.render is not None else render_result(reply.result)
@@ -618,7 +624,7 @@ def _call(command_id: str, text: str, store: str | None) -> int:
     return EXIT_OK
 
 
-def _commands(table: Any, as_json: bool) -> int:
+def _commands(table: Registry, as_json: bool) -> int:
     rows = [row.describe() for row in table.rows]
     if as_json:
         from context_tools.faces.dispatch import encode_wire

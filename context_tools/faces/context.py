@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Hashable, Sequence, TypeVar
 
 import msgspec
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from msgspec import Struct
 
     from context_tools.faces.ledger import Writer
+    from context_tools.faces.roots import Roots
     from indexer.store.database import Store
 
 T = TypeVar("T")
@@ -60,15 +61,16 @@ class Memo:
 
         self.limit = limit
         self.budget = cache_budget() if budget is None else budget
-        self._items: OrderedDict[Any, Any] = OrderedDict()
-        self._weights: dict[Any, int] = {}
-        self._touched: set[Any] = set()
-        self._touches: dict[Any, int] = {}
+        # values of every kind a handler keeps: each caller knows what it stored under its own key
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._weights: dict[Hashable, int] = {}
+        self._touched: set[Hashable] = set()
+        self._touches: dict[Hashable, int] = {}
         self._lock = threading.RLock()
         self._due = threading.Event()
         self._settler: threading.Thread | None = None
 
-    def get(self, key: Any, default: Any = None) -> Any:
+    def get(self, key: Hashable, default: Any = None) -> Any:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
@@ -76,7 +78,7 @@ class Memo:
                 return self._items[key]
             return default
 
-    def __setitem__(self, key: Any, value: Any) -> None:
+    def __setitem__(self, key: Hashable, value: object) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -137,7 +139,7 @@ class Memo:
     def _drop_oldest(self) -> None:
         self._drop(next(iter(self._items)))
 
-    def _drop(self, key: Any) -> None:
+    def _drop(self, key: Hashable) -> None:
         del self._items[key]
         self._weights.pop(key, None)
         self._touches.pop(key, None)
@@ -190,8 +192,8 @@ class CallContext(msgspec.Struct):
     input_digest: str  # of the input without its cursor: binds cursors to the query
     ceiling: int | None = None  # bytes, for agent-facing replies; None = no ceiling
     input: Struct | None = None  # the decoded input
-    extras: dict[str, Any] = msgspec.field(default_factory=dict)
-    roots: Any = None  # context_tools.faces.roots.Roots on an agent face, else None
+    extras: dict[str, object] = msgspec.field(default_factory=dict)
+    roots: Roots | None = None  # on an agent face, else None
     declared: tuple[str, ...] = ()  # folders the agent's client declared, served beside `roots`
     worktree: bool = False  # the face reads working trees by default (`rennet mcp --worktree`)
 

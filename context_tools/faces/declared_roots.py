@@ -9,9 +9,13 @@ server has no back-channel to ask, and such a client declares none.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING
 
 from context_tools.faces.roots import file_uri_path
+
+if TYPE_CHECKING:  # the SDK loads with the server, not with this module
+    from mcp.server.connection import Connection
+    from mcp.server.context import ServerRequestContext
 
 # Roots a client declares that are read: each path a call names is resolved against every one,
 # so a client answering with a hundred thousand would choose seconds of work a call.
@@ -25,10 +29,10 @@ class DeclaredRoots:
     forgets them; an answer asked before that notification is not kept after it."""
 
     def __init__(self) -> None:
-        self._kept: weakref.WeakKeyDictionary[Any, tuple[str, ...]] = weakref.WeakKeyDictionary()
-        self._changes: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+        self._kept: weakref.WeakKeyDictionary[Connection, tuple[str, ...]] = weakref.WeakKeyDictionary()
+        self._changes: weakref.WeakKeyDictionary[Connection, int] = weakref.WeakKeyDictionary()
 
-    async def of(self, ctx: Any) -> tuple[str, ...]:
+    async def of(self, ctx: ServerRequestContext) -> tuple[str, ...]:
         """The local folders the client of `ctx` declared; none when it declares no roots
         capability or does not answer."""
         connection = _connection(ctx)
@@ -43,20 +47,20 @@ class DeclaredRoots:
             self._kept[connection] = found
         return found
 
-    def changed(self, ctx: Any) -> None:
+    def changed(self, ctx: ServerRequestContext) -> None:
         connection = _connection(ctx)
         if connection is not None:
             self._kept.pop(connection, None)
             self._changes[connection] = self._changes.get(connection, 0) + 1
 
 
-def _connection(ctx: Any) -> Any:
+def _connection(ctx: ServerRequestContext) -> Connection | None:
     """The client connection a request came on: the SDK makes a session object per request, and
     keeps the connection, which lives as long as the client, on it."""
     return getattr(ctx.session, "_connection", None)
 
 
-async def _listed(ctx: Any) -> tuple[str, ...]:
+async def _listed(ctx: ServerRequestContext) -> tuple[str, ...]:
     import warnings
 
     import anyio

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Literal, Mapping
 
 import msgspec
 
@@ -36,7 +36,7 @@ class Reply(msgspec.Struct):
         return self.error is None
 
 
-def decode_input(row: Command, raw: Any) -> msgspec.Struct:
+def decode_input(row: Command, raw: object) -> msgspec.Struct:
     """Input from any face into the row's Struct; anything off-schema is `bad_input`."""
     if isinstance(raw, row.input):
         return raw
@@ -67,7 +67,7 @@ def _said_plainly(message: str) -> str:
 _CHOSEN = ("worktree", "rev", "head", "workspace")
 
 
-def worktree_default(row: Command, raw: Any) -> Any:
+def worktree_default(row: Command, raw: object) -> object:
     """`raw` with `worktree: true` where the row takes it and the caller chose no rev, head,
     workspace or worktree of its own (a face serving an agent in its checkout)."""
     if not isinstance(raw, dict) or "worktree" not in row.input.__struct_fields__:
@@ -77,7 +77,7 @@ def worktree_default(row: Command, raw: Any) -> Any:
     return {**raw, "worktree": True}
 
 
-def _unfit_string(value: Any, where: str) -> tuple[str, str] | None:
+def _unfit_string(value: object, where: str) -> tuple[str, str] | None:
     """(where, why) of the first string in decoded JSON that no path, rev, name or store key
     can hold, or None: a lone surrogate (`"\\ud800"` is valid JSON, but no UTF-8 encoder takes
     it) or a NUL (`"\\u0000"`: the OS and libgit2 read a string only up to it)."""
@@ -135,7 +135,7 @@ class Executor:
     def table(self) -> Registry:
         return self._table if self._table is not None else registry()
 
-    def run(self, command_id: str, raw_input: Any = None, extras: dict[str, Any] | None = None,
+    def run(self, command_id: str, raw_input: object = None, extras: dict[str, object] | None = None,
             client_roots: Iterable[str] = ()) -> Reply:
         """Run one command. `extras` carries face-level settings a handler may read (the CLI's `json`);
         `client_roots` are folders the client declared, which narrow the face's own roots."""
@@ -186,7 +186,7 @@ class Executor:
         return reply
 
     def _failure(self, command_id: str, exc: RennetError) -> Reply:
-        extra: dict[str, Any] = {}
+        extra: dict[str, object] = {}
         if isinstance(exc, Unavailable):
             extra = {"reason": exc.reason, "available_on": list(exc.available_on)}
         from context_tools.faces.sanitize import sanitize_line  # only failures pay for its patterns
@@ -298,5 +298,5 @@ def _debug() -> bool:
     return bool(os.environ.get("RENNET_DEBUG"))
 
 
-def encode_wire(payload: dict[str, Any]) -> bytes:
+def encode_wire(payload: Mapping[str, object]) -> bytes:
     return _encoder.encode(payload)

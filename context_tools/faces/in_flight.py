@@ -18,7 +18,10 @@ client waits for the answer or hangs up (`Taken`).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Awaitable, Callable, Generic, Hashable, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Hashable, Literal, TypeVar
+
+if TYPE_CHECKING:  # the SDK loads with the server, not with this module
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 
 T = TypeVar("T")
 
@@ -232,7 +235,7 @@ class Taken:
             await self.done.wait()
 
 
-async def held_to_its_end(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+async def held_to_its_end(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
     """Server middleware: marks the guard's `Taken` of an HTTP request begun and done around
     whatever the server does with it (a request of no guard, on stdio, has none)."""
     taken = getattr(getattr(ctx, "request", None), "scope", {}).get(TAKEN_KEY)

@@ -50,7 +50,13 @@ from indexer.contract.result import error_envelope
 T = TypeVar("T")
 E = TypeVar("E", bound=BaseException)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the SDK and anyio load when the server is built, not with this module
+    import anyio
+    import mcp_types
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.lowlevel import Server
+
+    from context_tools.faces.dispatch import Reply
     from context_tools.faces.mcp_progress import CallProgress
 
 SERVER_NAME = "rennet-context"
@@ -59,7 +65,7 @@ SERVER_NAME = "rennet-context"
 CONCURRENT_CALLS = 8
 
 
-def tool_of(row: Command, worktree: bool = False) -> Any:
+def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
     """The tool a row is. With `worktree` (`rennet mcp --worktree`) a tool that reads the
     working tree writes its working-tree snapshot to the store, so it is not read-only."""
     import mcp_types as types
@@ -77,7 +83,7 @@ def tool_of(row: Command, worktree: bool = False) -> Any:
     )
 
 
-def tool_list(table: Registry, worktree: bool = False) -> list[Any]:
+def tool_list(table: Registry, worktree: bool = False) -> list[mcp_types.Tool]:
     return [tool_of(row, worktree) for row in table.agent_tools()]
 
 
@@ -87,7 +93,7 @@ class Tools:
     def __init__(self, table: Registry | None, worktree: bool = False) -> None:
         self._table = table
         self._worktree = worktree
-        self._tools: list[Any] | None = None
+        self._tools: list[mcp_types.Tool] | None = None
         self._schemas: dict[str, dict[str, Any]] = {}
 
     @property
@@ -95,7 +101,7 @@ class Tools:
         return self._table if self._table is not None else registry()
 
     @property
-    def tools(self) -> list[Any]:
+    def tools(self) -> list[mcp_types.Tool]:
         if self._tools is None:
             self._tools = tool_list(self.table, self._worktree)
         return self._tools
@@ -112,14 +118,14 @@ class Tools:
         return kept
 
 
-def reply_of(wire: dict[str, Any], ok: bool) -> Any:
+def reply_of(wire: dict[str, object], ok: bool) -> mcp_types.CallToolResult:
     import mcp_types as types
 
     return types.CallToolResult(content=[types.TextContent(text=encode_wire(wire).decode())],
                                 structured_content=wire, is_error=not ok)
 
 
-def reply_of_encoded(wire: bytes, ok: bool) -> Any:
+def reply_of_encoded(wire: bytes, ok: bool) -> mcp_types.CallToolResult:
     """A reply a reader process encoded: decoded once for `structuredContent`, its text as it came."""
     import mcp_types as types
     import msgspec
@@ -129,7 +135,7 @@ def reply_of_encoded(wire: bytes, ok: bool) -> Any:
 
 
 def build_server(executor: Executor, table: Registry | None = None, readers: ReaderPool | None = None,
-                 stops: CallStops | None = None) -> Any:
+                 stops: CallStops | None = None) -> Server:
     """The SDK's server answering the registry's agent tools; `stops` holds the stop events of
     its calls in flight, set by the server's stop (`_serve_http`) as by a client's cancel."""
     import anyio
@@ -143,7 +149,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
     calls = anyio.CapacityLimiter(CONCURRENT_CALLS)
     waiting = anyio.CapacityLimiter(CONCURRENT_CALLS)
 
-    async def on_reader(row: Command, arguments: dict[str, Any], declared: tuple[str, ...]) -> Any:
+    async def on_reader(row: Command, arguments: dict[str, object],
+                        declared: tuple[str, ...]) -> mcp_types.CallToolResult | None:
         """The call answered by a reader process, or None when no reader is up (yet)."""
         if readers is None or row.authority != "read" or executor.worktree:
             return None
@@ -159,7 +166,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         answer = await anyio.to_thread.run_sync(call, limiter=waiting)
         return None if answer is None else reply_of_encoded(answer[1], answer[0])
 
-    async def list_tools(ctx: Any, params: Any) -> Any:
+    async def list_tools(ctx: ServerRequestContext,
+                         params: mcp_types.PaginatedRequestParams | None) -> mcp_types.ListToolsResult:
         import mcp_types as types
 
         from indexer import worker_start
@@ -182,7 +190,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
                            data={"code": fault.code}) from None
         return types.ListToolsResult(tools=listed)
 
-    async def call_tool(ctx: Any, params: Any) -> Any:
+    async def call_tool(ctx: ServerRequestContext, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
         _bounded_progress_token(ctx)
         name = params.name
         row = tools.table.by_wire_name(name)
@@ -209,7 +217,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             if indexing is not None:
                 index_calls.end(indexing)
 
-    async def answer(ctx: Any, row: Command, params: Any, repository: str) -> Any:
+    async def answer(ctx: ServerRequestContext, row: Command, params: mcp_types.CallToolRequestParams,
+                     repository: str) -> mcp_types.CallToolResult:
         # as the schema declares them: several clients send `"5"` for 5, or 1234567 for "1234567"
         arguments = as_declared(tools.input_schema(params.name), params.arguments or {})
         declared: tuple[str, ...] = ()
@@ -228,17 +237,17 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         finally:
             calls_in_flight.end(stop)
 
-    async def answered(ctx: Any, row: Command, arguments: dict[str, Any], declared: tuple[str, ...],
-                       repository: str, stop: threading.Event) -> Any:
+    async def answered(ctx: ServerRequestContext, row: Command, arguments: dict[str, object], declared: tuple[str, ...],
+                       repository: str, stop: threading.Event) -> mcp_types.CallToolResult:
         sink = _progress_of(ctx, stop)
 
-        def run() -> Any:
+        def run() -> Reply:
             from indexer.api import reporting_to
 
             with reporting_to(sink):  # an index the call runs tells the client how far it is
                 return executor.run(row.id, arguments, client_roots=declared)
 
-        async def once() -> Any:
+        async def once() -> mcp_types.CallToolResult:
             from_reader = await on_reader(row, arguments, declared)
             if from_reader is not None:
                 return from_reader
@@ -262,12 +271,12 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
                 result = await once()
         return result
 
-    def stopped_reply(row: Command, code: str | None) -> Any:
+    def stopped_reply(row: Command, code: str | None) -> mcp_types.CallToolResult | None:
         """A failed call's answer when the server's stop ended it (`CallStops.interrupted`), else None."""
         stopped = calls_in_flight.interrupted(code)
         return None if stopped is None else reply_of(error_envelope(row.id, stopped.code, stopped.message), ok=False)
 
-    async def roots_changed(ctx: Any, params: Any) -> None:
+    async def roots_changed(ctx: ServerRequestContext, params: mcp_types.NotificationParams | None) -> None:
         client_roots.changed(ctx)
 
     import warnings
@@ -281,7 +290,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
     return server
 
 
-def _bounded_progress_token(ctx: Any) -> None:
+def _bounded_progress_token(ctx: ServerRequestContext) -> None:
     """A progress token is echoed on every notification of its call, and a client not reading
     them makes the server hold each serialized: one of megabytes multiplied the memory a call
     holds past the bound of the requests in flight. A longer one is refused, Invalid params."""
@@ -297,12 +306,12 @@ def _bounded_progress_token(ctx: Any) -> None:
                                f"{MAX_TOKEN_CHARS} this server echoes on each progress notification")
 
 
-def _not_indexed(result: Any) -> bool:
+def _not_indexed(result: mcp_types.CallToolResult) -> bool:
     body = result.structured_content
     return bool(result.is_error) and isinstance(body, dict) and (body.get("error") or {}).get("code") == "not_indexed"
 
 
-async def _to_its_end(run: Callable[[], T], limiter: Any, stop: threading.Event) -> T:
+async def _to_its_end(run: Callable[[], T], limiter: anyio.CapacityLimiter, stop: threading.Event) -> T:
     """`run` in a thread of `limiter`, waited for to its end even once the call is cancelled, so
     its slot is held until then (a client cancelling each call at once starts no more work than
     the slots allow); a cancel sets `stop`, and an index in `run` ends at its next report."""
@@ -329,7 +338,7 @@ async def _to_its_end(run: Callable[[], T], limiter: Any, stop: threading.Event)
     return reply
 
 
-def _progress_of(ctx: Any, stop: threading.Event) -> CallProgress:
+def _progress_of(ctx: ServerRequestContext, stop: threading.Event) -> CallProgress:
     """The call's progress sink: it sends notifications when its client asked for them
     (`_meta.progressToken`), from the call's thread through the event loop, and ends an index
     once `stop` is set."""
@@ -517,7 +526,7 @@ def _first_of(exc: BaseException, kind: type[E]) -> E | None:
     return held if isinstance(held, kind) else None
 
 
-def _serve_stdio(server: Any) -> int:
+def _serve_stdio(server: Server) -> int:
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport
@@ -536,7 +545,7 @@ def _serve_stdio(server: Any) -> int:
     return 0
 
 
-def _serve_http(server: Any, host: str, port: int, token: tuple[str, bool], stops: CallStops,
+def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], stops: CallStops,
                 grace: float) -> int:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings

@@ -44,14 +44,18 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
-from typing import Any, Awaitable, Callable, Iterator, Literal
+from typing import TYPE_CHECKING, Callable, Iterator, Literal
 from urllib.parse import urlsplit
 
 from context_tools.faces.http_sessions import Issued
 from context_tools.faces.in_flight import TAKEN_KEY, Shared, Taken, answer_room
 
-Scope = dict[str, Any]
-ASGI = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
+if TYPE_CHECKING:  # uvicorn, starlette and the SDK load with the server, not with this module
+    from types import FrameType
+
+    import uvicorn
+    from mcp_types import RequestId
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # Idle HTTP sessions: an abandoned session is closed after this many seconds without a
 # request, and at most this many live at once (a new one beyond is refused).
@@ -90,7 +94,7 @@ def _split_host(value: str) -> tuple[str, str]:
 class Guard:
     """ASGI middleware in front of the MCP app; lifespan and other scopes pass through."""
 
-    def __init__(self, app: ASGI, bind_host: str, port: int, token: str, body_seconds: float = BODY_SECONDS,
+    def __init__(self, app: ASGIApp, bind_host: str, port: int, token: str, body_seconds: float = BODY_SECONDS,
                  mcp_path: str = MCP_PATH) -> None:
         self.app = app
         self.mcp_path = mcp_path  # where the SDK's app answers MCP (`streamable_http_path`)
@@ -127,7 +131,7 @@ class Guard:
         scheme, _, given = value.partition(" ")
         return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self.token)
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -157,18 +161,18 @@ class Guard:
         else:
             await self._named(scope, receive, send, session)
 
-    async def _route(self, scope: Scope, receive: Any, send: Any, session: str | None) -> None:
+    async def _route(self, scope: Scope, receive: Receive, send: Send, session: str | None) -> None:
         if scope.get("method") == "POST":
             await self._checked_post(scope, receive, send, session)
         else:
             await self.app(scope, receive, send)
 
-    async def _unnamed(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def _unnamed(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A request of no session: the id the server gives in its answer (to an initialize) is
         issued from then on, recorded before the client can read it."""
         issued: list[str] = []
 
-        async def watched(message: Any) -> None:
+        async def watched(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] < 400:
                 for key, value in message.get("headers", []):
                     if key.lower() == b"mcp-session-id" and not issued:
@@ -182,14 +186,14 @@ class Guard:
             if issued:
                 self.sessions.end(issued[0])
 
-    async def _named(self, scope: Scope, receive: Any, send: Any, session: str) -> None:
+    async def _named(self, scope: Scope, receive: Receive, send: Send, session: str) -> None:
         """A request of a session the server issued, which it holds open while in flight; one
         deleting it closes it, and so does the SDK's 404 at the MCP path: the SDK has dropped
         the session unseen here (its server task failed), and asks the client for a new one."""
         delete = scope.get("method") == "DELETE"
         at_mcp = scope.get("path") == self.mcp_path
 
-        async def watched(message: Any) -> None:
+        async def watched(message: Message) -> None:
             if message["type"] == "http.response.start" and (
                     (delete and message["status"] < 400) or (at_mcp and message["status"] == 404)):
                 self.sessions.close(session)
@@ -201,7 +205,7 @@ class Guard:
         finally:
             self.sessions.end(session)
 
-    async def _checked_post(self, scope: Scope, receive: Any, send: Any, session: str | None) -> None:
+    async def _checked_post(self, scope: Scope, receive: Receive, send: Send, session: str | None) -> None:
         """A POST is held within the in-flight bounds, its body framed as on stdio: bounded,
         depth-scanned, and answered with its JSON-RPC error (-32700, -32600) here when it is
         not a request the server can take."""
@@ -223,7 +227,7 @@ class Guard:
         finally:
             pool.done(session, key)
 
-    async def _framed_post(self, scope: Scope, receive: Any, send: Any, session: str | None, key: object,
+    async def _framed_post(self, scope: Scope, receive: Receive, send: Send, session: str | None, key: object,
                            pool: Shared, refused: Literal["all", "session"] | None) -> None:
         import json
 
@@ -236,17 +240,17 @@ class Guard:
         more = True
         with anyio.move_on_after(self.body_seconds):
             while more:
-                message = await receive()
-                if message["type"] != "http.request":
+                event = await receive()
+                if event["type"] != "http.request":
                     return  # the client went away
-                chunk = message.get("body", b"")
+                chunk = event.get("body", b"")
                 body.extend(chunk)
                 pool.grow(session, key, len(chunk))
                 past = pool.over(session)
                 if past is not None:
                     await _busy(send, pool, session, past)
                     return
-                more = message.get("more_body", False)
+                more = event.get("more_body", False)
                 if len(body) > MAX_LINE_BYTES:
                     break
         if more and len(body) <= MAX_LINE_BYTES:  # the deadline came first
@@ -267,7 +271,7 @@ class Guard:
         answered = False
         routed: tuple[str, str] | None = None  # (session, id as text) of a request the SDK routes by id
 
-        async def answering(event: Any) -> None:
+        async def answering(event: Message) -> None:
             nonlocal answered
             if event["type"] == "http.response.body" and not event.get("more_body", False):
                 answered = True
@@ -277,7 +281,7 @@ class Guard:
                     self.routes.discard(routed)
             await send(event)
 
-        async def replay() -> Any:
+        async def replay() -> Message:
             nonlocal replayed
             if not replayed:
                 replayed = True
@@ -310,7 +314,7 @@ class Guard:
                 self.routes.discard(routed)
 
 
-async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str,
+async def _json_rpc_error(send: Send, status: int, rid: RequestId | None, code: int, text: str,
                           extra: list[tuple[bytes, bytes]] | None = None) -> None:
     import json
 
@@ -321,7 +325,7 @@ async def _json_rpc_error(send: Any, status: int, rid: Any, code: int, text: str
 SERVER_BUSY = -32000  # JSON-RPC's range for a server's own errors
 
 
-async def _busy(send: Any, held: Shared, session: str | None, past: Literal["all", "session"]) -> None:
+async def _busy(send: Send, held: Shared, session: str | None, past: Literal["all", "session"]) -> None:
     if past == "all":
         text = (f"Server busy: {held.all.count} requests ({held.all.bytes} bytes) are in flight, the most it "
                 "holds at once; retry when one is answered")
@@ -334,11 +338,11 @@ async def _busy(send: Any, held: Shared, session: str | None, past: Literal["all
     await _json_rpc_error(send, 503, None, SERVER_BUSY, text, [(b"retry-after", b"1")])
 
 
-async def _refuse(send: Any, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
+async def _refuse(send: Send, status: int, text: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
     await _respond(send, status, b"text/plain; charset=utf-8", text.encode(), extra)
 
 
-async def _respond(send: Any, status: int, content_type: bytes, body: bytes,
+async def _respond(send: Send, status: int, content_type: bytes, body: bytes,
                    extra: list[tuple[bytes, bytes]] | None) -> None:
     headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers + (extra or [])})
@@ -405,8 +409,8 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
     return HeaderDeadline
 
 
-def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS,
-                            on_stop: Callable[[int], None] | None = None) -> Any:
+def bounded_shutdown_server(config: uvicorn.Config, grace: float = SHUTDOWN_SECONDS,
+                            on_stop: Callable[[int], None] | None = None) -> uvicorn.Server:
     """A uvicorn server that, told to stop (SIGINT, SIGTERM, SIGHUP), tells `on_stop` (which
     sets the stop event of each call in flight, `call_stops.CallStops`: an index ends at its
     next report, answering `interrupted`), lets calls in flight finish for `grace` seconds
@@ -439,7 +443,7 @@ def bounded_shutdown_server(config: Any, grace: float = SHUTDOWN_SECONDS,
             if self._captured_signals:
                 leave_server(self._captured_signals[0])
 
-        def handle_exit(self, sig: int, frame: Any) -> None:
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             if not self.should_exit:
                 if on_stop is not None:
                     on_stop(sig)

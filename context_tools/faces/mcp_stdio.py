@@ -26,9 +26,14 @@ import json
 import os
 import sys
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import TYPE_CHECKING, AsyncIterator, BinaryIO
 
 from context_tools.faces.standard_streams import Waiting
+
+if TYPE_CHECKING:  # the SDK loads with the server, not with this module
+    from mcp.shared._context_streams import ContextSendStream
+    from mcp.shared.message import SessionMessage
+    from mcp_types import JSONRPCMessage, RequestId
 
 MAX_LINE_BYTES = 4 * 1024 * 1024  # as the HTTP face's body limit
 MAX_DEPTH = 64  # no MCP request we serve nests deeper than a handful of levels
@@ -92,7 +97,7 @@ class Shape:
         return np.frombuffer(self._line, dtype=np.uint8)[~emptied].tobytes()
 
 
-def _id_of(doc: Any) -> Any:
+def _id_of(doc: object) -> RequestId | None:
     if isinstance(doc, dict):
         rid = doc.get("id")
         if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)):
@@ -100,7 +105,7 @@ def _id_of(doc: Any) -> Any:
     return None
 
 
-def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
+def check_line(line: bytes) -> tuple[JSONRPCMessage, None] | tuple[None, tuple[RequestId | None, int, str]]:
     """(message, None) for a line the server should handle, or (None, (id, code, message))
     for the JSON-RPC error that answers it."""
     import mcp_types as types
@@ -134,7 +139,7 @@ def check_line(line: bytes) -> tuple[Any, tuple[Any, int, str] | None]:
         return None, (_id_of(doc), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
 
 
-def _with_long_integers(line: bytes) -> Any:
+def _with_long_integers(line: bytes) -> object:
     """The JSON value of a line `json.loads` refused only for an integer longer than Python
     reads (`sys.get_int_max_str_digits`, against the time a long one takes to convert), each
     such integer read as None; `_NOT_JSON` when the line is not JSON."""
@@ -152,7 +157,7 @@ def _with_long_integers(line: bytes) -> Any:
 _NOT_JSON = object()
 
 
-def wire_line(message: Any) -> bytes:
+def wire_line(message: JSONRPCMessage) -> bytes:
     """A message as one line of UTF-8 JSON. A string the client sent may come back in it (a
     request's id, a method name, a progress token) holding a lone surrogate, which `json.loads`
     reads from an escape and UTF-8 cannot encode: such a one is written escaped, as it came."""
@@ -163,7 +168,7 @@ def wire_line(message: Any) -> bytes:
     return data.encode("utf-8") + b"\n"
 
 
-async def _readline(stream: Any, size: int) -> bytes:
+async def _readline(stream: BinaryIO, size: int) -> bytes:
     """`stream.readline(size)` on a daemon thread of its own: a read waiting on a client that
     writes nothing more must not hold the process at exit, as one of anyio's worker threads
     would (they are waited for). Cancelled, the wait ends and the line, if one comes, is
@@ -195,7 +200,7 @@ async def _readline(stream: Any, size: int) -> bytes:
     return got[0]
 
 
-async def _lines(stream: Any) -> AsyncIterator[bytes]:
+async def _lines(stream: BinaryIO) -> AsyncIterator[bytes]:
     """Each line's message, without its newline: at most MAX_LINE_BYTES, or one byte more to
     tell an overlong one, whose rest is read and dropped in bounded chunks, never held. The
     newline is no part of the message, so one of MAX_LINE_BYTES is taken, as over HTTP."""
@@ -267,7 +272,7 @@ async def stdio_transport():
     changes = _Changes()
     read_all = False
 
-    async def hand_over(to_server: Any) -> None:
+    async def hand_over(to_server: ContextSendStream[SessionMessage | Exception]) -> None:
         """Hands the requests waiting to the server in order, each once it fits among those in
         flight; ends when input has ended and none waits."""
         async with to_server:
@@ -284,8 +289,9 @@ async def stdio_transport():
         async with read_writer, replies, anyio.create_task_group() as handing:
             handing.start_soon(hand_over, read_writer.clone())
             async for line in _lines(stdin):
-                message, error = check_line(line)
-                if error is None:
+                checked = check_line(line)  # (message, None) or (None, its error): indexed, each branch is typed
+                if checked[1] is None:
+                    message = checked[0]
                     if isinstance(message, types.JSONRPCRequest):
                         # a client that sends and never reads would have the server hold every request
                         while not admission.room_for(len(line)):
@@ -300,7 +306,7 @@ async def stdio_transport():
                             changes.tell()
                     await read_writer.send(SessionMessage(message))
                     continue
-                rid, code, text = error
+                rid, code, text = checked[1]
                 reply = types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=text))
                 try:
                     await replies.send(SessionMessage(reply))

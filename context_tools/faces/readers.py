@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -152,7 +152,7 @@ class ReaderPool:
             self._idle.append(conn)
         self._ready.release()
 
-    def call(self, conn: Connection, command_id: str, raw: Any, declared: Iterable[str]) -> tuple[bool, bytes] | None:
+    def call(self, conn: Connection, command_id: str, raw: object, declared: Iterable[str]) -> tuple[bool, bytes] | None:
         """Run one call on `conn`'s reader: (ok, encoded reply), or None when the reader is gone
         (it is then dropped, not handed out again)."""
         try:

@@ -55,12 +55,16 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
-from types import MappingProxyType
-from typing import Any, Callable, Iterable, Literal, Mapping
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping
 
 import msgspec
 
 from context_tools.faces.errors import RegistryError, Unavailable, UnknownCommand
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from indexer.contract.result import Result
 
 SURFACES = ("cli", "mcp", "python")
 _ID = re.compile(r"^[a-z][a-z0-9_]*\.[a-z][a-zA-Z0-9_]*$")
@@ -98,14 +102,16 @@ class Command(msgspec.Struct, frozen=True):
     id: str
     summary: str
     input: type[msgspec.Struct]
-    handler: Callable[[Any, Any], Any] | None
+    # (input, context) -> Result; the input is the row's own `input` Struct, which a Callable
+    # type cannot name per row (a handler of FooInput is no handler of every Struct)
+    handler: Callable[[Any, CallContext], Result] | None
     authority: Literal["read", "write"] = "read"
     exposure: Exposure = Exposure()
     maturity: Literal["stable", "experimental", "planned"] = "stable"
     surfaces: tuple[str, ...] = SURFACES  # where a backend exists to run it
     caps: Mapping[str, int] = msgspec.field(default_factory=dict)
     cli: CliShape = CliShape()
-    render: Callable[[Any], str] | None = None  # human rendering of a Result for the CLI
+    render: Callable[[Result], str] | None = None  # human rendering of a Result for the CLI
     description: str = ""  # longer help; the summary is one line
     title: str = ""  # a human title, shown by MCP clients; required for agent-exposed rows
     # The types `Result.data` takes, as types or "module:Name" references (imported only when a schema
@@ -392,7 +398,7 @@ def _check_prefix_clashes(cli_paths: dict[tuple[str, ...], str]) -> None:
                                     f"{' '.join(other)!r} ({other_owner})")
 
 
-def rows_of(module: Any) -> tuple[Command, ...]:
+def rows_of(module: ModuleType) -> tuple[Command, ...]:
     if hasattr(module, "register"):
         rows = module.register()
     elif hasattr(module, "ROWS"):

@@ -5,7 +5,7 @@ the sanitizer."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -22,7 +22,7 @@ _NAMES = frozenset({"path", "previous_path", "old_path", "qualified", "name", "m
 _OWN = frozenset({"repo", "rev", "workspace"})
 
 
-def _scalar(value: Any, field: str = "") -> str:
+def _scalar(value: object, field: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
@@ -36,12 +36,12 @@ def _scalar(value: Any, field: str = "") -> str:
     return sanitize_line(str(value), 200)
 
 
-def _key(key: Any) -> str:
+def _key(key: object) -> str:
     """A mapping's key, which may be a name the repository chose (a path, a ref) as well as a field's."""
     return shown_name(str(key))
 
 
-def _lines(value: Any, indent: int, out: list[str], field: str = "") -> None:
+def _lines(value: object, indent: int, out: list[str], field: str = "") -> None:
     """`value` drawn at `indent`; `field` is the key it is under (a section's items are under
     the section's name), which says whether its strings are names."""
     pad = "  " * indent

@@ -16,7 +16,7 @@ may write under a root could otherwise point a repository there at any other.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Callable, Collection, Iterable
 
 import msgspec
 
@@ -102,7 +102,7 @@ class Roots(msgspec.Struct, frozen=True):
         shown = ", ".join(extra[:4]) + (f" and {len(extra) - 4} more" if len(extra) > 4 else "")
         return f"the roots the client declared ({shown}), which narrow the server's"
 
-    def check(self, command_id: str, value: Any, extra: Iterable[str] = ()) -> None:
+    def check(self, command_id: str, value: msgspec.Struct, extra: Iterable[str] = ()) -> None:
         extra = tuple(extra)
         for name, path in named_paths(type(value).__struct_fields__, lambda name: getattr(value, name, None)):
             why = self.refusal(name, path, extra)
@@ -157,7 +157,7 @@ def _watched(real: str, places: RepositoryPlaces) -> tuple[str, ...]:
     return (*places.watched, os.path.join(places.folder, ".git"), *climbed)
 
 
-def named_paths(fields: Collection[str], get: Callable[[str], Any]) -> list[tuple[str, str]]:
+def named_paths(fields: Collection[str], get: Callable[[str], object]) -> list[tuple[str, str]]:
     """(field, path) of each place an input with these fields names; `get` reads a field. A
     `repo` left out is the current folder (`workspace_scope.repo_of`) unless a workspace is named."""
     found = []

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any
+from typing import TypeVar
 
 from msgspec import Raw
+
+T = TypeVar("T")
 
 SAMPLE = 64
 MAX_DEPTH = 8
@@ -22,13 +24,13 @@ RAW_OVERHEAD = 48  # a Raw's own object: a header and a pointer into the buffer 
 _SHARED_MODULES = ("lmdb", "pygit2", "indexer.store.database", "threading", "networkx.classes.reportviews")
 
 
-def _shared(obj: Any) -> bool:
+def _shared(obj: object) -> bool:
     if isinstance(obj, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
         return True
     return type(obj).__module__.startswith(_SHARED_MODULES)
 
 
-def _sample(items: list[Any]) -> tuple[list[Any], float]:
+def _sample(items: list[T]) -> tuple[list[T], float]:
     n = len(items)
     if n <= SAMPLE:
         return items, 1.0
@@ -36,10 +38,10 @@ def _sample(items: list[Any]) -> tuple[list[Any], float]:
     return [items[int(i * step)] for i in range(SAMPLE)], n / SAMPLE
 
 
-def approx_bytes(obj: Any) -> int:
+def approx_bytes(obj: object) -> int:
     seen: set[int] = set()
 
-    def weigh(o: Any, depth: int) -> float:
+    def weigh(o: object, depth: int) -> float:
         if id(o) in seen or _shared(o):
             return 0
         seen.add(id(o))

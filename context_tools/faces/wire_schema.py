@@ -42,7 +42,7 @@ def _untagged_struct(t: mi.Type) -> bool:
     return isinstance(t, mi.StructType) and t.tag is None and not t.array_like
 
 
-def _schema_of(types: tuple[Any, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _schema_of(types: tuple[object, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """`msgspec.json.schema_components` (msgspec 0.22, pinned), without its check that every type
     could be decoded: see `_Generator`."""
     translator = mi._Translator(types)

@@ -9,9 +9,13 @@ MCP caller pays the open once.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 from indexer.contract.result import Freshness, FreshnessStatus, current_or_gone, not_recorded
+
+if TYPE_CHECKING:
+    from context_tools.faces.context import CallContext
+    from indexer.store.snapshot import Snapshot
 
 
 def tree_path(path: str) -> str:
@@ -22,7 +26,7 @@ def tree_path(path: str) -> str:
     return path.strip("/")
 
 
-def open_pinned(ctx: Any, repo: str, rev: str) -> tuple[Any, Freshness]:
+def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshness]:
     """The snapshot `rev` of `repo` is pinned to and its freshness; `WORKTREE` names the
     checkout's working tree (see `context_tools/query/worktree.py`)."""
     from indexer import api
@@ -53,7 +57,7 @@ def open_pinned(ctx: Any, repo: str, rev: str) -> tuple[Any, Freshness]:
     return snap, freshness_of(snap)
 
 
-def freshness_of(snap: Any) -> Freshness:
+def freshness_of(snap: Snapshot) -> Freshness:
     current = snap.current_oid()
     rev = snap.rev
     status: FreshnessStatus

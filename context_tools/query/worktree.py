@@ -16,14 +16,21 @@ import os
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from indexer.contract.result import Freshness, WorktreeState, not_assessed, not_recorded
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from context_tools.faces.context import CallContext
+    from indexer.git.worktree import Worktree
+    from indexer.store.snapshot import Snapshot
 
 SKIPPED_SHOWN = 20
 
 
-def _checkout(ctx: Any, repo: str) -> Any:
+def _checkout(ctx: CallContext, repo: str) -> pygit2.Repository:
     from indexer.git.read import open_repo
 
     key = ("checkout", os.path.realpath(repo))
@@ -35,7 +42,7 @@ def _checkout(ctx: Any, repo: str) -> Any:
     return found
 
 
-def open_worktree(ctx: Any, repo: str) -> tuple[Any, Freshness]:
+def open_worktree(ctx: CallContext, repo: str) -> tuple[Snapshot, Freshness]:
     """The working-tree snapshot of the checkout at `repo` and its `worktree` freshness."""
     from indexer import api
     from indexer.git.worktree import read_worktree
@@ -89,7 +96,7 @@ def _lock_of(where: str) -> threading.Lock:
         return _LOCKS.setdefault(where, threading.Lock())
 
 
-def worktree_freshness(snap: Any, tree: Any) -> Freshness:
+def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
     from indexer.git.worktree import WORKTREE
 
     state = WorktreeState("snapshot", tree.base_oid, tree.tree_oid, len(tree.changed),
@@ -104,7 +111,7 @@ def worktree_freshness(snap: Any, tree: Any) -> Freshness:
                      fingerprint=snap.fingerprint, worktree=state)
 
 
-def dirty_state(snap: Any) -> WorktreeState | None:
+def dirty_state(snap: Snapshot) -> WorktreeState | None:
     """`dirty` with the count of paths `git status` lists, when the checkout the snapshot was
     read for is on the snapshot's commit and its working tree differs; None otherwise (a bare
     repository, another commit checked out, a clean working tree, or a repository whose index

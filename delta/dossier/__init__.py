@@ -8,7 +8,7 @@ its types load on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import os
@@ -16,22 +16,23 @@ if TYPE_CHECKING:
 
     import pygit2
 
-    from delta.dossier.build import Dossier
+    from delta.dossier.build import Dossier, Patchset, ReviewTarget  # noqa: F401  (exported lazily below)
     from delta.dossier.config import DossierConfig
     from indexer.store.database import Store
 
 
 def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str,
                   title: str | None = None, body: str | None = None, store: Store | None = None,
-                  refresh: bool = False, config: Mapping[str, Any] | DossierConfig | None = None,
-                  **kwargs: Any) -> Dossier:
+                  refresh: bool = False, config: Mapping[str, object] | DossierConfig | None = None, *,
+                  environ: Mapping[str, str] | None = None,
+                  flags: Mapping[str, str | None] | None = None) -> Dossier:
     from delta.dossier.build import build_dossier as _build
 
     return _build(repo_path, base, head, title=title, body=body, store=store, refresh=refresh, config=config,
-                  **kwargs)
+                  environ=environ, flags=flags)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> type:
     if name in ("Dossier", "ReviewTarget", "Patchset"):
         from delta.dossier import build
 

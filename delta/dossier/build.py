@@ -13,7 +13,7 @@ import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
 import msgspec
 import pygit2
@@ -340,7 +340,7 @@ def _listed(names: list[str]) -> str:
 
 def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: str, head: str, title: str | None = None,
                   body: str | None = None, store: Store | None = None, refresh: bool = False,
-                  config: Mapping[str, Any] | DossierConfig | None = None, *,
+                  config: Mapping[str, object] | DossierConfig | None = None, *,
                   environ: Mapping[str, str] | None = None,
                   flags: Mapping[str, str | None] | None = None) -> Dossier:
     """The dossier of base..head, from the store when this patchset was already retrieved.

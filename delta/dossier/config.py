@@ -137,7 +137,7 @@ ANY_PROJECT = "*"  # in the user's own projects or teams: a key of any project o
 _TOKEN_LIKE_KEYS = {"token", "api_key", "apikey", "password", "secret"}
 
 
-def _reject_inline_tokens(table: Mapping[str, Any], where: str) -> None:
+def _reject_inline_tokens(table: Mapping[str, object], where: str) -> None:
     for key, value in table.items():
         if key.lower() in _TOKEN_LIKE_KEYS:
             raise BadInput(f"{where}: '{key}' must not hold a secret; name the environment variable in token_env")
@@ -145,7 +145,7 @@ def _reject_inline_tokens(table: Mapping[str, Any], where: str) -> None:
             _reject_inline_tokens(value, f"{where}.{key}")
 
 
-def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
+def parse_config(table: object, origin: str) -> DossierConfig:
     """Validate a `[dossier]` table; a bad value is a one-line `bad_input` naming the field."""
     if not isinstance(table, Mapping):
         raise BadInput(f"{origin}: [dossier] must be a table")
@@ -180,7 +180,7 @@ def parse_config(table: Mapping[str, Any], origin: str) -> DossierConfig:
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def _toml(data: bytes, origin: str) -> dict[str, Any]:
+def _toml(data: bytes, origin: str) -> dict[str, object]:
     try:
         return decode_toml(data, max_bytes=MAX_CONFIG_BYTES)
     except Undecodable as exc:
@@ -226,7 +226,7 @@ def user_config_path(environ: Mapping[str, str] | None = None) -> Path:
     return Path(base).expanduser() / "rennet" / "config.toml"
 
 
-def _user_table(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], str]:
+def _user_table(environ: Mapping[str, str] | None) -> tuple[dict[str, object], str]:
     path = user_config_path(environ)
     try:
         data = path.read_bytes()
@@ -240,7 +240,7 @@ def _user_table(environ: Mapping[str, str] | None) -> tuple[dict[str, Any], str]
     return dict(table), str(path)
 
 
-def _repository_table(repo: pygit2.Repository, head_oid: str) -> tuple[dict[str, Any], str]:
+def _repository_table(repo: pygit2.Repository, head_oid: str) -> tuple[dict[str, object], str]:
     """The `[dossier]` table the repository under review gives, and where it was read."""
     if (data := _blob_at(repo, head_oid, ".rennet.toml")) is not None:
         origin = f".rennet.toml@{head_oid[:12]}"
@@ -279,17 +279,17 @@ def _checkout_file(path: str) -> bytes | None:
         os.close(fd)
 
 
-def _table(value: Any, origin: str) -> dict[str, Any]:
+def _table(value: object, origin: str) -> dict[str, object]:
     if not isinstance(value, Mapping):
         raise BadInput(f"{origin}: [dossier] must be a table")
     return dict(value)
 
 
-def _keys(value: Any) -> list[str] | None:
+def _keys(value: object) -> list[str] | None:
     return value if isinstance(value, list) and all(isinstance(v, str) for v in value) else None
 
 
-def _overlay(base: dict[str, Any], extra: Mapping[str, Any]) -> None:
+def _overlay(base: dict[str, object], extra: Mapping[str, object]) -> None:
     """Put `extra`'s values over `base`; lists of tracker keys are joined, not replaced."""
     for key, value in extra.items():
         mine, theirs = _keys(base.get(key)), _keys(value)
@@ -299,7 +299,7 @@ def _overlay(base: dict[str, Any], extra: Mapping[str, Any]) -> None:
             base[key] = value
 
 
-def _raises(value: Any, bound: float) -> bool:
+def _raises(value: object, bound: float) -> bool:
     """Whether a repository's `value` for a bound is a finite number above the trusted `bound`
     (any other value is left to `parse_config` to refuse)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > bound
@@ -323,7 +323,7 @@ def _allow_list(text: str) -> list[str]:
 
 
 def trusted_settings(environ: Mapping[str, str] | None = None,
-                     flags: Mapping[str, str | None] | None = None) -> tuple[dict[str, Any], list[str]]:
+                     flags: Mapping[str, str | None] | None = None) -> tuple[dict[str, object], list[str]]:
     """The `[dossier]` table the user's own sources give (config file, environment, flags; later
     wins, but each adds to `github_allow`, "github_allow" of `flags` being comma-separated), and
     the names of those sources."""
@@ -342,7 +342,9 @@ def trusted_settings(environ: Mapping[str, str] | None = None,
                 given = True
             elif value:
                 tracker, name = dotted.split(".")
-                section = table[tracker] = dict(table.get(tracker) or {})
+                # the user's section as decoded: parse_config validates the layers once merged
+                current: Any = table.get(tracker) or {}
+                section = table[tracker] = dict(current)
                 if dotted in READ_ENV:
                     mine = _keys(section.get(name, []))
                     if mine is not None:  # else the config file's own value is refused by parse_config
@@ -356,7 +358,7 @@ def trusted_settings(environ: Mapping[str, str] | None = None,
 
 
 def load_config(repo: pygit2.Repository, head_oid: str,
-                explicit: Mapping[str, Any] | DossierConfig | None = None, *,
+                explicit: Mapping[str, object] | DossierConfig | None = None, *,
                 environ: Mapping[str, str] | None = None,
                 flags: Mapping[str, str | None] | None = None) -> DossierConfig:
     """The dossier settings for reviewing `head_oid` (defaults when none are written).
@@ -381,7 +383,8 @@ def load_config(repo: pygit2.Repository, head_oid: str,
         refused: list[Fact] = []
         for key, value in repo_table.items():
             if key in TRACKERS and isinstance(value, Mapping):
-                section = dict(merged.get(key) or {})
+                current = merged.get(key)  # a table or none: parse_config took `merged` above
+                section = dict(current) if isinstance(current, Mapping) else {}
                 for name, setting in value.items():
                     if name in TRUSTED_ONLY:
                         if setting != section.get(name):

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import threading
 import time
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from delta.dossier.items import Comment, Fetched, bounded_text
 from delta.dossier.refs import PR_BODY, Reference, Source, extract_references
@@ -90,7 +90,7 @@ def _run_gh(argv: list[str], timeout: float, what: str, cwd: str | None) -> tupl
     return returncode, bytes(out), errors.decode("utf-8", "replace")
 
 
-def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> Any:
+def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> object:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise TrackerFailure("timeout", f"gh did not answer for {what} in time")
@@ -104,7 +104,7 @@ def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> 
         raise TrackerFailure("malformed_response", f"gh sent output that is not usable JSON for {what} ({exc})") from None
 
 
-def _state(issue: Mapping[str, Any]) -> str:
+def _state(issue: Mapping[str, object]) -> str:
     pr = issue.get("pull_request")
     if isinstance(pr, Mapping) and pr.get("merged_at"):
         return "merged"

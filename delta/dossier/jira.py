@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import urllib.parse
-from typing import Any, Mapping
+from typing import Mapping
 
 from delta.dossier.config import JiraConfig
 from delta.dossier.items import RICH_TEXT_CHARS, RICH_TEXT_DEPTH, Comment, Fetched, bounded_text
@@ -18,14 +18,14 @@ from delta.dossier.transport import TrackerFailure, exchange
 FIELDS = "summary,status,description,comment,issuelinks"
 
 
-def adf_text(node: Any) -> str:
+def adf_text(node: object) -> str:
     """Plain text (Markdown-ish) of an Atlassian Document Format node, as v3 returns descriptions,
     within RICH_TEXT_CHARS (the cut marked). Nodes nested deeper than RICH_TEXT_DEPTH give their
     text only, read without recursion."""
     return bounded_text(_adf(node, 0))
 
 
-def _adf(node: Any, depth: int) -> str:
+def _adf(node: object, depth: int) -> str:
     if node is None:
         return ""
     if isinstance(node, str):
@@ -66,7 +66,7 @@ def _attrs(node: Mapping) -> Mapping:
     return attrs if isinstance(attrs, Mapping) else {}
 
 
-def _flat_text(node: Any) -> str:
+def _flat_text(node: object) -> str:
     """The text leaves under `node` in document order, up to the bound: a stack, not recursion."""
     parts: list[str] = []
     size = 0
@@ -90,11 +90,11 @@ def _flat_text(node: Any) -> str:
     return "".join(parts)
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return bounded_text(value) if isinstance(value, str) else adf_text(value)
 
 
-def parse_issue(key: str, payload: Any, browse_base: str) -> Fetched:
+def parse_issue(key: str, payload: object, browse_base: str) -> Fetched:
     if not isinstance(payload, Mapping) or not isinstance(payload.get("fields"), Mapping):
         raise TrackerFailure("malformed_response", f"jira: the answer for {key} has no fields object")
     fields = payload["fields"]

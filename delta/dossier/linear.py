@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from typing import Mapping
 
 from delta.dossier.config import LinearConfig
 from delta.dossier.items import Comment, Fetched, bounded_text
@@ -19,7 +19,7 @@ QUERY = """query DossierIssue($id: String!) {
 }"""
 
 
-def _graphql_failure(errors: Any, key: str) -> TrackerFailure:
+def _graphql_failure(errors: object, key: str) -> TrackerFailure:
     """Classify a GraphQL `errors` list by its extension codes, falling back to the message."""
     codes: list[str] = []
     for e in errors if isinstance(errors, list) else []:
@@ -36,7 +36,7 @@ def _graphql_failure(errors: Any, key: str) -> TrackerFailure:
     return TrackerFailure("tracker_unavailable", f"linear answered with an error for {key}")
 
 
-def parse_issue(key: str, payload: Any) -> Fetched:
+def parse_issue(key: str, payload: object) -> Fetched:
     if not isinstance(payload, Mapping):
         raise TrackerFailure("malformed_response", f"linear: the answer for {key} is not an object")
     if payload.get("errors"):

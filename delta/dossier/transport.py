@@ -30,7 +30,6 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any
 
 from delta.dossier.reach import WHERE, Reach, address_reach, spelled_loopback, spelled_reach
 from indexer.contract.decode import Undecodable, decode_json
@@ -354,8 +353,8 @@ def _status_failure(status: int, who: str, secret: str | None) -> TrackerFailure
     return _fail("tracker_unavailable", f"{who} answered HTTP {status}", secret)
 
 
-def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeout: float,
-             tracker: str, secret: str | None, accept: tuple[int, ...] = ()) -> tuple[int, Any]:
+def exchange(method: str, url: str, *, auth: str | None, body: object = None, timeout: float,
+             tracker: str, secret: str | None, accept: tuple[int, ...] = ()) -> tuple[int, object]:
     """Send `body` as JSON (if given), return (status, decoded JSON) of a 2xx answer, or of an
     answer whose status is in `accept` (GraphQL servers explain errors in a 400 body).
 
@@ -382,7 +381,7 @@ def exchange(method: str, url: str, *, auth: str | None, body: Any = None, timeo
     route.first = req
     chunks: list[bytes] = []
 
-    def read_all(resp: Any) -> None:
+    def read_all(resp: http.client.HTTPResponse | urllib.error.HTTPError) -> None:
         size = 0
         while True:
             if time.monotonic() > deadline:

@@ -164,12 +164,12 @@ def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes
     return doc
 
 
-def nested_deeper(value: Any, limit: int) -> bool:
+def nested_deeper(value: object, limit: int) -> bool:
     """True when dicts and lists nest more than `limit` levels (walked with a stack, not recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         node, depth = stack.pop()
-        children: Iterable[Any]
+        children: Iterable[object]
         if isinstance(node, dict):
             children = node.values()
         elif isinstance(node, list):

@@ -9,17 +9,17 @@ a repository's bytes, stays what it is: our bug.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 import msgspec
 
 T = TypeVar("T")
 
 
-def read_back(decode: Callable[[Any], T]) -> Callable[[Any], T]:
+def read_back(decode: Callable[[bytes | memoryview], T]) -> Callable[[bytes | memoryview], T]:
     """`decode` (a msgspec decoder's method) for bytes the store holds."""
 
-    def read(data: Any) -> T:
+    def read(data: bytes | memoryview) -> T:
         try:
             return decode(data)
         except UnicodeDecodeError as exc:

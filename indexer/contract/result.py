@@ -130,7 +130,7 @@ def ok_envelope(command: str, result: Result) -> dict[str, Any]:
     }
 
 
-def error_envelope(command: str, code: str, message: str, **extra: Any) -> dict[str, Any]:
-    error: dict[str, Any] = {"code": code, "message": message}
+def error_envelope(command: str, code: str, message: str, **extra: object) -> dict[str, Any]:
+    error: dict[str, object] = {"code": code, "message": message}
     error.update({k: v for k, v in extra.items() if v is not None})
     return {"ok": False, "command": command, "error": error}

@@ -101,6 +101,7 @@ def _quiet_pool() -> type[Pool]:
                 _building.now = False
             adopt(self)
 
+        # untyped: the pool's context and process are forkserver's, which typeshed spells as the default's
         @staticmethod
         def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
             if not getattr(_building, "now", False):
@@ -120,7 +121,7 @@ def _quiet_pool() -> type[Pool]:
     return QuietPool
 
 
-def _quiet_worker(*args: Any) -> None:
+def _quiet_worker(*args: object) -> None:
     """The pool's own worker loop. A worker whose indexer was killed (SIGKILL, SIGTERM, a
     server's Ctrl-C) finds the pipe for its answer closed: the loop's traceback would reach
     the terminal, or the log of the agent that ran the server, for nothing anyone did wrong."""

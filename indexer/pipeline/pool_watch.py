@@ -16,12 +16,13 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from indexer.contract.errors import RennetError
 
 if TYPE_CHECKING:
     from multiprocessing.pool import IMapIterator, Pool
+    from multiprocessing.process import BaseProcess
 
 T = TypeVar("T")
 LOOK_SECONDS = 0.5
@@ -87,7 +88,7 @@ class Watched(Generic[T]):
                     raise
 
 
-def _workers(pool: Pool) -> dict[int, Any]:
+def _workers(pool: Pool) -> dict[int, BaseProcess]:
     return {p.pid: p for p in pool._pool if p.pid is not None}  # type: ignore[attr-defined]
 
 
@@ -107,7 +108,7 @@ def adopt_this_thread() -> None:
     _THREADS.add(threading.current_thread())
 
 
-def _look(pool: Pool, first: dict[int, Any]) -> None:
+def _look(pool: Pool, first: dict[int, BaseProcess]) -> None:
     from indexer.contract.memory_limit import address_space_limit, memory_fault
 
     broken: RennetError | None = None
@@ -247,7 +248,7 @@ def _hook() -> None:
     _hooked = True
     previous = threading.excepthook
 
-    def hook(args: Any) -> None:
+    def hook(args: threading.ExceptHookArgs) -> None:
         if args.thread is not None and args.thread in _THREADS and args.exc_value is not None:
             _ENDED[args.thread] = args.exc_value
             return

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 FOLDER = Path(__file__).resolve().parent
 CONTRACT = "result.schema.json"
@@ -45,7 +45,7 @@ def _titled(schema: dict[str, Any], title: str) -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **schema}
 
 
-def encode(schema: dict[str, Any]) -> str:
+def encode(schema: Mapping[str, object]) -> str:
     return json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
