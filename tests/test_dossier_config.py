@@ -225,6 +225,25 @@ def test_a_bad_token_env_in_the_users_config_is_one_line_bad_input(tmp_path, own
     assert "environment variable name" in err.value.message and str(own_config) in err.value.message
 
 
+@pytest.mark.parametrize("value", ['"x"', "5", '""', "[]"])
+@pytest.mark.parametrize("layer", ["environment", "flags"])
+def test_a_tracker_that_is_no_table_under_a_setting_from_the_environment_or_a_flag_is_bad_input(
+        tmp_path, own_config, monkeypatch, value, layer):
+    """`[dossier] jira = "x"` in the user's config, and RENNET_JIRA_URL (or a flag) setting a
+    field within it: one line naming the file and the field, not an internal error."""
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    write_user_config(own_config, f"[dossier]\njira = {value}\n")
+    flags = None
+    if layer == "environment":
+        monkeypatch.setenv("RENNET_JIRA_URL", "https://env.example.org")
+    else:
+        flags = {"jira.base_url": "https://flag.example.org"}
+    with pytest.raises(BadInput) as err:
+        load_config(repo, head, flags=flags)
+    assert str(own_config) in err.value.message and "dossier.jira must be a table" in err.value.message
+    assert "\n" not in err.value.message
+
+
 def test_a_local_settings_file_is_read_bounded_and_never_through_a_link(tmp_path):
     """The checkout's uncommitted `.rennet.toml` is read only as a regular file of the checkout:
     a link to a file outside (here settings that would apply) is a `bad_config` fact and not

@@ -55,7 +55,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Mapping
 
 import msgspec
 import pygit2
@@ -342,8 +342,14 @@ def trusted_settings(environ: Mapping[str, str] | None = None,
                 given = True
             elif value:
                 tracker, name = dotted.split(".")
-                # the user's section as decoded: parse_config validates the layers once merged
-                current: Any = table.get(tracker) or {}
+                # the user's section as decoded: parse_config validates the layers once merged,
+                # but a value to set within it must first be a table (`jira = "x"` is not one)
+                current = table.get(tracker)
+                if current is None:
+                    current = {}
+                elif not isinstance(current, Mapping):
+                    raise BadInput(f"{path}: dossier.{tracker} must be a table, as the {layer} sets "
+                                   f"{dotted} within it")
                 section = table[tracker] = dict(current)
                 if dotted in READ_ENV:
                     mine = _keys(section.get(name, []))
