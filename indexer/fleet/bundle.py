@@ -244,7 +244,7 @@ def _check_facts(key: bytes, raw: memoryview) -> None:
     (`facts_weight.weigh`) to its MAX_WEIGHT before any item is made (facts too few bytes to
     pass either cannot: each item takes a byte at least). Symbols travel decoded (`make` writes
     them so): a stored form's `symbols_json`, whose lines would be decoded uncounted, is
-    refused."""
+    refused, as is a count of symbols or occurrences other than the list's."""
     from indexer.store.records import decode_core
 
     blob = key[:12].decode(errors="replace")
@@ -257,8 +257,17 @@ def _check_facts(key: bytes, raw: memoryview) -> None:
         if weight > facts_weight.MAX_WEIGHT:
             raise BadBundle(f"bundle's facts of blob {blob} would come to {weight} bytes decoded, over the cap of "
                             f"{facts_weight.MAX_WEIGHT}")
-    if decode_core(raw).symbols_json:
+    facts = decode_core(raw)
+    if facts.symbols_json:
         raise BadBundle(f"bundle's facts of blob {blob} carry symbols in stored form")
+    # The counts a blob's facts state are read where they are summed (the `symbols` cap, the
+    # fingerprint's file lines), but the store keeps the counts of the lists carried: a count
+    # the bundle states must be those lists' (or left out), else it could pass the cap.
+    if facts.symbol_count not in (0, len(facts.symbols)) or (
+            facts.occurrences and facts.occurrence_count not in (0, len(facts.occurrences))):
+        raise BadBundle(f"bundle's facts of blob {blob} state {facts.symbol_count} symbols and "
+                        f"{facts.occurrence_count} occurrences, and carry {len(facts.symbols)} and "
+                        f"{len(facts.occurrences)}")
 
 
 # Facts of at most this many bytes need no counting: no list of them can pass MAX_FACTS_LIST,
