@@ -93,6 +93,41 @@ def test_signing_round_trip_and_refusals():
             signing.verify(bad, key)
 
 
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.binary(max_size=200), key=st.binary(min_size=signing.MIN_KEY_BYTES, max_size=64),
+       at=st.integers(min_value=0, max_value=1 << 16), flip=st.integers(min_value=1, max_value=255))
+def test_a_trailer_proves_every_byte_before_it_under_its_key_alone(data, key, at, flip):
+    """The trailer is the HMAC-SHA256 of every byte before it (none too), under the key whole:
+    a key that differs in any byte (past its 16th too), or any byte of the signed bytes
+    changed (the trailer's own, its line ending included), is `BadSignature`. Bytes ending in
+    anything but a trailer are unsigned, read whole, a line ending last or not."""
+    signed = signing.sign(data, key)
+    assert signing.verify(signed, key) == data and signing.split(signed) == (data, signed[-65:-1])
+    other, changed = bytearray(key), bytearray(signed)
+    other[at % len(key)] ^= flip
+    changed[at % len(signed)] ^= flip
+    ending = signed[:-1] + bytes([signed[-1] ^ flip])
+    for bad, with_key in ((signed, bytes(other)), (bytes(changed), key), (ending, key)):
+        with pytest.raises(signing.BadSignature):
+            signing.verify(bad, with_key)
+    for unsigned in (data, bytes(signing.TRAILER_BYTES) + data + b"\n"):
+        assert signing.split(unsigned) == (unsigned, None)
+
+
+def test_a_key_is_named_once_and_read_whole_or_refused(tmp_path):
+    """A key named by a variable and a file at once is `bad_input`, as is a key file over
+    MAX_KEY_BYTES: a key file is its bytes (one line ending dropped), never a part of them."""
+    path = write(tmp_path, "key", b"k" * 20)
+    with pytest.raises(RennetError) as exc:
+        signing.load_key("K", str(path), environ={"K": "k" * 20})
+    assert exc.value.code == "bad_input" and "not both" in exc.value.message
+    most = b"k" * (signing.MAX_KEY_BYTES - 1) + b"!"
+    assert signing.load_key(key_file=str(write(tmp_path, "most", most))) == most
+    with pytest.raises(RennetError) as exc:
+        signing.load_key(key_file=str(write(tmp_path, "over", most + b"k")))
+    assert exc.value.code == "bad_input" and f"over {signing.MAX_KEY_BYTES} bytes" in exc.value.message
+
+
 def test_a_signed_bundle_imports_with_the_key_and_not_without(world, tmp_path):
     home = tmp_path / "store"
     (tmp_path / "key").write_text(KEY + "\n")
