@@ -6,6 +6,7 @@ how many bytes the items take."""
 
 from __future__ import annotations
 
+import json
 import mmap
 import zlib
 
@@ -308,6 +309,22 @@ def test_format_2_is_read_and_the_formats_either_side_are_refused(version):
         with pytest.raises(bundle.BadBundle, match=f"bundle format {version} is not supported "
                                                    r"\(this rennet reads format 2\)"):
             bundle.parse_header(data)
+
+
+@pytest.mark.parametrize("spelling", ["spaces", "order", "escapes"])
+def test_a_header_of_its_fields_spelled_otherwise_is_refused(spelling):
+    """docs/fleet.md: the header is one line of JSON, keys sorted, no spaces, ASCII. Its digest
+    is taken over that spelling made again from the fields, so the same fields spelled
+    otherwise (spaces, keys out of order, a character escaped) would pass it: `bad_bundle`."""
+    header = msgspec.structs.asdict(header_of())
+    canonical = bundle._header_line(header)
+    other = {"spaces": json.dumps(header, sort_keys=True).encode(),
+             "order": json.dumps(dict(reversed(header.items())), separators=(",", ":")).encode(),
+             "escapes": canonical.replace(b'"main"', b'"\\u006dain"')}[spelling]
+    assert other != canonical and json.loads(other) == header
+    assert bundle.parse_header(bundle.MAGIC + canonical + b"\n")[0] == bundle.Header(**header)
+    with pytest.raises(bundle.BadBundle, match="bundle header bytes are not canonical"):
+        bundle.parse_header(bundle.MAGIC + other + b"\n")
 
 
 @pytest.mark.parametrize("size, lines", [(0, -1), (1, -1), (0, 0), (0, -2)])
