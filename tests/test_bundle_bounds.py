@@ -464,15 +464,24 @@ def test_a_bundle_whose_files_define_past_the_symbol_cap_imports_nothing(tmp_pat
         assert bundle.import_bundle(store, tmp_path / "b.rnb", trust_unsigned=True).files == 15
 
 
-@pytest.mark.parametrize("claim", ["symbol_count", "occurrence_count"])
-def test_a_blobs_facts_stating_other_counts_than_they_carry_import_nothing(tmp_path, monkeypatch, claim):
+_STATED = {  # field stated, what it states for a list of n, the refusal
+    "one symbol": ("symbol_count", lambda n: 1, r"state 1 symbols and 0 occurrences, and carry 3 and \d+"),
+    "one occurrence more": ("occurrence_count", lambda n: n + 1, r"state \d+ symbols and \d+ occurrences, and carry"),
+    "no symbol count": ("symbol_count", lambda n: 0, "define 43 symbols together, over the 42"),
+}
+
+
+@pytest.mark.parametrize("stated", sorted(_STATED))
+def test_a_blobs_facts_stating_other_counts_than_they_carry_import_nothing(tmp_path, monkeypatch, stated):
     """The store keeps the counts of the lists a blob's facts carry, while the `symbols` cap
     and the fingerprint's file lines read the counts they state: a bundle stating one symbol
-    for a blob of three, at 15 paths, self-consistent (its fingerprint recomputed over what it
+    for a blob of three, at 14 paths, self-consistent (its fingerprint recomputed over what it
     states), would pass a cap of 42 its files are over (was: imported). Such a count, or an
-    occurrence count other than the occurrences listed, is `bad_bundle` and nothing is written."""
+    occurrence count other than the occurrences listed, is `bad_bundle` and nothing is
+    written; a count left out (0, the default) is the list's, and counted so."""
     from indexer.fleet.carried_facts import CarriedFacts, fingerprint_table
 
+    name, count, refusal = _STATED[stated]
     b = RepoBuilder(tmp_path / "repo")
     module = "def a():\n    pass\n\n\ndef b():\n    a()\n\n\ndef c():\n    b()\n"
     b.commit({"ok.py": "def ok():\n    pass\n", **{f"d/m{i:02d}.py": module for i in range(14)}})
@@ -484,16 +493,17 @@ def test_a_blobs_facts_stating_other_counts_than_they_carry_import_nothing(tmp_p
     for key in honest.facts:
         facts = honest.facts[key]
         assert (facts.symbol_count, facts.occurrence_count) in ((1, 0), (3, 0))  # as an exporter writes them
-        setattr(facts, claim, 1 if claim == "symbol_count" else len(facts.occurrences) + 1)
+        setattr(facts, name, count(len(facts.symbols if name == "symbol_count" else facts.occurrences)))
         entries.append(bundle.FactsEntry(key, _enc(facts)))
     keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files}
-    stated = CarriedFacts({e.key: msgspec.Raw(_enc(e.facts)) for e in entries})
-    record.fingerprint = fingerprint(record, fingerprint_table(keys, [stated]))
-    assert record.fingerprint != honest.record.fingerprint  # the file lines read the stated counts
+    stated_facts = CarriedFacts({e.key: msgspec.Raw(_enc(e.facts)) for e in entries})
+    record.fingerprint = fingerprint(record, fingerprint_table(keys, [stated_facts]))
+    # the file lines read the stated counts; one left out reads as the list's
+    assert (record.fingerprint == honest.record.fingerprint) == (stated == "no symbol count")
     forged, _ = seal(record, entries)
     (tmp_path / "b.rnb").write_bytes(forged)
     monkeypatch.setenv("RENNET_LIMITS", "symbols=42")
     with Store.open(tmp_path / "store") as store:
-        with pytest.raises(bundle.BadBundle, match=r"state \d+ symbols and \d+ occurrences, and carry \d+ and \d+"):
+        with pytest.raises(bundle.BadBundle, match=refusal):
             bundle.import_bundle(store, tmp_path / "b.rnb", trust_unsigned=True)
     assert not (tmp_path / "store" / "untrusted").exists()  # nothing written, not even apart
