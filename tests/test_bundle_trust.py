@@ -390,13 +390,18 @@ def test_an_import_records_the_tree_rules_it_can_vouch_for(world, tmp_path, clai
     plain = _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts))
     clone = tmp_path / "clone"
     shutil.copytree(world["repo"], clone)
+    signed = signing.sign(plain, KEY.encode())
     for how, data, kwargs, kept in (
             ("rederived", plain, {"repo_path": str(clone)}, TREE_RULES),
-            ("signed", signing.sign(plain, KEY.encode()), {"key": KEY.encode()}, claim),
+            ("signed", signed, {"key": KEY.encode()}, claim),
+            ("signed", signed, {"key": KEY.encode(), "repo_path": str(clone)}, claim),  # the key proves it
             ("untrusted", plain, {"trust_unsigned": True}, "")):
         with Store.open(tmp_path / how) as store:
             done = bundle.import_data(store, data, **kwargs)
             assert done.provenance == how
+        if how == "untrusted":  # a store of its own, named by the bundle's digest
+            digest = bundle.parse_header(plain)[0].digest
+            assert Path(done.store) == tmp_path / how / "untrusted" / digest[len("sha256:"):][:16]
         with Store.open(done.store or tmp_path / how) as store:
             stored = load_stored_record(store, record.oid)
             assert stored is not None and stored.prior().tree_rules == kept
