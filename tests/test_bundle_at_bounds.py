@@ -352,13 +352,13 @@ def test_facts_no_file_uses_are_refused():
 
 
 def test_facts_under_a_key_of_another_shape_are_refused():
-    """A file whose blob is no OID makes a key no store reads facts by: refused, though the
-    key is the one the file names."""
+    """A file whose blob is no OID makes a key no store reads facts by: refused (as naming no
+    object), though the key is the one the file names."""
     from indexer.model import FileEntry
 
     files = [FileEntry("a.py", "not-an-oid", 0o100644, 10, 1, "python")]
     data, _ = seal(record_of(files), with_facts(files, BlobFacts("python", 1)))
-    assert refusal(data) == "bundle holds a facts key of another shape"
+    assert refusal(data) == "bundle lists a.py with blob 'not-an-oid', no object id"
 
 
 def test_a_path_listed_twice_is_refused():

@@ -507,3 +507,37 @@ def test_a_blobs_facts_stating_other_counts_than_they_carry_import_nothing(tmp_p
         with pytest.raises(bundle.BadBundle, match=refusal):
             bundle.import_bundle(store, tmp_path / "b.rnb", trust_unsigned=True)
     assert not (tmp_path / "store" / "untrusted").exists()  # nothing written, not even apart
+
+
+@pytest.mark.parametrize("field, value", [
+    ("blob", "0" + "\u00e9" * 6 + "0" * 27),  # 40 bytes of UTF-8, a character cut at the 12th byte
+    ("blob", "A" * 40), ("blob", "a" * 39), ("oid", "g" * 40), ("tree", "b" * 41)])
+def test_a_record_naming_an_object_by_no_object_id_imports_nothing(honest, tmp_path, field, value):
+    """A record's commit, tree and files' blobs are Git's object ids, 40 lower-case hex digits,
+    as the store writes them: its name index, a facts key and a later read of a file's content
+    take them so. A self-consistent bundle naming one otherwise is `bad_bundle`, made again
+    from its repository or loaded apart unsigned, and nothing is written (was: a blob of
+    non-ASCII characters was `internal_error` both ways: a UnicodeDecodeError naming it where
+    it was made again, a ValueError writing its name-index rows)."""
+    from indexer.fleet.carried_facts import CarriedFacts, content, fingerprint_table
+
+    checked = bundle.check(honest["data"])
+    record = msgspec.msgpack.decode(checked.record_bytes, type=SnapshotRecord)
+    raws = {k: bytes(content(r)) for k, r in checked.facts.raw.items()}
+    if field == "blob":
+        first = record.files[0]
+        moved = msgspec.structs.replace(first, blob=value)
+        raws[entry_facts_key(moved, record.extractor_version)] = raws.pop(entry_facts_key(first, record.extractor_version))
+        record.files = [moved, *record.files[1:]]
+    else:
+        setattr(record, field, value)
+    entries = [bundle.FactsEntry(k, raws[k]) for k in sorted(raws)]
+    keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files}
+    record.fingerprint = fingerprint(record, fingerprint_table(keys, [CarriedFacts(
+        {e.key: msgspec.Raw(_enc(e.facts)) for e in entries})]))
+    forged, _ = seal(record, entries)
+    for kwargs in ({"repo_path": str(honest["builder"].path)}, {"trust_unsigned": True}):
+        with Store.open(tmp_path / "store") as store:
+            with pytest.raises(bundle.BadBundle, match="no object id"):
+                bundle.import_data(store, forged, **kwargs)
+    assert not (tmp_path / "store" / "untrusted").exists()

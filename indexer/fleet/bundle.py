@@ -519,7 +519,7 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     transaction), and the fingerprint is recomputed from those and the body's."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
-    from indexer.store.records import entry_facts_key, is_facts_key
+    from indexer.store.records import entry_facts_key, is_facts_key, is_oid
 
     header, start = parse_header(data)
     body = memoryview(data)[start:]  # not a copy: the bundle's bytes are held while it is checked
@@ -563,6 +563,10 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         raise BadBundle("bundle header and snapshot record disagree")
     if len(record.files) != header.files or len(facts_raw) != header.facts:
         raise BadBundle("bundle counts disagree with its content")
+    # Git's names for objects, as the store writes them: its name index, a facts key's blob
+    # and a later read of a file's content from the repository take them as such
+    if not (is_oid(record.oid) and is_oid(record.tree)):
+        raise BadBundle("bundle's snapshot names its commit or tree by no object id")
     version = record.extractor_version
     keys: dict[str, bytes] = {}  # path -> facts key, of every file with facts
     lacking: dict[str, bytes] = {}  # those the body leaves to the store
@@ -570,6 +574,8 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         # a partial snapshot's missing blob (`missing_object`) has no facts, and only such a one
         # is listed so: a bundle cannot pass off a file as missing to leave its facts out, nor
         # list facts-less content under another name
+        if not is_oid(f.blob) and (f.blob, f.language) != ("", "submodule"):  # a gitlink names no blob
+            raise BadBundle(f"bundle lists {f.path} with blob {f.blob[:48]!r}, no object id")
         if (f.language == MISSING) != (f.skipped == MISSING_OBJECT) or (
                 f.language == MISSING and (f.size != 0 or f.lines != -1)):
             raise BadBundle(f"bundle lists {f.path} as missing inconsistently")
