@@ -223,3 +223,21 @@ def test_bundle_bytes_past_the_cap_are_refused_in_memory_too(history, tmp_path, 
     monkeypatch.setattr(bundle, "MAX_BUNDLE_BYTES", len(data))
     [report] = bundle.import_signed(central, [(data, None, None)], KEY)
     assert isinstance(report, bundle.ImportReport) and _snapshots(central) == 1
+
+
+def test_a_partial_bundle_counts_the_symbols_of_the_facts_it_leaves_out(history, tmp_path, monkeypatch):
+    """The `symbols` cap holds a partial bundle's snapshot whole: the definitions of the files
+    whose facts the store holds count with those it carries. Under a cap one short of the
+    snapshot's (more than the files it carries define), it is `bad_bundle`, nothing written."""
+    repo, first, second, worker = history
+    central = _central(tmp_path, worker, repo, first)
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    data = _bundle(worker, repo, second, held)
+    symbols = snapshot(str(repo), second, store=worker, index_if_absent=False).record.symbols
+    assert symbols > 2  # app/util.py, the one file it carries facts of, defines 2
+    monkeypatch.setenv("RENNET_LIMITS", f"symbols={symbols - 1}")
+    with pytest.raises(bundle.BadBundle, match=f"define {symbols} symbols together"):
+        bundle.import_data(central, data, key=KEY, compare_held=False, partial=True)
+    assert _snapshots(central) == 1
+    monkeypatch.setenv("RENNET_LIMITS", f"symbols={symbols}")
+    assert bundle.import_data(central, data, key=KEY, compare_held=False, partial=True).snapshot_new
