@@ -342,6 +342,19 @@ def test_a_missing_blob_is_listed_with_no_size_and_no_lines_or_refused(size, lin
         assert refusal(data) == "bundle lists a.py as missing inconsistently"
 
 
+@pytest.mark.parametrize("field", ["oid", "fingerprint", "extractor_version"])
+def test_a_header_naming_another_snapshot_than_its_record_is_refused(field):
+    """docs/fleet.md: the header's `oid`, `fingerprint` and `extractor_version` are the
+    snapshot's, the record's: a header naming another (what a reader of the header alone would
+    believe), sealed with a valid digest, is `bad_bundle`."""
+    record = record_of(python_files(1))
+    said = {"oid": "c" * 40, "fingerprint": "e" * 64, "extractor_version": record.extractor_version}[field]
+    if field == "extractor_version":  # the header's is this rennet's (else refused before the body), the record's not
+        record = msgspec.structs.replace(record, extractor_version=said + "x")
+    data, _ = seal(record, with_facts(record.files, BlobFacts("python", 1)), **{field: said})
+    assert refusal(data) == "bundle header and snapshot record disagree"
+
+
 def test_facts_no_file_uses_are_refused():
     from indexer.model import FileEntry
 
