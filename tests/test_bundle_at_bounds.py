@@ -380,6 +380,21 @@ def test_a_path_listed_twice_is_refused():
     assert refusal(data) == "bundle's file list is not sorted by path, or lists a path twice"
 
 
+@pytest.mark.parametrize("name", ["edges", "unresolved"])
+def test_an_edge_or_unresolved_import_listed_twice_is_refused(name):
+    """docs/fleet.md: import edges and unresolved imports are sorted, each without repeats."""
+    from indexer.model import Edge, UnresolvedImport
+
+    files = python_files(1)
+    record = record_of(files)
+    twice = {"edges": Edge(files[0].path, "b.py", "python", 1, "b"),
+             "unresolved": UnresolvedImport(files[0].path, "b", "python", 1, "external")}[name]
+    setattr(record, name, [twice, twice])
+    data, _ = seal(record, with_facts(files, BlobFacts("python", 1)))
+    assert refusal(data) == {"edges": "bundle's import edges are not sorted, or list an edge twice",
+                             "unresolved": "bundle's unresolved imports are not sorted, or list one twice"}[name]
+
+
 @pytest.mark.parametrize("inflates", [32 * MiB, 64 * MiB])
 def test_a_body_is_inflated_into_its_buffer_a_bounded_piece_at_a_time(inflates):
     """Memory is the declared size and a few pieces (a piece, and zlib's buffer while it makes
