@@ -202,6 +202,21 @@ def test_a_rederived_bundle_cannot_name_another_tree(tmp_path):
     assert reply(rennet(home, "index", str(builder.path), "--rev", second))["data"]["fingerprint"] == clean
 
 
+def test_a_rederived_bundle_cannot_state_another_symbol_count(world, tmp_path):
+    """docs/security.md: the symbol count, which the fingerprint leaves out, is stored and read
+    too: a bundle stating another one is refused where it is made again, nothing written."""
+    header, body = _parts(world["plain"].read_bytes())
+    record = decode_record(body.record)
+    record.symbols += 1
+    forged = _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts))
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    with Store.open(tmp_path / "store") as store:
+        with pytest.raises(bundle.BadBundle, match="snapshot record differs from the one its commit gives"):
+            bundle.import_data(store, forged, repo_path=str(clone))
+    assert_empty(tmp_path / "store")
+
+
 def test_trust_unsigned_keeps_the_facts_apart_from_the_shared_store(world, tmp_path):
     path = write(tmp_path, "forged.rnb", forge(world["plain"].read_bytes()))
     home = tmp_path / "store"
