@@ -262,6 +262,19 @@ def test_the_weight_bounds_what_the_scopes_of_bases_make():
     assert peak <= facts_weight.WORST_PER_BYTE * len(raw), (peak, len(raw), peak / len(raw))
 
 
+@pytest.mark.parametrize("last", ["\u00e9", "\u4e2d", "\U0001f600"])
+def test_the_weight_bounds_a_long_string_widened_as_it_is_decoded(last):
+    """One character past ASCII, Latin-1 or the Basic Multilingual Plane at the end of a long
+    string widens the whole of it (to one, two or four bytes a character), and CPython's decoder
+    holds the narrower form while it widens: five bytes a byte at the most (was: weighed at four,
+    a string of ASCII and one emoji peaked at 1.25 times its weight)."""
+    raw = _enc(BlobFacts("python", 1, local_names=["a" * 100_000 + last]))
+    estimate = facts_weight.weigh(facts_weight.decode_shape(raw), len(raw))
+    facts, peak = peak_of(lambda: decode_core(raw))
+    assert isinstance(facts, BlobFacts) and facts.local_names[0][-1] == last
+    assert peak <= estimate, (peak, estimate)
+
+
 def test_an_honest_blob_at_the_extractors_caps_weighs_under_the_cap():
     """Symbols to the extractor's cap, each with a base, and occurrences and local names to
     theirs: what a 1 MiB source could give at most, well within MAX_WEIGHT."""
