@@ -239,6 +239,17 @@ def test_every_container_of_blob_facts_is_weighed_here():
     assert set(_TINY) == set(facts_weight.FACTS_CONTAINERS)
 
 
+def test_the_object_sizes_weighed_are_cpythons_at_least():
+    """facts_weight's sizes are upper bounds of CPython's objects on a 64-bit machine: an int
+    of 64 bits, a string of one character past the Basic Multilingual Plane, a float, empty
+    bytes, and an empty tuple and list with the collector's header (16 bytes)."""
+    import sys
+
+    assert facts_weight._INT >= sys.getsizeof((1 << 64) - 1) and facts_weight._STR >= sys.getsizeof("\U0001f600")
+    assert facts_weight._FLOAT >= sys.getsizeof(0.5) and facts_weight._BYTES >= sys.getsizeof(b"")
+    assert facts_weight._TUPLE >= sys.getsizeof(()) + 16 and facts_weight._LIST >= sys.getsizeof([]) + 16
+
+
 @pytest.mark.parametrize("field", sorted(_TINY))
 def test_the_weight_bounds_what_decoding_makes(field):
     """For tiny items of every field, what decoding makes is at most `weigh`'s estimate and at
