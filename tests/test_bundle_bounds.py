@@ -511,14 +511,15 @@ def test_a_blobs_facts_stating_other_counts_than_they_carry_import_nothing(tmp_p
 
 @pytest.mark.parametrize("field, value", [
     ("blob", "0" + "\u00e9" * 6 + "0" * 27),  # 40 bytes of UTF-8, a character cut at the 12th byte
-    ("blob", "A" * 40), ("blob", "a" * 39), ("oid", "g" * 40), ("tree", "b" * 41)])
+    ("blob", "A" * 40), ("blob", "a" * 39), ("blob", ""), ("oid", "g" * 40), ("tree", "b" * 41)])
 def test_a_record_naming_an_object_by_no_object_id_imports_nothing(honest, tmp_path, field, value):
     """A record's commit, tree and files' blobs are Git's object ids, 40 lower-case hex digits,
     as the store writes them: its name index, a facts key and a later read of a file's content
-    take them so. A self-consistent bundle naming one otherwise is `bad_bundle`, made again
-    from its repository or loaded apart unsigned, and nothing is written (was: a blob of
-    non-ASCII characters was `internal_error` both ways: a UnicodeDecodeError naming it where
-    it was made again, a ValueError writing its name-index rows)."""
+    take them so (a submodule names none: its blob is empty). A self-consistent bundle naming
+    one otherwise (a file's blob empty too) is `bad_bundle`, made again from its repository or
+    loaded apart unsigned, and nothing is written (was: a blob of non-ASCII characters was
+    `internal_error` both ways: a UnicodeDecodeError naming it where it was made again, a
+    ValueError writing its name-index rows)."""
     from indexer.fleet.carried_facts import CarriedFacts, content, fingerprint_table
 
     checked = bundle.check(honest["data"])
