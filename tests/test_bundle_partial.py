@@ -11,6 +11,7 @@ import pytest
 
 from corpora.gitbuild import RepoBuilder
 from indexer.api import index, snapshot
+from indexer.contract.errors import RennetError
 from indexer.fleet import bundle
 from indexer.fleet.signing import TRAILER_BYTES, sign, split
 from indexer.store.database import Store
@@ -241,3 +242,15 @@ def test_a_partial_bundle_counts_the_symbols_of_the_facts_it_leaves_out(history,
     assert _snapshots(central) == 1
     monkeypatch.setenv("RENNET_LIMITS", f"symbols={symbols}")
     assert bundle.import_data(central, data, key=KEY, compare_held=False, partial=True).snapshot_new
+
+
+def test_a_batch_bundle_is_linked_only_to_a_repository_holding_its_commit(history, tmp_path):
+    """A job's bundle is linked to the repository the job names only where that repository
+    holds the bundle's commit: elsewhere it is `missing_objects`, and nothing is written."""
+    repo, first, _, worker = history
+    other = RepoBuilder(tmp_path / "other")
+    other.commit({"x.py": "x = 1\n"})
+    central = Store.open(tmp_path / "central")
+    [refused] = bundle.import_signed(central, [(_bundle(worker, repo, first), str(other.path), None)], KEY)
+    assert isinstance(refused, RennetError) and refused.code == "missing_objects", refused
+    assert _snapshots(central) == 0
