@@ -320,7 +320,8 @@ def test_a_bundle_of_a_commit_the_driver_cannot_read_replaces_a_partial_snapshot
     """docs/fleet.md: a Dask job named by URL (its commit unread by the driver) replaces a
     stored partial snapshot only where every blob its bundle lacks the stored one lacks too,
     and the stored one lacks more: the same partial snapshot again replaces nothing (its rank
-    arcs stay), a complete one takes its place."""
+    arcs stay), a complete one takes its place. `rennet import` of the complete one is a
+    fingerprint conflict: only a batch's bundle takes a partial snapshot's place."""
     from indexer.fleet import bundle
     from indexer.rank.arcs import load_rank_arcs
 
@@ -332,6 +333,8 @@ def test_a_bundle_of_a_commit_the_driver_cannot_read_replaces_a_partial_snapshot
     with Store.open(tmp_path / "store") as store:
         api.index(str(part), store=store, workers=1)
         same = b"".join(bundle.make(api.snapshot(str(part), oid, store=store), key)[0])
+        with pytest.raises(bundle.FingerprintConflict):  # `rennet import`: a stored snapshot never gives way
+            bundle.import_data(store, full, key=key)
         [kept] = bundle.import_signed(store, [(same, None, None)], key, unchecked={0})
         assert isinstance(kept, bundle.ImportReport) and kept.missing_objects == 3
         assert load_rank_arcs(store, oid) is not None  # not replaced: the same blobs lacking
