@@ -269,6 +269,21 @@ def test_export_never_carries_the_remotes_credentials(tmp_path):
     assert secret.encode() not in out.read_bytes()
 
 
+@pytest.mark.parametrize("url, named", [
+    ("https://ci@corp.example:TOKEN@host.invalid/g/p.git", "https://host.invalid/g/p.git"),  # a user name with '@'
+    ("ssh://git:TOKEN@host.invalid:2222/g/p.git", "ssh://host.invalid:2222/g/p.git"),
+    ("https://host.invalid/g/p@v2.git", "https://host.invalid/g/p@v2.git"),  # no user info: the path's '@' stays
+])
+def test_a_remotes_user_info_is_left_out_whole(tmp_path, url, named):
+    """docs/security.md: a bundle's `remote_url` is the remote's URL without its user info, all
+    of it up to the authority's last '@' (a user name may hold one: an e-mail address)."""
+    import pygit2
+
+    repo = pygit2.init_repository(str(tmp_path / "r"))
+    repo.remotes.create("origin", url)
+    assert bundle._remote_url(repo) == named and "TOKEN" not in named
+
+
 def test_export_never_writes_through_a_planted_partial_file(exported, tmp_path):
     """In a folder others may write (a shared /tmp), `<out>.partial` is planted as a link to a
     file of the user's: the export writes its bundle at `--out`, never through the link."""

@@ -6,6 +6,7 @@ how many bytes the items take."""
 
 from __future__ import annotations
 
+import json
 import mmap
 import zlib
 
@@ -310,6 +311,22 @@ def test_format_2_is_read_and_the_formats_either_side_are_refused(version):
             bundle.parse_header(data)
 
 
+@pytest.mark.parametrize("spelling", ["spaces", "order", "escapes"])
+def test_a_header_of_its_fields_spelled_otherwise_is_refused(spelling):
+    """docs/fleet.md: the header is one line of JSON, keys sorted, no spaces, ASCII. Its digest
+    is taken over that spelling made again from the fields, so the same fields spelled
+    otherwise (spaces, keys out of order, a character escaped) would pass it: `bad_bundle`."""
+    header = msgspec.structs.asdict(header_of())
+    canonical = bundle._header_line(header)
+    other = {"spaces": json.dumps(header, sort_keys=True).encode(),
+             "order": json.dumps(dict(reversed(header.items())), separators=(",", ":")).encode(),
+             "escapes": canonical.replace(b'"main"', b'"\\u006dain"')}[spelling]
+    assert other != canonical and json.loads(other) == header
+    assert bundle.parse_header(bundle.MAGIC + canonical + b"\n")[0] == bundle.Header(**header)
+    with pytest.raises(bundle.BadBundle, match="bundle header bytes are not canonical"):
+        bundle.parse_header(bundle.MAGIC + other + b"\n")
+
+
 @pytest.mark.parametrize("size, lines", [(0, -1), (1, -1), (0, 0), (0, -2)])
 def test_a_missing_blob_is_listed_with_no_size_and_no_lines_or_refused(size, lines):
     """docs/fleet.md: a file listed as missing (`missing_object`) has no content: size 0 and
@@ -325,6 +342,19 @@ def test_a_missing_blob_is_listed_with_no_size_and_no_lines_or_refused(size, lin
         assert refusal(data) == "bundle lists a.py as missing inconsistently"
 
 
+@pytest.mark.parametrize("field", ["oid", "fingerprint", "extractor_version"])
+def test_a_header_naming_another_snapshot_than_its_record_is_refused(field):
+    """docs/fleet.md: the header's `oid`, `fingerprint` and `extractor_version` are the
+    snapshot's, the record's: a header naming another (what a reader of the header alone would
+    believe), sealed with a valid digest, is `bad_bundle`."""
+    record = record_of(python_files(1))
+    said = {"oid": "c" * 40, "fingerprint": "e" * 64, "extractor_version": record.extractor_version}[field]
+    if field == "extractor_version":  # the header's is this rennet's (else refused before the body), the record's not
+        record = msgspec.structs.replace(record, extractor_version=said + "x")
+    data, _ = seal(record, with_facts(record.files, BlobFacts("python", 1)), **{field: said})
+    assert refusal(data) == "bundle header and snapshot record disagree"
+
+
 def test_facts_no_file_uses_are_refused():
     from indexer.model import FileEntry
 
@@ -335,19 +365,34 @@ def test_facts_no_file_uses_are_refused():
 
 
 def test_facts_under_a_key_of_another_shape_are_refused():
-    """A file whose blob is no OID makes a key no store reads facts by: refused, though the
-    key is the one the file names."""
+    """A file whose blob is no OID makes a key no store reads facts by: refused (as naming no
+    object), though the key is the one the file names."""
     from indexer.model import FileEntry
 
     files = [FileEntry("a.py", "not-an-oid", 0o100644, 10, 1, "python")]
     data, _ = seal(record_of(files), with_facts(files, BlobFacts("python", 1)))
-    assert refusal(data) == "bundle holds a facts key of another shape"
+    assert refusal(data) == "bundle lists a.py with blob 'not-an-oid', no object id"
 
 
 def test_a_path_listed_twice_is_refused():
     files = python_files(2)
     data, _ = seal(record_of([files[0], files[0]]), with_facts(files[:1], BlobFacts("python", 1)), facts=1)
     assert refusal(data) == "bundle's file list is not sorted by path, or lists a path twice"
+
+
+@pytest.mark.parametrize("name", ["edges", "unresolved"])
+def test_an_edge_or_unresolved_import_listed_twice_is_refused(name):
+    """docs/fleet.md: import edges and unresolved imports are sorted, each without repeats."""
+    from indexer.model import Edge, UnresolvedImport
+
+    files = python_files(1)
+    record = record_of(files)
+    twice = {"edges": Edge(files[0].path, "b.py", "python", 1, "b"),
+             "unresolved": UnresolvedImport(files[0].path, "b", "python", 1, "external")}[name]
+    setattr(record, name, [twice, twice])
+    data, _ = seal(record, with_facts(files, BlobFacts("python", 1)))
+    assert refusal(data) == {"edges": "bundle's import edges are not sorted, or list an edge twice",
+                             "unresolved": "bundle's unresolved imports are not sorted, or list one twice"}[name]
 
 
 @pytest.mark.parametrize("inflates", [32 * MiB, 64 * MiB])

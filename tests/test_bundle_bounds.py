@@ -462,3 +462,83 @@ def test_a_bundle_whose_files_define_past_the_symbol_cap_imports_nothing(tmp_pat
             assert txn.stat(store.facts)["entries"] == 0  # nothing imported
         monkeypatch.setenv("RENNET_LIMITS", "symbols=43")
         assert bundle.import_bundle(store, tmp_path / "b.rnb", trust_unsigned=True).files == 15
+
+
+_STATED = {  # field stated, what it states for a list of n, the refusal
+    "one symbol": ("symbol_count", lambda n: 1, r"state 1 symbols and 0 occurrences, and carry 3 and \d+"),
+    "one occurrence more": ("occurrence_count", lambda n: n + 1, r"state \d+ symbols and \d+ occurrences, and carry"),
+    "no symbol count": ("symbol_count", lambda n: 0, "define 43 symbols together, over the 42"),
+}
+
+
+@pytest.mark.parametrize("stated", sorted(_STATED))
+def test_a_blobs_facts_stating_other_counts_than_they_carry_import_nothing(tmp_path, monkeypatch, stated):
+    """The store keeps the counts of the lists a blob's facts carry, while the `symbols` cap
+    and the fingerprint's file lines read the counts they state: a bundle stating one symbol
+    for a blob of three, at 14 paths, self-consistent (its fingerprint recomputed over what it
+    states), would pass a cap of 42 its files are over (was: imported). Such a count, or an
+    occurrence count other than the occurrences listed, is `bad_bundle` and nothing is
+    written; a count left out (0, the default) is the list's, and counted so."""
+    from indexer.fleet.carried_facts import CarriedFacts, fingerprint_table
+
+    name, count, refusal = _STATED[stated]
+    b = RepoBuilder(tmp_path / "repo")
+    module = "def a():\n    pass\n\n\ndef b():\n    a()\n\n\ndef c():\n    b()\n"
+    b.commit({"ok.py": "def ok():\n    pass\n", **{f"d/m{i:02d}.py": module for i in range(14)}})
+    with Store.open(tmp_path / "origin") as store:
+        index(str(b.path), "main", store)
+        honest = bundle.check(b"".join(bundle.make(load(store, str(b.path), "main"))[0]))
+    record = msgspec.msgpack.decode(honest.record_bytes, type=SnapshotRecord)
+    entries = []
+    for key in honest.facts:
+        facts = honest.facts[key]
+        assert (facts.symbol_count, facts.occurrence_count) in ((1, 0), (3, 0))  # as an exporter writes them
+        setattr(facts, name, count(len(facts.symbols if name == "symbol_count" else facts.occurrences)))
+        entries.append(bundle.FactsEntry(key, _enc(facts)))
+    keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files}
+    stated_facts = CarriedFacts({e.key: msgspec.Raw(_enc(e.facts)) for e in entries})
+    record.fingerprint = fingerprint(record, fingerprint_table(keys, [stated_facts]))
+    # the file lines read the stated counts; one left out reads as the list's
+    assert (record.fingerprint == honest.record.fingerprint) == (stated == "no symbol count")
+    forged, _ = seal(record, entries)
+    (tmp_path / "b.rnb").write_bytes(forged)
+    monkeypatch.setenv("RENNET_LIMITS", "symbols=42")
+    with Store.open(tmp_path / "store") as store:
+        with pytest.raises(bundle.BadBundle, match=refusal):
+            bundle.import_bundle(store, tmp_path / "b.rnb", trust_unsigned=True)
+    assert not (tmp_path / "store" / "untrusted").exists()  # nothing written, not even apart
+
+
+@pytest.mark.parametrize("field, value", [
+    ("blob", "0" + "\u00e9" * 6 + "0" * 27),  # 40 bytes of UTF-8, a character cut at the 12th byte
+    ("blob", "A" * 40), ("blob", "a" * 39), ("blob", ""), ("oid", "g" * 40), ("tree", "b" * 41)])
+def test_a_record_naming_an_object_by_no_object_id_imports_nothing(honest, tmp_path, field, value):
+    """A record's commit, tree and files' blobs are Git's object ids, 40 lower-case hex digits,
+    as the store writes them: its name index, a facts key and a later read of a file's content
+    take them so (a submodule names none: its blob is empty). A self-consistent bundle naming
+    one otherwise (a file's blob empty too) is `bad_bundle`, made again from its repository or
+    loaded apart unsigned, and nothing is written (was: a blob of non-ASCII characters was
+    `internal_error` both ways: a UnicodeDecodeError naming it where it was made again, a
+    ValueError writing its name-index rows)."""
+    from indexer.fleet.carried_facts import CarriedFacts, content, fingerprint_table
+
+    checked = bundle.check(honest["data"])
+    record = msgspec.msgpack.decode(checked.record_bytes, type=SnapshotRecord)
+    raws = {k: bytes(content(r)) for k, r in checked.facts.raw.items()}
+    if field == "blob":
+        first = record.files[0]
+        moved = msgspec.structs.replace(first, blob=value)
+        raws[entry_facts_key(moved, record.extractor_version)] = raws.pop(entry_facts_key(first, record.extractor_version))
+        record.files = [moved, *record.files[1:]]
+    else:
+        setattr(record, field, value)
+    entries = [bundle.FactsEntry(k, raws[k]) for k in sorted(raws)]
+    keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files}
+    record.fingerprint = fingerprint(record, fingerprint_table(keys, [CarriedFacts(
+        {e.key: msgspec.Raw(_enc(e.facts)) for e in entries})]))
+    forged, _ = seal(record, entries)
+    for kwargs in ({"repo_path": str(honest["builder"].path)}, {"trust_unsigned": True}):
+        with Store.open(tmp_path / "store") as store:
+            with pytest.raises(bundle.BadBundle, match="no object id"):
+                bundle.import_data(store, forged, **kwargs)
+    assert not (tmp_path / "store" / "untrusted").exists()

@@ -239,6 +239,17 @@ def test_every_container_of_blob_facts_is_weighed_here():
     assert set(_TINY) == set(facts_weight.FACTS_CONTAINERS)
 
 
+def test_the_object_sizes_weighed_are_cpythons_at_least():
+    """facts_weight's sizes are upper bounds of CPython's objects on a 64-bit machine: an int
+    of 64 bits, a string of one character past the Basic Multilingual Plane, a float, empty
+    bytes, and an empty tuple and list with the collector's header (16 bytes)."""
+    import sys
+
+    assert facts_weight._INT >= sys.getsizeof((1 << 64) - 1) and facts_weight._STR >= sys.getsizeof("\U0001f600")
+    assert facts_weight._FLOAT >= sys.getsizeof(0.5) and facts_weight._BYTES >= sys.getsizeof(b"")
+    assert facts_weight._TUPLE >= sys.getsizeof(()) + 16 and facts_weight._LIST >= sys.getsizeof([]) + 16
+
+
 @pytest.mark.parametrize("field", sorted(_TINY))
 def test_the_weight_bounds_what_decoding_makes(field):
     """For tiny items of every field, what decoding makes is at most `weigh`'s estimate and at
@@ -260,6 +271,19 @@ def test_the_weight_bounds_what_the_scopes_of_bases_make():
     assert isinstance(facts, BlobFacts) and len(facts.bases[0].nesting) == 16
     assert peak <= estimate, (peak, estimate)
     assert peak <= facts_weight.WORST_PER_BYTE * len(raw), (peak, len(raw), peak / len(raw))
+
+
+@pytest.mark.parametrize("last", ["\u00e9", "\u4e2d", "\U0001f600"])
+def test_the_weight_bounds_a_long_string_widened_as_it_is_decoded(last):
+    """One character past ASCII, Latin-1 or the Basic Multilingual Plane at the end of a long
+    string widens the whole of it (to one, two or four bytes a character), and CPython's decoder
+    holds the narrower form while it widens: five bytes a byte at the most (was: weighed at four,
+    a string of ASCII and one emoji peaked at 1.25 times its weight)."""
+    raw = _enc(BlobFacts("python", 1, local_names=["a" * 100_000 + last]))
+    estimate = facts_weight.weigh(facts_weight.decode_shape(raw), len(raw))
+    facts, peak = peak_of(lambda: decode_core(raw))
+    assert isinstance(facts, BlobFacts) and facts.local_names[0][-1] == last
+    assert peak <= estimate, (peak, estimate)
 
 
 def test_an_honest_blob_at_the_extractors_caps_weighs_under_the_cap():

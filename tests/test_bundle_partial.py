@@ -11,8 +11,9 @@ import pytest
 
 from corpora.gitbuild import RepoBuilder
 from indexer.api import index, snapshot
+from indexer.contract.errors import RennetError
 from indexer.fleet import bundle
-from indexer.fleet.signing import TRAILER_BYTES, split
+from indexer.fleet.signing import TRAILER_BYTES, sign, split
 from indexer.store.database import Store
 from indexer.store.records import NO_FACTS, entry_facts_key
 
@@ -164,4 +165,92 @@ def test_a_batch_bundle_signed_with_another_key_or_none_is_refused(history, tmp_
                                              (_bundle(worker, repo, first, key=None), None, None)], KEY)
     assert [type(r) for r in reports] == [bundle.BadBundle, bundle.BadBundle], reports
     assert "signature does not match" in reports[0].message and "not signed" in reports[1].message
+    assert _snapshots(central) == 0
+
+
+def _another_fingerprint(data: bytes) -> bytes:
+    """The bundle `data` of a commit made again with one file's rank moved and its fingerprint
+    recomputed, signed with the run's key: self-consistent, the same commit under another
+    fingerprint (a worker whose store went wrong, say)."""
+    import zlib
+
+    import msgspec
+
+    from indexer.fleet.carried_facts import content, fingerprint_table
+    from indexer.model import SnapshotRecord
+    from indexer.store.canonical import fingerprint
+
+    checked = bundle.check(split(data)[0])
+    record = msgspec.msgpack.decode(checked.record_bytes, type=SnapshotRecord)
+    record.rank = dict(record.rank)
+    record.rank[record.files[0].path] += 0.5
+    keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files if f.language not in NO_FACTS}
+    record.fingerprint = fingerprint(record, fingerprint_table(keys, [checked.facts]))
+    raw = msgspec.msgpack.encode(bundle.Body(msgspec.msgpack.encode(record), [
+        bundle.FactsEntry(k, bytes(content(checked.facts.raw[k]))) for k in checked.facts]))
+    body = zlib.compress(raw)
+    header = dict(msgspec.structs.asdict(checked.header), fingerprint=record.fingerprint, body_bytes=len(body),
+                  raw_bytes=len(raw), digest="")
+    header["digest"] = bundle._digest(header, body)
+    return sign(bundle.MAGIC + bundle._header_line(header) + b"\n" + body, KEY)
+
+
+def test_a_bundle_the_commit_refuses_fails_alone(history, tmp_path):
+    """docs/fleet.md: the driver imports a stream's bundles in one transaction; should the
+    commit refuse one (a snapshot the store holds under another fingerprint), each is
+    committed alone instead, so only that one fails and the others are stored."""
+    repo, first, second, worker = history
+    central = _central(tmp_path, worker, repo, first)
+    conflicting = _another_fingerprint(_bundle(worker, repo, first))
+    reports = bundle.import_signed(central, [(conflicting, None, None), (_bundle(worker, repo, second), None, None)], KEY)
+    assert isinstance(reports[0], bundle.FingerprintConflict), reports
+    assert isinstance(reports[1], bundle.ImportReport) and reports[1].snapshot_new
+    assert _snapshots(central) == 2
+
+
+def test_bundle_bytes_past_the_cap_are_refused_in_memory_too(history, tmp_path, monkeypatch):
+    """A bundle's bytes handed over in memory (a batch worker's) are held to the cap a bundle
+    file is (MAX_BUNDLE_BYTES, lowered here to the bundle's size less one): `bad_bundle`,
+    nothing written; at the cap they are read."""
+    repo, first, _, worker = history
+    data = _bundle(worker, repo, first)
+    monkeypatch.setattr(bundle, "MAX_BUNDLE_BYTES", len(data) - 1)
+    central = Store.open(tmp_path / "central")
+    with pytest.raises(bundle.BadBundle, match=f"bundle is {len(data)} bytes, over the cap"):
+        bundle.import_data(central, data, key=KEY)
+    [refused] = bundle.import_signed(central, [(data, None, None)], KEY)
+    assert isinstance(refused, bundle.BadBundle) and f"bundle is {len(data)} bytes, over the cap" in refused.message
+    assert _snapshots(central) == 0
+    monkeypatch.setattr(bundle, "MAX_BUNDLE_BYTES", len(data))
+    [report] = bundle.import_signed(central, [(data, None, None)], KEY)
+    assert isinstance(report, bundle.ImportReport) and _snapshots(central) == 1
+
+
+def test_a_partial_bundle_counts_the_symbols_of_the_facts_it_leaves_out(history, tmp_path, monkeypatch):
+    """The `symbols` cap holds a partial bundle's snapshot whole: the definitions of the files
+    whose facts the store holds count with those it carries. Under a cap one short of the
+    snapshot's (more than the files it carries define), it is `bad_bundle`, nothing written."""
+    repo, first, second, worker = history
+    central = _central(tmp_path, worker, repo, first)
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    data = _bundle(worker, repo, second, held)
+    symbols = snapshot(str(repo), second, store=worker, index_if_absent=False).record.symbols
+    assert symbols > 2  # app/util.py, the one file it carries facts of, defines 2
+    monkeypatch.setenv("RENNET_LIMITS", f"symbols={symbols - 1}")
+    with pytest.raises(bundle.BadBundle, match=f"define {symbols} symbols together"):
+        bundle.import_data(central, data, key=KEY, compare_held=False, partial=True)
+    assert _snapshots(central) == 1
+    monkeypatch.setenv("RENNET_LIMITS", f"symbols={symbols}")
+    assert bundle.import_data(central, data, key=KEY, compare_held=False, partial=True).snapshot_new
+
+
+def test_a_batch_bundle_is_linked_only_to_a_repository_holding_its_commit(history, tmp_path):
+    """A job's bundle is linked to the repository the job names only where that repository
+    holds the bundle's commit: elsewhere it is `missing_objects`, and nothing is written."""
+    repo, first, _, worker = history
+    other = RepoBuilder(tmp_path / "other")
+    other.commit({"x.py": "x = 1\n"})
+    central = Store.open(tmp_path / "central")
+    [refused] = bundle.import_signed(central, [(_bundle(worker, repo, first), str(other.path), None)], KEY)
+    assert isinstance(refused, RennetError) and refused.code == "missing_objects", refused
     assert _snapshots(central) == 0

@@ -93,6 +93,41 @@ def test_signing_round_trip_and_refusals():
             signing.verify(bad, key)
 
 
+@settings(max_examples=examples(200), deadline=None)
+@given(data=st.binary(max_size=200), key=st.binary(min_size=signing.MIN_KEY_BYTES, max_size=64),
+       at=st.integers(min_value=0, max_value=1 << 16), flip=st.integers(min_value=1, max_value=255))
+def test_a_trailer_proves_every_byte_before_it_under_its_key_alone(data, key, at, flip):
+    """The trailer is the HMAC-SHA256 of every byte before it (none too), under the key whole:
+    a key that differs in any byte (past its 16th too), or any byte of the signed bytes
+    changed (the trailer's own, its line ending included), is `BadSignature`. Bytes ending in
+    anything but a trailer are unsigned, read whole, a line ending last or not."""
+    signed = signing.sign(data, key)
+    assert signing.verify(signed, key) == data and signing.split(signed) == (data, signed[-65:-1])
+    other, changed = bytearray(key), bytearray(signed)
+    other[at % len(key)] ^= flip
+    changed[at % len(signed)] ^= flip
+    ending = signed[:-1] + bytes([signed[-1] ^ flip])
+    for bad, with_key in ((signed, bytes(other)), (bytes(changed), key), (ending, key)):
+        with pytest.raises(signing.BadSignature):
+            signing.verify(bad, with_key)
+    for unsigned in (data, bytes(signing.TRAILER_BYTES) + data + b"\n"):
+        assert signing.split(unsigned) == (unsigned, None)
+
+
+def test_a_key_is_named_once_and_read_whole_or_refused(tmp_path):
+    """A key named by a variable and a file at once is `bad_input`, as is a key file over
+    MAX_KEY_BYTES: a key file is its bytes (one line ending dropped), never a part of them."""
+    path = write(tmp_path, "key", b"k" * 20)
+    with pytest.raises(RennetError) as exc:
+        signing.load_key("K", str(path), environ={"K": "k" * 20})
+    assert exc.value.code == "bad_input" and "not both" in exc.value.message
+    most = b"k" * (signing.MAX_KEY_BYTES - 1) + b"!"
+    assert signing.load_key(key_file=str(write(tmp_path, "most", most))) == most
+    with pytest.raises(RennetError) as exc:
+        signing.load_key(key_file=str(write(tmp_path, "over", most + b"k")))
+    assert exc.value.code == "bad_input" and f"over {signing.MAX_KEY_BYTES} bytes" in exc.value.message
+
+
 def test_a_signed_bundle_imports_with_the_key_and_not_without(world, tmp_path):
     home = tmp_path / "store"
     (tmp_path / "key").write_text(KEY + "\n")
@@ -165,6 +200,21 @@ def test_a_rederived_bundle_cannot_name_another_tree(tmp_path):
     assert error["code"] == "bad_bundle"
     assert_empty(home)
     assert reply(rennet(home, "index", str(builder.path), "--rev", second))["data"]["fingerprint"] == clean
+
+
+def test_a_rederived_bundle_cannot_state_another_symbol_count(world, tmp_path):
+    """docs/security.md: the symbol count, which the fingerprint leaves out, is stored and read
+    too: a bundle stating another one is refused where it is made again, nothing written."""
+    header, body = _parts(world["plain"].read_bytes())
+    record = decode_record(body.record)
+    record.symbols += 1
+    forged = _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts))
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    with Store.open(tmp_path / "store") as store:
+        with pytest.raises(bundle.BadBundle, match="snapshot record differs from the one its commit gives"):
+            bundle.import_data(store, forged, repo_path=str(clone))
+    assert_empty(tmp_path / "store")
 
 
 def test_trust_unsigned_keeps_the_facts_apart_from_the_shared_store(world, tmp_path):
@@ -355,13 +405,18 @@ def test_an_import_records_the_tree_rules_it_can_vouch_for(world, tmp_path, clai
     plain = _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts))
     clone = tmp_path / "clone"
     shutil.copytree(world["repo"], clone)
+    signed = signing.sign(plain, KEY.encode())
     for how, data, kwargs, kept in (
             ("rederived", plain, {"repo_path": str(clone)}, TREE_RULES),
-            ("signed", signing.sign(plain, KEY.encode()), {"key": KEY.encode()}, claim),
+            ("signed", signed, {"key": KEY.encode()}, claim),
+            ("signed", signed, {"key": KEY.encode(), "repo_path": str(clone)}, claim),  # the key proves it
             ("untrusted", plain, {"trust_unsigned": True}, "")):
         with Store.open(tmp_path / how) as store:
             done = bundle.import_data(store, data, **kwargs)
             assert done.provenance == how
+        if how == "untrusted":  # a store of its own, named by the bundle's digest
+            digest = bundle.parse_header(plain)[0].digest
+            assert Path(done.store) == tmp_path / how / "untrusted" / digest[len("sha256:"):][:16]
         with Store.open(done.store or tmp_path / how) as store:
             stored = load_stored_record(store, record.oid)
             assert stored is not None and stored.prior().tree_rules == kept

@@ -48,6 +48,8 @@ def test_a_carried_list_reads_as_the_list_it_encodes(items, start, stop, step):
     assert carried[start:stop:step] == items[start:stop:step]
     if items:
         assert carried[start % len(items)] == items[start % len(items)] and carried[-1] == items[-1]
+        assert carried != items[:-1]  # a list one shorter, or one longer, however many it holds
+    assert carried != [*items, Edge("a.py", "b.py", "python", 1, "")]
     with pytest.raises(IndexError):
         carried[len(items)]
 
@@ -111,6 +113,24 @@ def test_any_bytes_are_a_carried_map_or_msgspecs_error(raw):
             carried.get("a")
         except (msgspec.DecodeError, msgspec.ValidationError):
             pass
+
+
+def test_the_files_paths_looked_up_in_order_decode_each_block_of_a_map_twice_at_most():
+    """docs/security.md: the fingerprint and the stored head ask for every file's fan-in and
+    rank in the files' order, and a map may lack most of them: each block is decoded once for
+    its first key and once looked in, however many of the paths asked fall in it."""
+    entries = {f"p{i:05d}": i for i in range(0, 4 * 1024, 2)}  # two blocks; every other path absent
+    reads = []
+
+    class Counting:
+        def decode(self, data: bytes) -> dict[str, int]:
+            reads.append(len(data))
+            return _FAN_IN.decode(data)
+
+    carried = CarriedMap(msgspec.Raw(_enc(entries)), Counting())
+    for i in range(4 * 1024 + 8):
+        assert carried.get(f"p{i:05d}") == entries.get(f"p{i:05d}")
+    assert len(reads) == 2 * 2
 
 
 def test_a_map_too_few_bytes_for_its_count_is_refused_before_its_bounds_are_read():

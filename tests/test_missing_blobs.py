@@ -314,3 +314,46 @@ def test_a_reindex_of_a_partial_clone_keeps_a_blob_still_missing_listed(clones, 
         assert report.parsed_blobs == 1
         assert {(s.path, s.reason) for s in report.skipped} == {
             ("pkg/b.py", "missing_object"), ("pyproject.toml", "missing_object"), ("README.md", "missing_object")}
+
+
+def test_a_bundle_of_a_commit_the_driver_cannot_read_replaces_a_partial_snapshot_only_completing_it(clones, tmp_path):
+    """docs/fleet.md: a Dask job named by URL (its commit unread by the driver) replaces a
+    stored partial snapshot only where every blob its bundle lacks the stored one lacks too,
+    and the stored one lacks more: the same partial snapshot again replaces nothing (its rank
+    arcs stay), a complete one takes its place. `rennet import` of the complete one is a
+    fingerprint conflict: only a batch's bundle takes a partial snapshot's place."""
+    from indexer.fleet import bundle
+    from indexer.rank.arcs import load_rank_arcs
+
+    src, part, oid = clones
+    key = b"k" * 32
+    with Store.open(tmp_path / "whole") as store:
+        api.index(str(src), oid, store=store, workers=1)
+        full = b"".join(bundle.make(api.snapshot(str(src), oid, store=store), key)[0])
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(part), store=store, workers=1)
+        same = b"".join(bundle.make(api.snapshot(str(part), oid, store=store), key)[0])
+        with pytest.raises(bundle.FingerprintConflict):  # `rennet import`: a stored snapshot never gives way
+            bundle.import_data(store, full, key=key)
+        [kept] = bundle.import_signed(store, [(same, None, None)], key, unchecked={0})
+        assert isinstance(kept, bundle.ImportReport) and kept.missing_objects == 3
+        assert load_rank_arcs(store, oid) is not None  # not replaced: the same blobs lacking
+        [done] = bundle.import_signed(store, [(full, None, None)], key, unchecked={0})
+        assert isinstance(done, bundle.ImportReport) and done.missing_objects == 0
+        assert api.snapshot(str(part), oid, store=store, index_if_absent=False).missing_objects == 0
+
+
+def test_a_snapshot_completes_another_of_its_commit_lacking_a_part_of_its_missing_blobs():
+    from indexer.fleet import bundle
+    from indexer.model import FileEntry, SnapshotRecord
+    from indexer.pipeline.extract import MISSING, MISSING_OBJECT
+
+    def lacking(*paths: str) -> SnapshotRecord:
+        files = [FileEntry(p, p * 40, 0o100644, 0, -1, MISSING, skipped=MISSING_OBJECT) if p in paths
+                 else FileEntry(p, p * 40, 0o100644, 1, 1, "python") for p in "abc"]
+        return SnapshotRecord("a" * 40, "b" * 40, "v", files, [], [], [], [], [], {}, {})
+
+    assert bundle.completes(lacking("a", "b"), lacking("a")) and bundle.completes(lacking("a"), lacking())
+    for stored, record in ((lacking("a"), lacking("a")), (lacking(), lacking()), (lacking("a", "b"), lacking("c")),
+                           (lacking("a"), lacking("a", "b"))):
+        assert not bundle.completes(stored, record)

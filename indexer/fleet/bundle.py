@@ -244,7 +244,7 @@ def _check_facts(key: bytes, raw: memoryview) -> None:
     (`facts_weight.weigh`) to its MAX_WEIGHT before any item is made (facts too few bytes to
     pass either cannot: each item takes a byte at least). Symbols travel decoded (`make` writes
     them so): a stored form's `symbols_json`, whose lines would be decoded uncounted, is
-    refused."""
+    refused, as is a count of symbols or occurrences other than the list's."""
     from indexer.store.records import decode_core
 
     blob = key[:12].decode(errors="replace")
@@ -257,8 +257,17 @@ def _check_facts(key: bytes, raw: memoryview) -> None:
         if weight > facts_weight.MAX_WEIGHT:
             raise BadBundle(f"bundle's facts of blob {blob} would come to {weight} bytes decoded, over the cap of "
                             f"{facts_weight.MAX_WEIGHT}")
-    if decode_core(raw).symbols_json:
+    facts = decode_core(raw)
+    if facts.symbols_json:
         raise BadBundle(f"bundle's facts of blob {blob} carry symbols in stored form")
+    # The counts a blob's facts state are read where they are summed (the `symbols` cap, the
+    # fingerprint's file lines), but the store keeps the counts of the lists carried: a count
+    # the bundle states must be those lists' (or left out), else it could pass the cap.
+    if facts.symbol_count not in (0, len(facts.symbols)) or (
+            facts.occurrences and facts.occurrence_count not in (0, len(facts.occurrences))):
+        raise BadBundle(f"bundle's facts of blob {blob} state {facts.symbol_count} symbols and "
+                        f"{facts.occurrence_count} occurrences, and carry {len(facts.symbols)} and "
+                        f"{len(facts.occurrences)}")
 
 
 # Facts of at most this many bytes need no counting: no list of them can pass MAX_FACTS_LIST,
@@ -510,7 +519,7 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
     transaction), and the fingerprint is recomputed from those and the body's."""
     from indexer.build import extractor_version
     from indexer.store.canonical import fingerprint
-    from indexer.store.records import entry_facts_key, is_facts_key
+    from indexer.store.records import entry_facts_key, is_facts_key, is_oid
 
     header, start = parse_header(data)
     body = memoryview(data)[start:]  # not a copy: the bundle's bytes are held while it is checked
@@ -554,6 +563,10 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         raise BadBundle("bundle header and snapshot record disagree")
     if len(record.files) != header.files or len(facts_raw) != header.facts:
         raise BadBundle("bundle counts disagree with its content")
+    # Git's names for objects, as the store writes them: its name index, a facts key's blob
+    # and a later read of a file's content from the repository take them as such
+    if not (is_oid(record.oid) and is_oid(record.tree)):
+        raise BadBundle("bundle's snapshot names its commit or tree by no object id")
     version = record.extractor_version
     keys: dict[str, bytes] = {}  # path -> facts key, of every file with facts
     lacking: dict[str, bytes] = {}  # those the body leaves to the store
@@ -561,6 +574,8 @@ def check(data: bytes, store=None, pending: CarriedFacts | None = None) -> Verif
         # a partial snapshot's missing blob (`missing_object`) has no facts, and only such a one
         # is listed so: a bundle cannot pass off a file as missing to leave its facts out, nor
         # list facts-less content under another name
+        if not is_oid(f.blob) and (f.blob, f.language) != ("", "submodule"):  # a gitlink names no blob
+            raise BadBundle(f"bundle lists {f.path} with blob {f.blob[:48]!r}, no object id")
         if (f.language == MISSING) != (f.skipped == MISSING_OBJECT) or (
                 f.language == MISSING and (f.size != 0 or f.lines != -1)):
             raise BadBundle(f"bundle lists {f.path} as missing inconsistently")

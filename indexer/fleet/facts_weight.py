@@ -5,9 +5,10 @@ A bundle's facts are decoded a blob at a time (indexer/fleet/carried_facts.py), 
 import holds of them at once is the bytes they came in and one blob decoded. `weigh` bounds
 the latter: each container's length, read from its head, times the most one of its items can
 come to (a slot, its own object and one object a field, derived from the model's types, so a
-field the model gains is weighed too), and four bytes a byte of the blob for the characters of
+field the model gains is weighed too), and five bytes a byte of the blob for the characters of
 its strings (a string holding one character past the Basic Multilingual Plane is four bytes a
-character). A container inside an item (an import's names) is counted from its own head."""
+character, and decoding it holds its narrower form too while it widens). A container inside an
+item (an import's names) is counted from its own head."""
 
 from __future__ import annotations
 
@@ -29,7 +30,10 @@ _OBJECT = 32  # a struct's or a list's header, with the collector's
 _TUPLE = 56
 _LIST = 72
 _DICT_ENTRY = 72  # an entry, its index slot and the room a table keeps free
-_CHARS = 4  # bytes of characters a byte of a string's UTF-8 becomes at most
+# Bytes a byte of a string's UTF-8 comes to at most while it is decoded: four of characters (one
+# character past the Basic Multilingual Plane widens the whole string to four bytes a character),
+# and one of the narrower form CPython's decoder holds while it widens.
+_CHARS = 5
 
 # A byte of msgpack becomes at most this many bytes of objects, whatever field holds it: the
 # costliest is a one-character string outside Latin-1 (3 bytes, 76 decoded and a slot), above a
