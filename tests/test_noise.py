@@ -155,6 +155,22 @@ def test_reindenting_python_or_yaml_is_a_change(tmp_path):
     assert files["g.py"].noise.cls == "whitespace_only"
 
 
+def test_reindenting_a_tab_indented_line_is_a_change(tmp_path):
+    # tabs are indentation as spaces are: a `return` moved out of its `if` by a tab less
+    src = "def f(x):\n\tif x:\n\t\ty = 1\n\t\treturn y\n\treturn 0\n"
+    moved = "def f(x):\n\tif x:\n\t\ty = 1\n\treturn y\n\treturn 0\n"
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"t.py": src, "Makefile": "all:\n\tcc -o a a.c\n"})
+    head = b.commit({"t.py": moved, "Makefile": "all:\ncc -o a a.c\n"})
+    files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
+    for path in ("t.py", "Makefile"):
+        assert files[path].noise is None, path
+        assert [h.noise for h in files[path].hunks] == [None], path
+    # past the capture cap the two sides are compared without hunks, to the same answer
+    capped = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, capture_cap=10).packet
+    assert {f.path: f.noise for f in capped.files} == {"t.py": None, "Makefile": None}
+
+
 def test_noise_summary_counts_the_hunks_of_files_the_cap_dropped(tmp_path):
     # Django 5.0.5..5.0.6: four vendored licence files showed `hunks: 0`, their hunks dropped
     b = RepoBuilder(tmp_path / "r")
