@@ -74,6 +74,10 @@ def test_offer_regions_resolve_back_to_hunk_ids(tmp_path):
     assert deletion["side"] == "old"  # a deletion-only hunk offers its old-side lines
     assert built.resolve_region("a.py", "new", 1, 5) is None  # no changed line there
     assert built.resolve_region("gone.py", "old", 1, 2) is not None
+    # a region runs from the first to the last changed line of its side
+    assert [(r["side"], r["start"], r["end"]) for r in offer["regions"] if r["path"] == "gone.py"] == [("old", 1, 2)]
+    gone = {f.path: f for f in built.packet.files}["gone.py"].hunks[0].id
+    assert built.resolve_region("gone.py", "old", 2) == gone
     with pytest.raises(TypeError):
         import pickle
         pickle.dumps(built.regions)
