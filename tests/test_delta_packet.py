@@ -8,10 +8,14 @@ import json
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
+from delta.range import PathOutsideRepository, normalize_paths, open_repository, path_selected
 from indexer.contract.errors import RennetError
+from tests.examples import examples
 
 SECRET_LINE = "zebra_quartz_marker = 42"
 CODE = "".join(f"def fn_{i}(a):\n    return a * {i}\n\n" for i in range(40))
@@ -73,6 +77,10 @@ def test_offer_regions_resolve_back_to_hunk_ids(tmp_path):
     deletion = [r for r in offer["regions"] if r["path"] == "a.py"][1]
     assert deletion["side"] == "old"  # a deletion-only hunk offers its old-side lines
     assert built.resolve_region("a.py", "new", 1, 5) is None  # no changed line there
+    assert built.resolve_region("a.py", "new", 5) is None  # one line, not a range from it
+    assert built.resolve_region("a.py", "new", 12) is None  # next to a changed line is not on it
+    # a range over two hunks, as much of each: the first
+    assert built.resolve_region("a.py", "old", 11, deletion["start"]) == a_hunks[0].id
     assert built.resolve_region("gone.py", "old", 1, 2) is not None
     # a region runs from the first to the last changed line of its side
     assert [(r["side"], r["start"], r["end"]) for r in offer["regions"] if r["path"] == "gone.py"] == [("old", 1, 2)]
@@ -105,6 +113,10 @@ def test_unknown_rev_not_a_repository_and_path_outside(branchy, tmp_path):
         (dict(repo=tmp_path / "nowhere", base="a", head="b"), "not_a_repository"),
         (dict(repo=repo, base="main", head="feature", paths=["../elsewhere"]), "path_outside_repository"),
         (dict(repo=repo, base="main", head="feature", paths=["/etc/passwd"]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=[".."]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=["src/../.."]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=["app.py\0"]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=[""]), "path_outside_repository"),
         (dict(repo=repo, base="main", head="feature", previous_base="main"), "bad_input"),
     ]
     (tmp_path / "plain").mkdir()
@@ -114,6 +126,41 @@ def test_unknown_rev_not_a_repository_and_path_outside(branchy, tmp_path):
             build_delta_packet(kwargs.pop("repo"), kwargs.pop("base"), kwargs.pop("head"), index=False, write=False,
                                **kwargs)
         assert err.value.code == code, kwargs
+
+
+def test_a_path_filter_of_the_root_selects_every_file_and_a_folder_only_its_own(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"src/a.py": "a = 1\n", "src2/b.py": "b = 1\n", "top.py": "t = 1\n"})
+    head = b.commit({"src/a.py": "a = 2\n", "src2/b.py": "b = 2\n", "top.py": "t = 2\n"})
+    every = ["src/a.py", "src2/b.py", "top.py"]
+    for paths, expect in (([str(tmp_path / "r")], every), (["."], every), (["src/.."], every), (["src"], ["src/a.py"]),
+                          (["src/"], ["src/a.py"]), (["src/a.py"], ["src/a.py"]), (["sr"], [])):
+        packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=paths).packet
+        assert [f.path for f in packet.files] == expect, paths
+
+
+def test_any_path_filter_is_a_path_inside_the_repository_or_a_typed_refusal(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.commit({"a.py": "a = 1\n"})
+    git = open_repository(tmp_path / "r")
+    root = str((tmp_path / "r").resolve())
+    part = st.sampled_from(["", ".", "..", "a", "src", "\0", "x y", root])
+    paths = st.lists(part, min_size=1, max_size=5).map("/".join) | st.text(max_size=12)
+
+    @given(paths)
+    @settings(max_examples=examples(100))
+    def check(raw: str) -> None:
+        try:
+            out = normalize_paths(git, [raw])
+        except PathOutsideRepository:
+            return
+        assert out is not None and len(out) == 1
+        norm = out[0]
+        assert "\0" not in norm and not norm.startswith("/")
+        assert ".." not in norm.split("/") and "." not in norm.split("/")
+        assert path_selected("a.py", out) == (norm in ("", "a.py"))
+
+    check()
 
 
 def test_unrelated_histories_have_no_merge_base(tmp_path):
