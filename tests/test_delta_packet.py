@@ -302,6 +302,22 @@ def test_default_folders_are_swept_to_the_newest(tmp_path):
                           + ["notes"])
 
 
+def test_the_newest_64_default_folders_are_kept(tmp_path):
+    import os
+
+    from delta import folders
+
+    home = tmp_path / "home"
+    for i in range(65):
+        f = folders.default_folder(home, f"{i:012x}" + "0" * 28, f"{i + 1:012x}" + "0" * 28)
+        f.mkdir(parents=True)
+        (f / "packet.json").write_text("{}")
+        os.utime(f / "packet.json", (1000 + i, 1000 + i))
+    removed = folders.sweep(home)
+    assert [p.name for p in removed] == [f"{0:012x}..{1:012x}"]
+    assert len(list((home / "delta").iterdir())) == 64
+
+
 def test_bare_repository_and_annotated_refs(tmp_path):
     b = RepoBuilder(tmp_path / "bare.git", bare=True)
     base = b.commit({"a.py": CODE})
