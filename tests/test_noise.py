@@ -263,3 +263,31 @@ def test_the_attribute_rules_go_in_their_order_and_a_folder_rule_reads_folders(t
     assert (both.cls, both.rule) == ("generated", "gitattributes:linguist-generated")
     assert {p: files[p].noise for p in ("tools/vendor", "tools/node_modules", "tools/build")} == dict.fromkeys(
         ("tools/vendor", "tools/node_modules", "tools/build"))
+
+
+def test_a_deeper_gitattributes_overrides_the_one_above_it(tmp_path):
+    # as in git: a folder's own .gitattributes is read after those of the folders above it
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({".gitattributes": "sub/** linguist-generated\nsub/keep/*.py linguist-vendored\n",
+                     "sub/.gitattributes": "*.py -linguist-generated\n",
+                     "sub/keep/.gitattributes": "*.py -linguist-vendored\n", "k.py": "k = 1\n"})
+    head = b.commit({"sub/a.py": "a = 1\n", "sub/b.txt": "b\n", "sub/keep/c.py": "c = 1\n"})
+    files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
+    assert files["sub/a.py"].noise is None and [m.cls for m in files["sub/a.py"].noise_cleared][0] == "generated"
+    assert files["sub/b.txt"].noise.rule == "gitattributes:linguist-generated"
+    assert files["sub/keep/c.py"].noise is None
+
+
+def test_attributes_past_what_a_lookup_may_cost_are_too_large(tmp_path, monkeypatch):
+    # the packet looks its changed files up in the commit's own .gitattributes: rules times
+    # files past `attribute_tries` is refused in one typed error, as the index refuses it
+    from indexer.contract.errors import TooLarge
+
+    monkeypatch.setenv("RENNET_LIMITS", "attribute_tries=40")
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({".gitattributes": "*.a linguist-generated\n*.b linguist-vendored\n", "k.py": "k = 1\n"})
+    at_cap = b.commit({f"f{i:02d}.py": "x = 1\n" for i in range(20)})  # 20 files, 2 rules each: at the cap
+    assert len(build_delta_packet(tmp_path / "r", base, at_cap, index=False, write=False).packet.files) == 20
+    head = b.commit({"g.py": "x = 1\n"})
+    with pytest.raises(TooLarge, match="give its 21 files 42 rules to try together, over the 40"):
+        build_delta_packet(tmp_path / "r", base, head, index=False, write=False)
