@@ -326,3 +326,30 @@ def test_bare_repository_and_annotated_refs(tmp_path):
     p = build_delta_packet(tmp_path / "bare.git", base, "v2", index=False, write=False).packet
     assert p.range.head_oid == head and [f.path for f in p.files] == ["a.py", "b.py"]
     assert p.files[0].hunks[0].section == "def fn_8(a):"  # as git: the function line above the hunk
+
+
+def test_the_diff_bytes_are_those_git_diff_prints(tmp_path):
+    # mode changes alone of one blob at paths of other lengths: each its own text, as git prints it
+    import subprocess
+
+    from corpora.gitbuild import Exec
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.sh": "echo\n", "longer/path/b.sh": "echo\n", "c.py": "x = 1\n", "d.txt": "one\ntwo\n"})
+    head = b.commit({"a.sh": Exec("echo\n"), "longer/path/b.sh": Exec("echo\n"), "c.py": "x = 2\n",
+                     "d.txt": "one\n2\n", "e/f.txt": "new\n"})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "diff", "-M", "-C", base, head], check=True,
+                         capture_output=True).stdout
+    assert packet.totals.diff_bytes == len(out)
+
+
+def test_a_change_of_exactly_the_capture_cap_is_captured(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": CODE, "b.py": CODE})
+    head = b.commit({"a.py": CODE.replace("a * 3", "a * 33"), "b.py": CODE.replace("a * 5", "a * 55")})
+    whole = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.totals.diff_bytes
+    at = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, capture_cap=whole).packet
+    assert at.drops == [] and at.totals.diff_bytes_captured == whole and not at.truncated
+    under = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, capture_cap=whole - 1).packet
+    assert [(d.path, d.reason) for d in under.drops] == [("b.py", "capture_cap")]
