@@ -116,9 +116,11 @@ def test_whitespace_hunk_inside_a_real_change(tmp_path):
     base = b.commit({"m.py": CODE})
     head = b.commit({"m.py": CODE.replace("return a + b * 1\n", "return a + b * 1  \n").replace(
         "return a + b * 15", "return a * b * 15")})
-    f = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files[0]
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    f = packet.files[0]
     assert f.noise is None
     assert [h.noise for h in f.hunks] == ["whitespace_only", None]
+    assert (packet.totals.hunks, packet.totals.noise_hunks, packet.totals.noise_files) == (2, 1, 0)
 
 
 def test_whitespace_only_files_are_found_past_the_capture_cap(tmp_path):
@@ -312,3 +314,22 @@ def test_a_side_of_big_blob_bytes_is_diffed_and_read_and_one_over_is_neither(tmp
     assert files["at.py"].hunks_dropped is None and files["at.py"].noise.cls == "generated"
     assert files["over.py"].hunks_dropped == "big_blob" and files["over.py"].noise is None
     assert (files["halves.txt"].additions, files["halves.txt"].deletions) == (1500, 1500)
+
+
+def test_a_file_its_hunks_find_noise_ranks_after_signal(tmp_path):
+    # an added file of blank lines is whitespace only by its hunks, once they are read
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"z.py": CODE})
+    head = b.commit({"a_blank.txt": "\n\n\n", "z.py": CODE.replace("b * 4", "b * 44")})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    assert [(f.path, f.noise.cls if f.noise else None) for f in packet.files] == [
+        ("z.py", None), ("a_blank.txt", "whitespace_only")]
+
+
+def test_a_deleted_file_is_read_with_the_attributes_of_the_base(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({".gitattributes": "gen/** linguist-generated\n", "gen/x.py": "x = 1\n", "k.py": "k = 1\n"})
+    head = b.commit({".gitattributes": None, "gen/x.py": None})
+    files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
+    assert files["gen/x.py"].status == "deleted"
+    assert files["gen/x.py"].noise.rule == "gitattributes:linguist-generated"
