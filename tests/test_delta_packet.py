@@ -180,6 +180,9 @@ def test_base_equal_head_and_head_behind_base_are_empty_packets(branchy, tmp_pat
         assert p.files == [] and p.drops == [] and not p.truncated
         assert (p.totals.files, p.totals.hunks, p.totals.diff_bytes) == (0, 0, 0)
         assert json.loads(built.offer_path.read_text())["regions"] == []
+        # nothing to assess is said, not left blank
+        assert msgspec.to_builtins(p.blast)["unknown"] == "not_applicable"
+        assert json.loads(built.packet_path.read_text())["blast"]["unknown"] == "not_applicable"
 
 
 def test_empty_commit_range_is_empty(tmp_path):
@@ -316,6 +319,24 @@ def test_the_newest_64_default_folders_are_kept(tmp_path):
     removed = folders.sweep(home)
     assert [p.name for p in removed] == [f"{0:012x}..{1:012x}"]
     assert len(list((home / "delta").iterdir())) == 64
+
+
+def test_a_folder_given_with_out_is_never_swept(branchy, tmp_path):
+    # --out is the caller's: no range folder beside it, nor any under <its grandparent>/delta, is touched
+    import os
+
+    from delta import folders
+
+    repo, *_ = branchy
+    home = tmp_path / "home"
+    for i in range(folders.KEEP + 1):
+        f = folders.default_folder(home, f"{i:012x}" + "0" * 28, f"{i + 1:012x}" + "0" * 28)
+        f.mkdir(parents=True)
+        (f / "packet.json").write_text("{}")
+        os.utime(f / "packet.json", (1000 + i, 1000 + i))
+    built = build_delta_packet(repo, "main", "feature", index=False, out=home / "delta" / "mine")
+    assert built.packet_path == home / "delta" / "mine" / "packet.json"
+    assert len(list((home / "delta").iterdir())) == folders.KEEP + 2
 
 
 def test_bare_repository_and_annotated_refs(tmp_path):
