@@ -645,3 +645,32 @@ def test_files_missing_a_test_find_their_layout_in_work_linear_in_the_tested_one
 
     small, large = work(500), work(1_000)
     assert large <= 1.3 * small, (small, large)
+
+
+def test_a_pairing_that_is_not_each_others_closest_teaches_no_layout():
+    # tests/backends/base/test_base.py is gis/db/backends/oracle/base.py's closest test, but its
+    # own closest implementation is django/db/backends/base/base.py: the oracle backend's tests
+    # are not shown to live in tests/backends/base/
+    index = CounterpartIndex(["django/db/backends/base/base.py", "tests/backends/base/test_base.py",
+                              "django/contrib/gis/db/backends/oracle/base.py",
+                              "django/contrib/gis/db/backends/oracle/features.py"], changed_paths=set())
+    assert _first(index, "django/contrib/gis/db/backends/oracle/base.py") == "tests/backends/base/test_base.py"
+    [missing] = index.counterparts("django/contrib/gis/db/backends/oracle/features.py")
+    assert "oracle/base.py" not in missing.rule and missing.path != "tests/backends/base/test_features.py"
+
+
+def test_a_stem_three_implementations_carry_is_generic():
+    # "3 or more implementations": three base.py in folders unrelated to the test's, none offered it
+    bases = ["acme/core/base.py", "acme/util/base.py", "acme/misc/base.py"]
+    index = CounterpartIndex(bases + ["tests/generic_views/test_base.py"], changed_paths=set())
+    for path in bases:
+        assert all(c.path != "tests/generic_views/test_base.py" for c in index.counterparts(path)), path
+    two = CounterpartIndex(bases[:2] + ["tests/generic_views/test_base.py"], changed_paths=set())
+    assert _first(two, "acme/core/base.py") == "tests/generic_views/test_base.py"
+
+
+def test_a_typescript_declaration_file_has_no_test_convention():
+    index = CounterpartIndex(["types/index.d.ts", "types/index.test.ts", "src/api.d.ts"], changed_paths=set())
+    for path in ("types/index.d.ts", "src/api.d.ts"):
+        mark = index.counterparts(path)
+        assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", path
