@@ -674,3 +674,11 @@ def test_a_typescript_declaration_file_has_no_test_convention():
     for path in ("types/index.d.ts", "src/api.d.ts"):
         mark = index.counterparts(path)
         assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", path
+
+
+def test_a_plural_in_ies_names_its_singular_folder():
+    # tests/queries/ names a folder query/: related, so the test pairs though three compiler.py exist
+    index = CounterpartIndex(["acme/query/compiler.py", "x/a/compiler.py", "y/b/compiler.py",
+                              "tests/queries/test_compiler.py"], changed_paths=set())
+    assert _first(index, "acme/query/compiler.py") == "tests/queries/test_compiler.py"
+    assert _first(index, "tests/queries/test_compiler.py") == "acme/query/compiler.py"

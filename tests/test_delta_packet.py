@@ -229,6 +229,9 @@ def test_file_and_hunk_caps_drop_whole_entries_and_keep_totals(tmp_path):
     one = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, max_files=11).packet
     assert [(d.path, d.reason) for d in one.drops] == [("m11.py", "file_cap")] and one.truncated  # one drop is enough
     assert not build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.truncated
+    # at the hunk cap every hunk is listed
+    at = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, max_hunks=24).packet
+    assert at.drops == [] and at.totals.hunks_listed == 24
 
 
 def test_dossier_seam(branchy):

@@ -109,6 +109,15 @@ def test_hunks_inherit_the_file_class_or_stand_alone(built):
     files = by_path(built)
     assert all(h.noise == "generated" for h in files["models/gen_models.py"].hunks)
     assert [h.noise for h in files["src/core.py"].hunks] == [None]
+    # the offer's regions carry their hunk's class
+    import json
+
+    regions = json.loads(built.offer_path.read_text())["regions"]
+    by_file: dict[str, set] = {}
+    for region in regions:
+        by_file.setdefault(region["path"], set()).add(region["noise"])
+    assert by_file["models/gen_models.py"] == {"generated"} and by_file["src/core.py"] == {None}
+    assert by_file["src/spaces.py"] == {"whitespace_only"}
 
 
 def test_whitespace_hunk_inside_a_real_change(tmp_path):

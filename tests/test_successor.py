@@ -350,3 +350,17 @@ def test_past_max_pairs_in_a_file_a_hunk_meets_those_around_its_place(monkeypatc
     prev = [_at("a.py", TEN, 6), _at("a.py", _other(10, "q"), 100)]
     acc = account(RNG, prev, cur)
     assert [(c.previous.id, c.current.id) for c in acc.changed] == [(prev[0].id, cur[4].id)]
+
+
+def test_the_capture_cap_on_the_previous_patchset_counts_its_files_together(tmp_path):
+    # two previous files each within the cap but not together: the second, in path order, is unread
+    b = RepoBuilder(tmp_path / "r")
+    rows = "".join(f"row {i}\n" for i in range(200))
+    fork = b.commit({"a.txt": rows, "b.txt": rows, "calc.py": module(NAMES)})
+    v1 = b.commit({"a.txt": rows.replace("row", "line"), "b.txt": rows.replace("row", "item"),
+                   "calc.py": module(NAMES, {"fn_a": LONG_A})}, branch="feature", parents=[fork])
+    b.tag("feature-v1", v1)
+    b.commit({"calc.py": module(NAMES, {"fn_a": LONG_A})}, branch="feature", parents=[fork])
+    built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                               previous_head="feature-v1", index=False, write=False, capture_cap=4200)
+    assert [(u.path, u.reason) for u in built.packet.successor.unread] == [("b.txt", "capture_cap")]
