@@ -682,3 +682,31 @@ def test_a_plural_in_ies_names_its_singular_folder():
                               "tests/queries/test_compiler.py"], changed_paths=set())
     assert _first(index, "acme/query/compiler.py") == "tests/queries/test_compiler.py"
     assert _first(index, "tests/queries/test_compiler.py") == "acme/query/compiler.py"
+
+
+def test_a_five_letter_folder_word_closing_a_longer_one_relates_them():
+    # tests/modeladmin names django/contrib/admin: "admin" closes "modeladmin"
+    index = CounterpartIndex(["django/contrib/admin/options.py", "x/a/options.py", "y/b/options.py",
+                              "tests/modeladmin/test_options.py"], changed_paths=set())
+    assert _first(index, "django/contrib/admin/options.py") == "tests/modeladmin/test_options.py"
+
+
+def test_the_longest_extension_reads_a_file():
+    # ".mts" and ".kts" are not ".ts": x.mts pairs with x.test.mts, a Kotlin script with its Test
+    index = CounterpartIndex(["web/x.mts", "web/x.test.mts", "build/Deps.kts", "build/DepsTest.kts"], set())
+    assert _first(index, "web/x.mts") == "web/x.test.mts"
+    assert [(c.path, c.rule) for c in index.counterparts("build/Deps.kts")] == [
+        ("build/DepsTest.kts", "jvm:<stem>Test.kts")]
+
+
+def test_a_test_folder_inside_the_implementations_folder_relates_them():
+    # src/sub/tests/ sits inside src/: related, so the test pairs though three helpers.py exist
+    index = CounterpartIndex(["src/helpers.py", "a/helpers.py", "b/helpers.py", "src/sub/tests/test_helpers.py"],
+                             changed_paths=set())
+    assert _first(index, "src/helpers.py") == "src/sub/tests/test_helpers.py"
+
+
+def test_the_mirrored_tail_is_the_folders_that_match_from_the_last():
+    # tests/c/ mirrors src/a/b/c/; tests/a/b/q/ shares a and b, but not from the last folder
+    index = CounterpartIndex(["src/a/b/c/foo.py", "tests/a/b/q/test_foo.py", "tests/c/test_foo.py"], set())
+    assert _first(index, "src/a/b/c/foo.py") == "tests/c/test_foo.py"
