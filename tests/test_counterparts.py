@@ -710,3 +710,17 @@ def test_the_mirrored_tail_is_the_folders_that_match_from_the_last():
     # tests/c/ mirrors src/a/b/c/; tests/a/b/q/ shares a and b, but not from the last folder
     index = CounterpartIndex(["src/a/b/c/foo.py", "tests/a/b/q/test_foo.py", "tests/c/test_foo.py"], set())
     assert _first(index, "src/a/b/c/foo.py") == "tests/c/test_foo.py"
+
+
+def test_a_rust_file_holding_its_tests_and_named_by_many_lists_three_in_all():
+    paths = ["src/parser.rs", "tests/parser.rs", "tests/a/parser.rs", "tests/b/parser.rs"]
+    index = CounterpartIndex(paths, set(), read_head=lambda p: b"#[cfg(test)]\nmod tests {}\n" if p == paths[0] else b"")
+    found = index.counterparts("src/parser.rs")
+    assert [c.path for c in found] == ["src/parser.rs", "tests/parser.rs", "tests/a/parser.rs"]
+
+
+def test_maven_reads_a_test_tree_as_the_main_tree_it_mirrors():
+    # src/test/java mirrors src/main/java folder for folder: closer than a folder that only shares src/
+    index = CounterpartIndex(["svc/src/main/java/App.java", "svc/src/test/java/AppTest.java",
+                              "svc/src/java/AppTest.java"], set())
+    assert _first(index, "svc/src/main/java/App.java") == "svc/src/test/java/AppTest.java"

@@ -133,6 +133,9 @@ def test_a_path_filter_of_the_root_selects_every_file_and_a_folder_only_its_own(
     base = b.commit({"src/a.py": "a = 1\n", "src2/b.py": "b = 1\n", "top.py": "t = 1\n"})
     head = b.commit({"src/a.py": "a = 2\n", "src2/b.py": "b = 2\n", "top.py": "t = 2\n"})
     every = ["src/a.py", "src2/b.py", "top.py"]
+    (tmp_path / "link").symlink_to(tmp_path / "r")  # an absolute path into the repository through a link
+    linked = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=[str(tmp_path / "link/src")])
+    assert [f.path for f in linked.packet.files] == ["src/a.py"]
     for paths, expect in (([str(tmp_path / "r")], every), (["."], every), (["src/.."], every), (["src"], ["src/a.py"]),
                           (["src/"], ["src/a.py"]), (["src/a.py"], ["src/a.py"]), (["sr"], [])):
         packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=paths).packet

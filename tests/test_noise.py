@@ -342,3 +342,17 @@ def test_a_deleted_file_is_read_with_the_attributes_of_the_base(tmp_path):
     files = {f.path: f for f in build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.files}
     assert files["gen/x.py"].status == "deleted"
     assert files["gen/x.py"].noise.rule == "gitattributes:linguist-generated"
+
+
+def test_one_change_of_indentation_at_an_indented_and_a_plain_path(tmp_path):
+    # the same two blobs at a Python path and a text path: indentation is syntax in one only
+    src = "def f(x):\n    if x:\n        return 1\n    return 0\n"
+    moved = "def f(x):\n    if x:\n    return 1\n    return 0\n"
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": src, "b.txt": src})
+    head = b.commit({"a.py": moved, "b.txt": moved})
+    for cap in (None, 10):  # with hunks read, and with the two sides compared past the capture cap
+        extra = {"capture_cap": cap} if cap else {}
+        packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, **extra).packet
+        marks = {f.path: f.noise.cls if f.noise else None for f in packet.files}
+        assert marks == {"a.py": None, "b.txt": "whitespace_only"}, cap
