@@ -724,3 +724,25 @@ def test_maven_reads_a_test_tree_as_the_main_tree_it_mirrors():
     index = CounterpartIndex(["svc/src/main/java/App.java", "svc/src/test/java/AppTest.java",
                               "svc/src/java/AppTest.java"], set())
     assert _first(index, "svc/src/main/java/App.java") == "svc/src/test/java/AppTest.java"
+
+
+def test_past_stem_candidates_the_nearest_on_either_side_are_ranked():
+    # 201 test_utils.py: the one beside pkg/m/utils.py stands just before it in path order and by
+    # folder tail, so each run around it must reach back as well as forward
+    tests = [f"pkg/a{i:02d}/test_utils.py" for i in range(100)] + [f"pkg/z{i:02d}/test_utils.py" for i in range(100)]
+    index = CounterpartIndex(tests + ["pkg/m/test_utils.py", "pkg/m/utils.py"], set())
+    assert _first(index, "pkg/m/utils.py") == "pkg/m/test_utils.py"
+
+
+def test_a_word_in_ss_is_no_plural():
+    # tests/classes/ names class/ ("classes" less its s reads "classe", which "class" opens)
+    index = CounterpartIndex(["acme/class/loader.py", "x/a/loader.py", "y/b/loader.py", "tests/classes/test_loader.py"],
+                             set())
+    assert _first(index, "acme/class/loader.py") == "tests/classes/test_loader.py"
+
+
+def test_at_stem_candidates_every_file_of_the_stem_is_ranked():
+    # 64 test_utils.py alike in every key but the path: all are ranked, so the least path is first
+    tests = [f"q{i:02d}/a/b/test_utils.py" for i in range(64)]
+    index = CounterpartIndex(tests + ["zzz/a/b/utils.py"], set())
+    assert _first(index, "zzz/a/b/utils.py") == "q00/a/b/test_utils.py"
