@@ -746,3 +746,10 @@ def test_at_stem_candidates_every_file_of_the_stem_is_ranked():
     tests = [f"q{i:02d}/a/b/test_utils.py" for i in range(64)]
     index = CounterpartIndex(tests + ["zzz/a/b/utils.py"], set())
     assert _first(index, "zzz/a/b/utils.py") == "q00/a/b/test_utils.py"
+
+
+def test_a_four_letter_word_inside_a_longer_one_relates_nothing():
+    # "base" closes "database" as a fragment, not as a name: tests/database/ is not about base/
+    index = CounterpartIndex(["acme/base/conn.py", "x/a/conn.py", "y/b/conn.py", "tests/database/test_conn.py"],
+                             set())
+    assert all(c.path != "tests/database/test_conn.py" for c in index.counterparts("acme/base/conn.py"))
