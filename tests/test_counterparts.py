@@ -753,3 +753,17 @@ def test_a_four_letter_word_inside_a_longer_one_relates_nothing():
     index = CounterpartIndex(["acme/base/conn.py", "x/a/conn.py", "y/b/conn.py", "tests/database/test_conn.py"],
                              set())
     assert all(c.path != "tests/database/test_conn.py" for c in index.counterparts("acme/base/conn.py"))
+
+
+def test_only_the_outermost_test_folder_names_a_stem():
+    # tests/backends/base/ holds the backends' base.py tests, not every base.py's
+    index = CounterpartIndex(["acme/core/base.py", "x/a/base.py", "y/b/base.py", "django/db/backends/base/base.py",
+                              "tests/backends/base/test_base.py"], set())
+    assert all(c.path != "tests/backends/base/test_base.py" for c in index.counterparts("acme/core/base.py"))
+    assert _first(index, "django/db/backends/base/base.py") == "tests/backends/base/test_base.py"
+
+
+def test_a_unittest_folder_is_a_test_word_set_aside():
+    # unittest/x/ names x as tests/x/ does, with no folder left over: closer than tests/y/x/
+    index = CounterpartIndex(["acme/x/foo.py", "unittest/x/test_foo.py", "tests/y/x/test_foo.py"], set())
+    assert _first(index, "acme/x/foo.py") == "unittest/x/test_foo.py"
