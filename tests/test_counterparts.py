@@ -767,3 +767,37 @@ def test_a_unittest_folder_is_a_test_word_set_aside():
     # unittest/x/ names x as tests/x/ does, with no folder left over: closer than tests/y/x/
     index = CounterpartIndex(["acme/x/foo.py", "unittest/x/test_foo.py", "tests/y/x/test_foo.py"], set())
     assert _first(index, "acme/x/foo.py") == "unittest/x/test_foo.py"
+
+
+def test_the_most_agreed_path_wins_and_names_its_least_neighbour():
+    # two neighbours (one way mirroring one folder deep, one two) say tests/dispatch_tests/, one
+    # says tests/dispatch/, and neither folder exists: the most agreed path, by its least source
+    index = CounterpartIndex([
+        "django/utils/text.py", "tests/utils_tests/test_text.py",
+        "django/db/models/base.py", "tests/db_tests/models_tests/test_base.py",
+        "django/middleware/security.py", "tests/middleware/test_security.py",
+        "django/dispatch/dispatcher.py",
+    ], set())
+    [missing] = index.counterparts("django/dispatch/dispatcher.py")
+    assert (missing.path, missing.rule) == (
+        "tests/dispatch_tests/test_dispatcher.py",
+        "python:layout of django/db/models/base.py -> tests/db_tests/models_tests/test_base.py")
+
+
+def test_a_missing_test_keeps_its_own_extension_in_the_neighbours_name():
+    index = CounterpartIndex(["web/a.ts", "web/a.test.ts", "web/b.tsx"], set())
+    assert _first(index, "web/b.tsx") == "web/b.test.tsx"
+
+
+def test_a_test_folder_holding_a_named_folder_is_one_folder_for_the_subtree():
+    # src/__tests__/unit/ is not a test folder below each folder: src/sub/c.ts's test goes there too
+    index = CounterpartIndex(["src/a.ts", "src/__tests__/unit/a.test.ts", "src/sub/c.ts"], set())
+    assert _first(index, "src/sub/c.ts") == "src/__tests__/unit/c.test.ts"
+
+
+def test_folders_sharing_only_their_container_are_unrelated():
+    # packages/alpha/ and packages/beta/ share only packages/: a name many files carry does not pair them
+    index = CounterpartIndex(["packages/alpha/x.py", "packages/beta/x.py", "packages/gamma/x.py",
+                              "packages/beta/tests/test_x.py"], set())
+    assert all(c.path != "packages/beta/tests/test_x.py" for c in index.counterparts("packages/alpha/x.py"))
+    assert _first(index, "packages/beta/x.py") == "packages/beta/tests/test_x.py"
