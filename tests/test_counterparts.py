@@ -801,3 +801,36 @@ def test_folders_sharing_only_their_container_are_unrelated():
                               "packages/beta/tests/test_x.py"], set())
     assert all(c.path != "packages/beta/tests/test_x.py" for c in index.counterparts("packages/alpha/x.py"))
     assert _first(index, "packages/beta/x.py") == "packages/beta/tests/test_x.py"
+
+
+def test_a_test_beside_its_module_places_a_subfolders_test_beside_it_too():
+    # django/test/ (a package, test support's home) names nothing: the layout is "beside" still
+    index = CounterpartIndex(["django/test/client.py", "django/test/test_client.py", "django/test/sub/x.py"], set())
+    assert _first(index, "django/test/sub/x.py") == "django/test/sub/test_x.py"
+
+
+def test_neighbours_mirroring_to_other_depths_vote_apart():
+    # two neighbours name one folder of a mirror (django/utils -> tests/utils_tests), one two
+    # (django/db/models -> tests/db_tests/models_tests): for django/contrib/foo/ they say two paths
+    index = CounterpartIndex([
+        "django/utils/text.py", "tests/utils_tests/test_text.py",
+        "django/template/base.py", "tests/template_tests/test_base.py",
+        "django/db/models/base.py", "tests/db_tests/models_tests/test_base.py",
+        "django/contrib/foo/bar.py",
+    ], set())
+    [missing] = index.counterparts("django/contrib/foo/bar.py")
+    assert (missing.path, missing.rule) == (
+        "tests/contrib_tests/test_bar.py",
+        "python:layout of django/template/base.py -> tests/template_tests/test_base.py")
+
+
+def test_a_folder_of_short_words_names_them_joined():
+    # tests/db_api/ names dbapi/: "db" and "api" are too short to open or close a word alone
+    index = CounterpartIndex(["acme/dbapi/conn.py", "x/a/conn.py", "y/b/conn.py", "tests/db_api/test_conn.py"], set())
+    assert _first(index, "acme/dbapi/conn.py") == "tests/db_api/test_conn.py"
+
+
+@pytest.mark.parametrize("folder", ["specs", "unittests"])
+def test_a_module_in_a_plural_test_folder_is_support(folder):
+    mark = CounterpartIndex([f"{folder}/fixtures.py"], set()).counterparts(f"{folder}/fixtures.py")
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable" and "test support" in mark.reason
