@@ -59,6 +59,7 @@ _INDENT_SUFFIXES = (".py", ".pyi", ".pyw", ".yaml", ".yml", ".sass", ".pug", ".j
                     ".nim", ".hs", ".fs", ".mk")
 _INDENT_NAMES = frozenset({"Makefile", "GNUmakefile", "makefile", "Snakefile", "SConstruct", "SConscript"})
 _WHITESPACE = b" \t\n\r\f\v"
+_EOFNL = ("=", ">", "<")  # libgit2's origins of the "\ No newline at end of file" marker
 
 
 def indent_significant(path: str) -> bool:
@@ -119,10 +120,13 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         new_lines: list[int] = []
         added_raw: list[bytes] = []
         removed_raw: list[bytes] = []
-        size = len(hunk.header.encode())
+        # as `git diff` prints the hunk: its header as git cuts it, a line an origin byte and its
+        # text; libgit2 gives a "\ No newline at end of file" marker the line break of the line
+        # before it, which git prints with that line, and no origin byte of its own
+        size = len(header.encode()) + 1
         for line in hunk.lines:
             raw = line.raw_content
-            size += 1 + len(raw)
+            size += len(raw) if line.origin in _EOFNL else 1 + len(raw)
             if line.origin == "+":
                 norm = normalize(raw)
                 body.append(b"+" + norm)

@@ -645,3 +645,192 @@ def test_files_missing_a_test_find_their_layout_in_work_linear_in_the_tested_one
 
     small, large = work(500), work(1_000)
     assert large <= 1.3 * small, (small, large)
+
+
+def test_a_pairing_that_is_not_each_others_closest_teaches_no_layout():
+    # tests/backends/base/test_base.py is gis/db/backends/oracle/base.py's closest test, but its
+    # own closest implementation is django/db/backends/base/base.py: the oracle backend's tests
+    # are not shown to live in tests/backends/base/
+    index = CounterpartIndex(["django/db/backends/base/base.py", "tests/backends/base/test_base.py",
+                              "django/contrib/gis/db/backends/oracle/base.py",
+                              "django/contrib/gis/db/backends/oracle/features.py"], changed_paths=set())
+    assert _first(index, "django/contrib/gis/db/backends/oracle/base.py") == "tests/backends/base/test_base.py"
+    [missing] = index.counterparts("django/contrib/gis/db/backends/oracle/features.py")
+    assert "oracle/base.py" not in missing.rule and missing.path != "tests/backends/base/test_features.py"
+
+
+def test_a_stem_three_implementations_carry_is_generic():
+    # "3 or more implementations": three base.py in folders unrelated to the test's, none offered it
+    bases = ["acme/core/base.py", "acme/util/base.py", "acme/misc/base.py"]
+    index = CounterpartIndex(bases + ["tests/generic_views/test_base.py"], changed_paths=set())
+    for path in bases:
+        assert all(c.path != "tests/generic_views/test_base.py" for c in index.counterparts(path)), path
+    two = CounterpartIndex(bases[:2] + ["tests/generic_views/test_base.py"], changed_paths=set())
+    assert _first(two, "acme/core/base.py") == "tests/generic_views/test_base.py"
+
+
+def test_a_typescript_declaration_file_has_no_test_convention():
+    index = CounterpartIndex(["types/index.d.ts", "types/index.test.ts", "src/api.d.ts"], changed_paths=set())
+    for path in ("types/index.d.ts", "src/api.d.ts"):
+        mark = index.counterparts(path)
+        assert isinstance(mark, Unknown) and mark.unknown == "not_applicable", path
+
+
+def test_a_plural_in_ies_names_its_singular_folder():
+    # tests/queries/ names a folder query/: related, so the test pairs though three compiler.py exist
+    index = CounterpartIndex(["acme/query/compiler.py", "x/a/compiler.py", "y/b/compiler.py",
+                              "tests/queries/test_compiler.py"], changed_paths=set())
+    assert _first(index, "acme/query/compiler.py") == "tests/queries/test_compiler.py"
+    assert _first(index, "tests/queries/test_compiler.py") == "acme/query/compiler.py"
+
+
+def test_a_five_letter_folder_word_closing_a_longer_one_relates_them():
+    # tests/modeladmin names django/contrib/admin: "admin" closes "modeladmin"
+    index = CounterpartIndex(["django/contrib/admin/options.py", "x/a/options.py", "y/b/options.py",
+                              "tests/modeladmin/test_options.py"], changed_paths=set())
+    assert _first(index, "django/contrib/admin/options.py") == "tests/modeladmin/test_options.py"
+
+
+def test_the_longest_extension_reads_a_file():
+    # ".mts" and ".kts" are not ".ts": x.mts pairs with x.test.mts, a Kotlin script with its Test
+    index = CounterpartIndex(["web/x.mts", "web/x.test.mts", "build/Deps.kts", "build/DepsTest.kts"], set())
+    assert _first(index, "web/x.mts") == "web/x.test.mts"
+    assert [(c.path, c.rule) for c in index.counterparts("build/Deps.kts")] == [
+        ("build/DepsTest.kts", "jvm:<stem>Test.kts")]
+
+
+def test_a_test_folder_inside_the_implementations_folder_relates_them():
+    # src/sub/tests/ sits inside src/: related, so the test pairs though three helpers.py exist
+    index = CounterpartIndex(["src/helpers.py", "a/helpers.py", "b/helpers.py", "src/sub/tests/test_helpers.py"],
+                             changed_paths=set())
+    assert _first(index, "src/helpers.py") == "src/sub/tests/test_helpers.py"
+
+
+def test_the_mirrored_tail_is_the_folders_that_match_from_the_last():
+    # tests/c/ mirrors src/a/b/c/; tests/a/b/q/ shares a and b, but not from the last folder
+    index = CounterpartIndex(["src/a/b/c/foo.py", "tests/a/b/q/test_foo.py", "tests/c/test_foo.py"], set())
+    assert _first(index, "src/a/b/c/foo.py") == "tests/c/test_foo.py"
+
+
+def test_a_rust_file_holding_its_tests_and_named_by_many_lists_three_in_all():
+    paths = ["src/parser.rs", "tests/parser.rs", "tests/a/parser.rs", "tests/b/parser.rs"]
+    index = CounterpartIndex(paths, set(), read_head=lambda p: b"#[cfg(test)]\nmod tests {}\n" if p == paths[0] else b"")
+    found = index.counterparts("src/parser.rs")
+    assert [c.path for c in found] == ["src/parser.rs", "tests/parser.rs", "tests/a/parser.rs"]
+
+
+def test_maven_reads_a_test_tree_as_the_main_tree_it_mirrors():
+    # src/test/java mirrors src/main/java folder for folder: closer than a folder that only shares src/
+    index = CounterpartIndex(["svc/src/main/java/App.java", "svc/src/test/java/AppTest.java",
+                              "svc/src/java/AppTest.java"], set())
+    assert _first(index, "svc/src/main/java/App.java") == "svc/src/test/java/AppTest.java"
+
+
+def test_past_stem_candidates_the_nearest_on_either_side_are_ranked():
+    # 201 test_utils.py: the one beside pkg/m/utils.py stands just before it in path order and by
+    # folder tail, so each run around it must reach back as well as forward
+    tests = [f"pkg/a{i:02d}/test_utils.py" for i in range(100)] + [f"pkg/z{i:02d}/test_utils.py" for i in range(100)]
+    index = CounterpartIndex(tests + ["pkg/m/test_utils.py", "pkg/m/utils.py"], set())
+    assert _first(index, "pkg/m/utils.py") == "pkg/m/test_utils.py"
+
+
+def test_a_word_in_ss_is_no_plural():
+    # tests/classes/ names class/ ("classes" less its s reads "classe", which "class" opens)
+    index = CounterpartIndex(["acme/class/loader.py", "x/a/loader.py", "y/b/loader.py", "tests/classes/test_loader.py"],
+                             set())
+    assert _first(index, "acme/class/loader.py") == "tests/classes/test_loader.py"
+
+
+def test_at_stem_candidates_every_file_of_the_stem_is_ranked():
+    # 64 test_utils.py alike in every key but the path: all are ranked, so the least path is first
+    tests = [f"q{i:02d}/a/b/test_utils.py" for i in range(64)]
+    index = CounterpartIndex(tests + ["zzz/a/b/utils.py"], set())
+    assert _first(index, "zzz/a/b/utils.py") == "q00/a/b/test_utils.py"
+
+
+def test_a_four_letter_word_inside_a_longer_one_relates_nothing():
+    # "base" closes "database" as a fragment, not as a name: tests/database/ is not about base/
+    index = CounterpartIndex(["acme/base/conn.py", "x/a/conn.py", "y/b/conn.py", "tests/database/test_conn.py"],
+                             set())
+    assert all(c.path != "tests/database/test_conn.py" for c in index.counterparts("acme/base/conn.py"))
+
+
+def test_only_the_outermost_test_folder_names_a_stem():
+    # tests/backends/base/ holds the backends' base.py tests, not every base.py's
+    index = CounterpartIndex(["acme/core/base.py", "x/a/base.py", "y/b/base.py", "django/db/backends/base/base.py",
+                              "tests/backends/base/test_base.py"], set())
+    assert all(c.path != "tests/backends/base/test_base.py" for c in index.counterparts("acme/core/base.py"))
+    assert _first(index, "django/db/backends/base/base.py") == "tests/backends/base/test_base.py"
+
+
+def test_a_unittest_folder_is_a_test_word_set_aside():
+    # unittest/x/ names x as tests/x/ does, with no folder left over: closer than tests/y/x/
+    index = CounterpartIndex(["acme/x/foo.py", "unittest/x/test_foo.py", "tests/y/x/test_foo.py"], set())
+    assert _first(index, "acme/x/foo.py") == "unittest/x/test_foo.py"
+
+
+def test_the_most_agreed_path_wins_and_names_its_least_neighbour():
+    # two neighbours (one way mirroring one folder deep, one two) say tests/dispatch_tests/, one
+    # says tests/dispatch/, and neither folder exists: the most agreed path, by its least source
+    index = CounterpartIndex([
+        "django/utils/text.py", "tests/utils_tests/test_text.py",
+        "django/db/models/base.py", "tests/db_tests/models_tests/test_base.py",
+        "django/middleware/security.py", "tests/middleware/test_security.py",
+        "django/dispatch/dispatcher.py",
+    ], set())
+    [missing] = index.counterparts("django/dispatch/dispatcher.py")
+    assert (missing.path, missing.rule) == (
+        "tests/dispatch_tests/test_dispatcher.py",
+        "python:layout of django/db/models/base.py -> tests/db_tests/models_tests/test_base.py")
+
+
+def test_a_missing_test_keeps_its_own_extension_in_the_neighbours_name():
+    index = CounterpartIndex(["web/a.ts", "web/a.test.ts", "web/b.tsx"], set())
+    assert _first(index, "web/b.tsx") == "web/b.test.tsx"
+
+
+def test_a_test_folder_holding_a_named_folder_is_one_folder_for_the_subtree():
+    # src/__tests__/unit/ is not a test folder below each folder: src/sub/c.ts's test goes there too
+    index = CounterpartIndex(["src/a.ts", "src/__tests__/unit/a.test.ts", "src/sub/c.ts"], set())
+    assert _first(index, "src/sub/c.ts") == "src/__tests__/unit/c.test.ts"
+
+
+def test_folders_sharing_only_their_container_are_unrelated():
+    # packages/alpha/ and packages/beta/ share only packages/: a name many files carry does not pair them
+    index = CounterpartIndex(["packages/alpha/x.py", "packages/beta/x.py", "packages/gamma/x.py",
+                              "packages/beta/tests/test_x.py"], set())
+    assert all(c.path != "packages/beta/tests/test_x.py" for c in index.counterparts("packages/alpha/x.py"))
+    assert _first(index, "packages/beta/x.py") == "packages/beta/tests/test_x.py"
+
+
+def test_a_test_beside_its_module_places_a_subfolders_test_beside_it_too():
+    # django/test/ (a package, test support's home) names nothing: the layout is "beside" still
+    index = CounterpartIndex(["django/test/client.py", "django/test/test_client.py", "django/test/sub/x.py"], set())
+    assert _first(index, "django/test/sub/x.py") == "django/test/sub/test_x.py"
+
+
+def test_neighbours_mirroring_to_other_depths_vote_apart():
+    # two neighbours name one folder of a mirror (django/utils -> tests/utils_tests), one two
+    # (django/db/models -> tests/db_tests/models_tests): for django/contrib/foo/ they say two paths
+    index = CounterpartIndex([
+        "django/utils/text.py", "tests/utils_tests/test_text.py",
+        "django/template/base.py", "tests/template_tests/test_base.py",
+        "django/db/models/base.py", "tests/db_tests/models_tests/test_base.py",
+        "django/contrib/foo/bar.py",
+    ], set())
+    [missing] = index.counterparts("django/contrib/foo/bar.py")
+    assert (missing.path, missing.rule) == (
+        "tests/contrib_tests/test_bar.py",
+        "python:layout of django/template/base.py -> tests/template_tests/test_base.py")
+
+
+def test_a_folder_of_short_words_names_them_joined():
+    # tests/db_api/ names dbapi/: "db" and "api" are too short to open or close a word alone
+    index = CounterpartIndex(["acme/dbapi/conn.py", "x/a/conn.py", "y/b/conn.py", "tests/db_api/test_conn.py"], set())
+    assert _first(index, "acme/dbapi/conn.py") == "tests/db_api/test_conn.py"
+
+
+@pytest.mark.parametrize("folder", ["specs", "unittests"])
+def test_a_module_in_a_plural_test_folder_is_support(folder):
+    mark = CounterpartIndex([f"{folder}/fixtures.py"], set()).counterparts(f"{folder}/fixtures.py")
+    assert isinstance(mark, Unknown) and mark.unknown == "not_applicable" and "test support" in mark.reason

@@ -79,3 +79,23 @@ def test_index_false_reads_an_existing_snapshot(repo):
     finally:
         store.close()
     assert {f.path: f.fan_in for f in p.files}["pkg/core.py"] == 2
+
+
+def test_an_index_that_fails_is_an_absent_index_not_a_failed_packet(repo, monkeypatch):
+    # a failure indexing the base (here an OSError from the store) leaves fan-in and elements
+    # not assessed, saying why; the packet itself is built
+    import indexer.api
+
+    def failing(*args, **kwargs):
+        raise OSError("the store's disk is gone")
+
+    monkeypatch.setattr(indexer.api, "snapshot", failing)
+    root, base, head = repo
+    store = open_store(root / "failing-home")
+    try:
+        p = build_delta_packet(root / "repo", base, head, store=store, write=False).packet
+    finally:
+        store.close()
+    assert p.blast.unknown == "not_assessed" and "OSError" in p.blast.reason and "failed" in p.blast.reason
+    assert all(isinstance(f.fan_in, Unknown) and f.fan_in.unknown == "not_assessed" for f in p.files)
+    assert p.elements.items == [] and p.elements.unknown.unknown == "not_assessed"

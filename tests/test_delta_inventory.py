@@ -78,7 +78,7 @@ def every_change(tmp_path_factory):
         "tool.sh": "echo hi\n", "was_exec": Exec("#!/bin/sh\nexit 0\n"),
         "link_to_file": Link("src/moved.py"), "file_to_link": "plain text\n",
         "mods/bumped": Submodule(SHA[1]), "mods/removed": Submodule(SHA[2]),
-        "mods/to_file": Submodule(SHA[6]), "file_to_sub": "a file first\n",
+        "mods/to_file": Submodule(SHA[6]), "file_to_sub": "a file first\n", "mods/moved": Submodule(SHA[7]),
         "gone.txt": "bye\n", "img.bin": bytes(range(256)) * 8,
         "copy_src.py": BODY.replace("line", "copy"), "exec_renamed": "#!/bin/sh\n" + BODY,
     })
@@ -90,6 +90,7 @@ def every_change(tmp_path_factory):
         "link_to_file": "now a regular file\n", "file_to_link": Link("tool.sh"),
         "mods/bumped": Submodule(SHA[3]), "mods/removed": None, "mods/added": Submodule(SHA[4]),
         "mods/to_file": "a file now\n", "file_to_sub": Submodule(SHA[5]),
+        "mods/moved": None, "mods/elsewhere": Submodule(SHA[7]),  # a gitlink moved, its commit kept: no bump
         "gone.txt": None, "new.txt": "hello\n", "img.bin": bytes(range(255, -1, -1)) * 8,
         "copy_dst.py": BODY.replace("line", "copy"),
         "copy_src.py": BODY.replace("line", "copy") + "one more line\n",  # modified source: -C sees the copy
@@ -136,6 +137,7 @@ def test_mode_change_evidence_is_typed(every_change):
     assert kind["mods/added"] == "submodule_added"
     assert kind["mods/removed"] == "submodule_removed"
     assert kind["src/renamed_edited.py"] is None and kind["new.txt"] is None and kind["img.bin"] is None
+    assert kind["mods/elsewhere"] is None and by_path["mods/elsewhere"].status == "renamed"
 
     bump = by_path["mods/bumped"].mode_change
     assert (bump.kind, bump.old_commit, bump.new_commit) == ("submodule_bump", SHA[1], SHA[3])
@@ -509,3 +511,17 @@ def test_a_link_or_a_gitlink_takes_no_diff_driver_as_in_git(tmp_path):
         assert not binary_path.binary and binary_path.hunk_count == plain.hunk_count == 1
         assert (binary_path.additions, binary_path.deletions, binary_path.size) == \
             (plain.additions, plain.deletions, plain.size)
+
+
+def test_the_blob_that_spends_the_diff_budget_exactly_is_diffed(tmp_path, monkeypatch):
+    # DIFF_BYTES scaled down to two files' bytes: both are diffed, the third, past it, is not
+    import delta.inventory as inv
+
+    monkeypatch.setattr(inv, "DIFF_BYTES", 2 * 1000)
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"k.py": "k = 1\n"})
+    head = b.commit({f"f{i}.txt": f"{i}\n" + "x" * 997 + "\n" for i in range(3)})
+    repo = open_repository(tmp_path / "r")
+    changes = inventory(repo, resolve_range(repo, base, head))
+    assert [(c.path, c.not_diffed, c.additions) for c in changes] == [
+        ("f0.txt", None, 2), ("f1.txt", None, 2), ("f2.txt", "diff_cap", 0)]

@@ -8,10 +8,14 @@ import json
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
+from delta.range import PathOutsideRepository, normalize_paths, open_repository, path_selected
 from indexer.contract.errors import RennetError
+from tests.examples import examples
 
 SECRET_LINE = "zebra_quartz_marker = 42"
 CODE = "".join(f"def fn_{i}(a):\n    return a * {i}\n\n" for i in range(40))
@@ -73,7 +77,15 @@ def test_offer_regions_resolve_back_to_hunk_ids(tmp_path):
     deletion = [r for r in offer["regions"] if r["path"] == "a.py"][1]
     assert deletion["side"] == "old"  # a deletion-only hunk offers its old-side lines
     assert built.resolve_region("a.py", "new", 1, 5) is None  # no changed line there
+    assert built.resolve_region("a.py", "new", 5) is None  # one line, not a range from it
+    assert built.resolve_region("a.py", "new", 12) is None  # next to a changed line is not on it
+    # a range over two hunks, as much of each: the first
+    assert built.resolve_region("a.py", "old", 11, deletion["start"]) == a_hunks[0].id
     assert built.resolve_region("gone.py", "old", 1, 2) is not None
+    # a region runs from the first to the last changed line of its side
+    assert [(r["side"], r["start"], r["end"]) for r in offer["regions"] if r["path"] == "gone.py"] == [("old", 1, 2)]
+    gone = {f.path: f for f in built.packet.files}["gone.py"].hunks[0].id
+    assert built.resolve_region("gone.py", "old", 2) == gone
     with pytest.raises(TypeError):
         import pickle
         pickle.dumps(built.regions)
@@ -101,6 +113,10 @@ def test_unknown_rev_not_a_repository_and_path_outside(branchy, tmp_path):
         (dict(repo=tmp_path / "nowhere", base="a", head="b"), "not_a_repository"),
         (dict(repo=repo, base="main", head="feature", paths=["../elsewhere"]), "path_outside_repository"),
         (dict(repo=repo, base="main", head="feature", paths=["/etc/passwd"]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=[".."]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=["src/../.."]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=["app.py\0"]), "path_outside_repository"),
+        (dict(repo=repo, base="main", head="feature", paths=[""]), "path_outside_repository"),
         (dict(repo=repo, base="main", head="feature", previous_base="main"), "bad_input"),
     ]
     (tmp_path / "plain").mkdir()
@@ -110,6 +126,44 @@ def test_unknown_rev_not_a_repository_and_path_outside(branchy, tmp_path):
             build_delta_packet(kwargs.pop("repo"), kwargs.pop("base"), kwargs.pop("head"), index=False, write=False,
                                **kwargs)
         assert err.value.code == code, kwargs
+
+
+def test_a_path_filter_of_the_root_selects_every_file_and_a_folder_only_its_own(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"src/a.py": "a = 1\n", "src2/b.py": "b = 1\n", "top.py": "t = 1\n"})
+    head = b.commit({"src/a.py": "a = 2\n", "src2/b.py": "b = 2\n", "top.py": "t = 2\n"})
+    every = ["src/a.py", "src2/b.py", "top.py"]
+    (tmp_path / "link").symlink_to(tmp_path / "r")  # an absolute path into the repository through a link
+    linked = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=[str(tmp_path / "link/src")])
+    assert [f.path for f in linked.packet.files] == ["src/a.py"]
+    for paths, expect in (([str(tmp_path / "r")], every), (["."], every), (["src/.."], every), (["src"], ["src/a.py"]),
+                          (["src/"], ["src/a.py"]), (["src/a.py"], ["src/a.py"]), (["sr"], [])):
+        packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=paths).packet
+        assert [f.path for f in packet.files] == expect, paths
+
+
+def test_any_path_filter_is_a_path_inside_the_repository_or_a_typed_refusal(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    b.commit({"a.py": "a = 1\n"})
+    git = open_repository(tmp_path / "r")
+    root = str((tmp_path / "r").resolve())
+    part = st.sampled_from(["", ".", "..", "a", "src", "\0", "x y", root])
+    paths = st.lists(part, min_size=1, max_size=5).map("/".join) | st.text(max_size=12)
+
+    @given(paths)
+    @settings(max_examples=examples(100))
+    def check(raw: str) -> None:
+        try:
+            out = normalize_paths(git, [raw])
+        except PathOutsideRepository:
+            return
+        assert out is not None and len(out) == 1
+        norm = out[0]
+        assert "\0" not in norm and not norm.startswith("/")
+        assert ".." not in norm.split("/") and "." not in norm.split("/")
+        assert path_selected("a.py", out) == (norm in ("", "a.py"))
+
+    check()
 
 
 def test_unrelated_histories_have_no_merge_base(tmp_path):
@@ -129,6 +183,9 @@ def test_base_equal_head_and_head_behind_base_are_empty_packets(branchy, tmp_pat
         assert p.files == [] and p.drops == [] and not p.truncated
         assert (p.totals.files, p.totals.hunks, p.totals.diff_bytes) == (0, 0, 0)
         assert json.loads(built.offer_path.read_text())["regions"] == []
+        # nothing to assess is said, not left blank
+        assert msgspec.to_builtins(p.blast)["unknown"] == "not_applicable"
+        assert json.loads(built.packet_path.read_text())["blast"]["unknown"] == "not_applicable"
 
 
 def test_empty_commit_range_is_empty(tmp_path):
@@ -175,6 +232,9 @@ def test_file_and_hunk_caps_drop_whole_entries_and_keep_totals(tmp_path):
     one = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, max_files=11).packet
     assert [(d.path, d.reason) for d in one.drops] == [("m11.py", "file_cap")] and one.truncated  # one drop is enough
     assert not build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.truncated
+    # at the hunk cap every hunk is listed
+    at = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, max_hunks=24).packet
+    assert at.drops == [] and at.totals.hunks_listed == 24
 
 
 def test_dossier_seam(branchy):
@@ -251,6 +311,40 @@ def test_default_folders_are_swept_to_the_newest(tmp_path):
                           + ["notes"])
 
 
+def test_the_newest_64_default_folders_are_kept(tmp_path):
+    import os
+
+    from delta import folders
+
+    home = tmp_path / "home"
+    for i in range(65):
+        f = folders.default_folder(home, f"{i:012x}" + "0" * 28, f"{i + 1:012x}" + "0" * 28)
+        f.mkdir(parents=True)
+        (f / "packet.json").write_text("{}")
+        os.utime(f / "packet.json", (1000 + i, 1000 + i))
+    removed = folders.sweep(home)
+    assert [p.name for p in removed] == [f"{0:012x}..{1:012x}"]
+    assert len(list((home / "delta").iterdir())) == 64
+
+
+def test_a_folder_given_with_out_is_never_swept(branchy, tmp_path):
+    # --out is the caller's: no range folder beside it, nor any under <its grandparent>/delta, is touched
+    import os
+
+    from delta import folders
+
+    repo, *_ = branchy
+    home = tmp_path / "home"
+    for i in range(folders.KEEP + 1):
+        f = folders.default_folder(home, f"{i:012x}" + "0" * 28, f"{i + 1:012x}" + "0" * 28)
+        f.mkdir(parents=True)
+        (f / "packet.json").write_text("{}")
+        os.utime(f / "packet.json", (1000 + i, 1000 + i))
+    built = build_delta_packet(repo, "main", "feature", index=False, out=home / "delta" / "mine")
+    assert built.packet_path == home / "delta" / "mine" / "packet.json"
+    assert len(list((home / "delta").iterdir())) == folders.KEEP + 2
+
+
 def test_bare_repository_and_annotated_refs(tmp_path):
     b = RepoBuilder(tmp_path / "bare.git", bare=True)
     base = b.commit({"a.py": CODE})
@@ -259,3 +353,30 @@ def test_bare_repository_and_annotated_refs(tmp_path):
     p = build_delta_packet(tmp_path / "bare.git", base, "v2", index=False, write=False).packet
     assert p.range.head_oid == head and [f.path for f in p.files] == ["a.py", "b.py"]
     assert p.files[0].hunks[0].section == "def fn_8(a):"  # as git: the function line above the hunk
+
+
+def test_the_diff_bytes_are_those_git_diff_prints(tmp_path):
+    # mode changes alone of one blob at paths of other lengths: each its own text, as git prints it
+    import subprocess
+
+    from corpora.gitbuild import Exec
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.sh": "echo\n", "longer/path/b.sh": "echo\n", "c.py": "x = 1\n", "d.txt": "one\ntwo\n"})
+    head = b.commit({"a.sh": Exec("echo\n"), "longer/path/b.sh": Exec("echo\n"), "c.py": "x = 2\n",
+                     "d.txt": "one\n2\n", "e/f.txt": "new\n"})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "diff", "-M", "-C", base, head], check=True,
+                         capture_output=True).stdout
+    assert packet.totals.diff_bytes == len(out)
+
+
+def test_a_change_of_exactly_the_capture_cap_is_captured(tmp_path):
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": CODE, "b.py": CODE})
+    head = b.commit({"a.py": CODE.replace("a * 3", "a * 33"), "b.py": CODE.replace("a * 5", "a * 55")})
+    whole = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet.totals.diff_bytes
+    at = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, capture_cap=whole).packet
+    assert at.drops == [] and at.totals.diff_bytes_captured == whole and not at.truncated
+    under = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, capture_cap=whole - 1).packet
+    assert [(d.path, d.reason) for d in under.drops] == [("b.py", "capture_cap")]

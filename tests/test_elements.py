@@ -243,3 +243,38 @@ def test_moves_pair_as_the_one_by_one_scan_did():
         _pair_one_by_one(*expected)
         _pair_moves(results, removed_at, added_body)
         assert results == expected[0]
+
+
+def test_the_element_caps_count_over_the_packet_and_hold_at_their_bounds(tmp_path, monkeypatch):
+    # caps scaled down: a.py and b.py list 5 changes, at ELEMENT_CAP; c.py's one would pass it
+    # (the cap is the packet's, not a file's). 8 definitions are read, at DEFINITIONS_CAP.
+    from delta import elements
+
+    monkeypatch.setattr(elements, "ELEMENT_CAP", 5)
+    monkeypatch.setattr(elements, "DEFINITIONS_CAP", 8)
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.py": _funcs(["keep"])})
+    head = b.commit({"a.py": _funcs(["keep", "new1", "new2"]), "b.py": _funcs(["g0", "g1", "g2"]),
+                     "c.py": _funcs(["h0"])})
+    with open_store(tmp_path / "home") as store:
+        p = build_delta_packet(tmp_path / "r", base, head, store=store, write=False).packet
+    got = {fe.path: fe.changes for fe in p.elements.items}
+    assert [len(got[path].items) for path in ("a.py", "b.py")] == [2, 3]
+    assert got["a.py"].unknown is None and got["b.py"].unknown is None
+    assert got["c.py"].items == [] and got["c.py"].unknown.reason.startswith(
+        "a packet lists at most 5 element changes; the 1 of this file would pass them, with the 5 of the files")
+
+
+def test_a_file_the_indexer_skipped_on_a_side_is_not_assessed(tmp_path):
+    # a Git LFS pointer at head: no symbols were extracted there, which is no evidence they were removed
+    b = RepoBuilder(tmp_path / "r")
+    js = "".join(f"function f{i}(a) {{\n  return a + {i};\n}}\n" for i in range(40))
+    pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "a" * 64 + "\nsize 12345\n"
+    base = b.commit({"m.js": js, "k.py": _funcs(["keep"])})
+    head = b.commit({"m.js": pointer, "k.py": _funcs(["keep", "more"])})
+    with open_store(tmp_path / "home") as store:
+        p = build_delta_packet(tmp_path / "r", base, head, store=store, write=False).packet
+    got = {fe.path: fe.changes for fe in p.elements.items}
+    assert got["m.js"].items == [] and got["m.js"].unknown.unknown == "not_assessed"
+    assert "no symbols extracted for m.js" in got["m.js"].unknown.reason
+    assert [c.qualified for c in got["k.py"].items] == ["more"]

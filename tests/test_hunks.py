@@ -72,12 +72,13 @@ def test_ids_ignore_whitespace_and_line_numbers_but_not_path_or_context(tmp_path
 
 def test_identical_hunks_in_one_file_get_distinct_ids(tmp_path):
     b = RepoBuilder(tmp_path / "r")
-    block = "".join(f"filler {i}\n" for i in range(20))
-    base = b.commit({"f.txt": "a = 1\n" + block + "a = 1\n" + block})
-    head = b.commit({"f.txt": "a = 2\n" + block + "a = 2\n" + block})
+    block = "".join(f" filler {i}\n" for i in range(20))  # no line a function context: one section
+    base = b.commit({"f.txt": (" a = 1\n" + block) * 3})
+    head = b.commit({"f.txt": (" a = 2\n" + block) * 3})
     recs = hunks_of(tmp_path / "r", base, head)
-    assert len(recs) == 2 and recs[0].body == recs[1].body
-    assert recs[0].id != recs[1].id
+    assert len(recs) == 3 and recs[0].body == recs[1].body == recs[2].body
+    assert [h.section for h in recs] == ["", "", ""]
+    assert len({h.id for h in recs}) == 3  # the third as well as the second told apart
 
 
 def test_whitespace_only_hunks_are_flagged(tmp_path):
@@ -113,6 +114,31 @@ def test_headers_and_spans_match_git_diff(tmp_path):
         m = re.match(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", h.header)
         assert (h.old_start, h.new_start) == (int(m.group(1)), int(m.group(3)))
         assert h.size > len(h.header)
+
+
+def test_a_hunks_size_is_the_bytes_git_diff_prints_of_it(tmp_path):
+    # a last line with no newline (on one side or both), and a function context git cuts at 80
+    # bytes on a space it then drops, where libgit2 keeps it
+    b = RepoBuilder(tmp_path / "r")
+    ctx = "def _is_incomplete_option(ctx: Context, args: t.List[str], param: Parameter) -> bool:\n" + "".join(
+        f"    v{i} = x\n" for i in range(8))
+    base = b.commit({"a.py": module(40), "e.txt": "x\ny", "g.txt": "p\nq\n", "h.txt": "k\nm",
+                     "s.py": ctx + "    return 0\n"})
+    head = b.commit({"a.py": module(40, {1: "    return 1\n", 20: "    pass   \n"}), "e.txt": "x\nz",
+                     "g.txt": "p\nr", "h.txt": "k\nm\n", "s.py": ctx + "    return 1\n"})
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "diff", "-U3", base, head],
+                         check=True, capture_output=True).stdout
+    theirs: dict[str, list[int]] = {}
+    path = ""
+    for chunk in re.split(rb"(?m)^(?=diff --git |@@ )", out):
+        if chunk.startswith(b"diff --git "):
+            path = re.match(rb"diff --git a/(\S+) b/(\S+)", chunk).group(2).decode()
+        elif chunk.startswith(b"@@"):
+            theirs.setdefault(path, []).append(len(chunk))
+    ours: dict[str, list[int]] = {}
+    for h in hunks_of(tmp_path / "r", base, head):
+        ours.setdefault(h.path, []).append(h.size)
+    assert ours == theirs
 
 
 def _git_bodies(repo, base, head) -> dict[str, list[tuple[bytes, ...]]]:

@@ -309,3 +309,58 @@ def test_one_body_many_hunks_share_moves_in_work_linear_in_them():
     large_acc, large = _work(*shape(2_000))
     assert large <= 2.5 * small, (small, large)
     assert [(m.previous.path, m.current.path) for m in large_acc.moved] == [("a.py", "b.py")] * 2_000
+
+
+def _other(n: int, tag: str) -> tuple[bytes, ...]:
+    """A body of `n` lines no other body of these tests shares a line with."""
+    return tuple(f"+{tag}{i}".encode() for i in range(n))
+
+
+def test_within_max_pairs_every_pair_is_scored_across_files(monkeypatch):
+    import delta.successor as successor
+
+    monkeypatch.setattr(successor, "MAX_PAIRS", 4)
+    prev = [_at("a.py", TEN, 1), _at("a.py", _other(10, "p"), 50)]
+    cur = [_at("b.py", TEN[:9] + (b"+x",), 1), _at("a.py", _other(10, "q"), 50)]
+    acc = account(RNG, prev, cur)  # 2 x 2 pairs: at the bound, the one across files is scored too
+    assert [(c.previous.path, c.current.path) for c in acc.changed] == [("a.py", "b.py")]
+
+
+def test_past_max_pairs_a_files_pairs_within_it_are_all_scored(monkeypatch):
+    # 4 previous x 7 current hunks is past the bound, but the pairs within each file (1 x 6 and
+    # 3 x 1) are within it: each previous hunk meets every current one of its file, however far
+    import delta.successor as successor
+
+    monkeypatch.setattr(successor, "MAX_PAIRS", 10)
+    prev = [_at("f.py", TEN, 1)] + [_at("g.py", _other(10, f"g{k}"), 10 * k) for k in range(3)]
+    cur = [_at("f.py", _other(10, f"f{k}"), 10 * k) for k in range(1, 6)] + [_at("f.py", TEN[:9] + (b"+x",), 900),
+                                                                             _at("g.py", _other(10, "h"), 5)]
+    acc = account(RNG, prev, cur)
+    assert [(c.previous.id, c.current.id) for c in acc.changed] == [(prev[0].id, cur[5].id)]
+
+
+def test_past_max_pairs_in_a_file_a_hunk_meets_those_around_its_place(monkeypatch):
+    # 2 x 12 pairs of one file past a bound of 8: each previous hunk meets the 4 current hunks
+    # around where it stood, those just above it as well as those below
+    import delta.successor as successor
+
+    monkeypatch.setattr(successor, "MAX_PAIRS", 8)
+    cur = [_at("a.py", _other(10, f"c{k}"), k) for k in range(1, 13)]
+    cur[4] = _at("a.py", TEN[:9] + (b"+x",), 5)  # the hunk at line 6, edited and moved a line up
+    prev = [_at("a.py", TEN, 6), _at("a.py", _other(10, "q"), 100)]
+    acc = account(RNG, prev, cur)
+    assert [(c.previous.id, c.current.id) for c in acc.changed] == [(prev[0].id, cur[4].id)]
+
+
+def test_the_capture_cap_on_the_previous_patchset_counts_its_files_together(tmp_path):
+    # two previous files each within the cap but not together: the second, in path order, is unread
+    b = RepoBuilder(tmp_path / "r")
+    rows = "".join(f"row {i}\n" for i in range(200))
+    fork = b.commit({"a.txt": rows, "b.txt": rows, "calc.py": module(NAMES)})
+    v1 = b.commit({"a.txt": rows.replace("row", "line"), "b.txt": rows.replace("row", "item"),
+                   "calc.py": module(NAMES, {"fn_a": LONG_A})}, branch="feature", parents=[fork])
+    b.tag("feature-v1", v1)
+    b.commit({"calc.py": module(NAMES, {"fn_a": LONG_A})}, branch="feature", parents=[fork])
+    built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                               previous_head="feature-v1", index=False, write=False, capture_cap=4200)
+    assert [(u.path, u.reason) for u in built.packet.successor.unread] == [("b.txt", "capture_cap")]
