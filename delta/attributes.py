@@ -66,12 +66,3 @@ class TreeAttributes:
 
     def value(self, path: str, name: str) -> Value:
         return self._attrs.value(path, name) if self._attrs else None
-
-
-def truthy(value: Value) -> bool | None:
-    """linguist's reading of an attribute: true / false / unspecified."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value.lower() not in ("false", "0", "no", "off")
-    return value

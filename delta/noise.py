@@ -18,7 +18,7 @@ from typing import Callable
 
 from msgspec import Struct
 
-from delta.attributes import TreeAttributes, truthy
+from delta.attributes import TreeAttributes
 from delta.hunks import HunkRecord, indent_significant, same_but_whitespace
 from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange
 from indexer.git import attributes as marks
@@ -153,7 +153,7 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
     blocked: set[str] = set()
     mark: NoiseMark | None = None
     for attr, cls in (("linguist-generated", GENERATED), ("linguist-vendored", VENDORED)):
-        state = truthy(attrs.value(path, attr))
+        state = marks.linguist_flag(attrs.value(path, attr))
         if state is True and mark is None:
             mark = NoiseMark(cls, f"gitattributes:{attr}")
         elif state is False:

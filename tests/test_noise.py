@@ -356,3 +356,46 @@ def test_one_change_of_indentation_at_an_indented_and_a_plain_path(tmp_path):
         packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, **extra).packet
         marks = {f.path: f.noise.cls if f.noise else None for f in packet.files}
         assert marks == {"a.py": None, "b.txt": "whitespace_only"}, cap
+
+
+# linguist reads a set attribute, and one set to any value but the string "false", as true
+SPELLINGS = {"": True, "=true": True, "=1": True, "=0": True, "=FALSE": True, "=yes": True,
+             "=false": False, "-": False, "!": None}
+
+
+def _spelled(spelling: str) -> str:
+    return f"{spelling}linguist-vendored" if spelling in ("-", "!") else f"linguist-vendored{spelling}"
+
+
+def test_the_packet_and_the_repo_map_read_a_linguist_attributes_value_alike(tmp_path):
+    """Each spelling of `linguist-vendored`, on a path no rule marks and on one the vendored path
+    rule marks: the Delta packet's noise class and the Repo Map's mark agree, and both read the
+    value as linguist does. Was: the packet read `=0` as false, the Repo Map left `=1` to the
+    path rules."""
+    from indexer.git.attributes import mark_files
+    from tests.test_marks import entry
+
+    lines, files = [], {}
+    for i, spelling in enumerate(SPELLINGS):
+        for top in ("lib", "vendor"):
+            lines.append(f"{top}/s{i}/** {_spelled(spelling)}")
+            files[f"{top}/s{i}/a.py"] = f"x = {i}\n"
+    b = RepoBuilder(tmp_path / "repo")
+    base = b.commit({"keep.py": "k = 0\n"})
+    head = b.commit({".gitattributes": "\n".join(lines) + "\n", **files})
+    packet = by_path(build_delta_packet(tmp_path / "repo", base, head, index=False, elements=False,
+                                        out=tmp_path / "out"))
+    tree = {**files, ".gitattributes": "\n".join(lines) + "\n"}
+    repo_map = mark_files([entry(p, tree[p]) for p in sorted(tree)], {}, lambda p: tree[p].encode())
+    for i, (spelling, says) in enumerate(SPELLINGS.items()):
+        for top in ("lib", "vendor"):
+            path = f"{top}/s{i}/a.py"
+            noise = packet[path].noise
+            if says is True:
+                want = ("vendored", "gitattributes:linguist-vendored")
+            elif says is None and top == "vendor":
+                want = ("vendored", "path:vendor/")
+            else:
+                want = None
+            assert ((noise.cls, noise.rule) if noise else None) == want, (path, spelling)
+            assert repo_map.get(path) == want, (path, spelling)

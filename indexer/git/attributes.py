@@ -494,9 +494,20 @@ def _pairs(files: list[FileEntry]) -> list[tuple[str, str]]:
     return [(f.path, f.blob) for f in files]
 
 
+def linguist_flag(value: bool | str | None) -> bool | None:
+    """What a linguist attribute (`linguist-generated`, `linguist-vendored`) says of a path, as
+    linguist reads it: None, unspecified (the path and content rules decide); False, unset
+    (`-attr`) or set to the string `false`; True, set, or set to any other value (`=1`, and
+    `=0` or `=FALSE` too). The Repo Map's marks and the Delta packet's noise classes read it
+    here, so the two agree on a file."""
+    if value is None:
+        return None
+    return value is not False and value != "false"
+
+
 def _mark(f: FileEntry, attrs: GitAttributes, facts: Summary | None) -> tuple[str, str] | None:
-    vendored = attrs.value(f.path, "linguist-vendored") if attrs else None
-    generated = attrs.value(f.path, "linguist-generated") if attrs else None
+    vendored = linguist_flag(attrs.value(f.path, "linguist-vendored")) if attrs else None
+    generated = linguist_flag(attrs.value(f.path, "linguist-generated")) if attrs else None
     if vendored is True:
         return VENDORED, "gitattributes:linguist-vendored"
     if generated is True:

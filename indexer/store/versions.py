@@ -75,7 +75,9 @@ PLAIN_VERSION = "1"
 #     file, an import's package name is read from the first of its files with a package
 #     clause, and an import outside the tree binds the name goimports assumes (`kafka-go`
 #     kafka; indexer/lang/go/bases.py)
-ASSEMBLY_VERSION = "70"
+# 71: `linguist-generated` and `linguist-vendored` set to any value but `false` mark a file, as
+#     linguist reads them (`=1` was left to the path rules; indexer/git/attributes.py)
+ASSEMBLY_VERSION = "71"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"
