@@ -157,6 +157,27 @@ def _end(pool: Pool) -> None:
     _kill_workers(pool)
     _end_threads(pool)
     _kill_workers(pool)  # any the worker handler started as the first were killed, before it ended
+    _let_go_of_failed_sends(pool)
+
+
+def _let_go_of_failed_sends(pool: Pool) -> None:
+    """The frames of each exception the pool keeps as a task's result, cleared. A task the task
+    handler could not send (the workers' pipe closed under it) fails with the exception of the
+    write, whose frames hold the view of the BytesIO the task was pickled into; the pool's
+    results and that exception make a cycle, and the collector closed the BytesIO before the
+    view let go of it: Python 3.13 printed a BufferError on stderr each time. Cleared here,
+    the view goes first, and the BytesIO with it."""
+    import traceback
+
+    for result in list(pool._cache.values()):  # type: ignore[attr-defined]
+        # an imap's results are (success, value) pairs, in order or not yet; an apply's or a
+        # map's failure is its value
+        kept = [getattr(result, "_value", None), *getattr(result, "_items", ()),
+                *getattr(result, "_unsorted", {}).values()]
+        for item in kept:
+            exc = item[1] if isinstance(item, tuple) and len(item) == 2 and item[0] is False else item
+            if isinstance(exc, BaseException) and exc.__traceback__ is not None:
+                traceback.clear_frames(exc.__traceback__)
 
 
 # How long ending a pool's threads waits for them, in all.
