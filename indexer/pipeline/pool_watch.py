@@ -36,6 +36,15 @@ class WorkerLost(RennetError):
     code = "worker_lost"
 
 
+class NoReplacement(Exception):
+    """What ends a pool's worker handler where it would replace a dead worker (`fork_pool`)."""
+
+
+def short_of_workers(pool: Pool) -> bool:
+    """Whether a worker of `pool` died: none replaces it (`fork_pool`)."""
+    return sum(p.exitcode is None for p in pool._pool) < pool._processes  # type: ignore[attr-defined]
+
+
 def hold_unwinder() -> None:
     """Under an address-space limit, load the unwinder glibc needs to end a thread at the
     interpreter's exit (libgcc_s), while there is room: loaded then, when a pool's thread is
@@ -111,7 +120,8 @@ def _look(pool: Pool, first: dict[int, Any]) -> None:
     from indexer.contract.memory_limit import address_space_limit, memory_fault
 
     broken: RennetError | None = None
-    ended = [t for t in _threads(pool) if not t.is_alive()]
+    # the worker handler that ended rather than replace a dead worker: that worker is the news
+    ended = [t for t in _threads(pool) if not t.is_alive() and not isinstance(_ENDED.get(t), NoReplacement)]
     gone = [p for pid, p in first.items() if pid not in _workers(pool) or p.exitcode is not None]
     if ended:
         exc = _ENDED.get(ended[0])
@@ -125,6 +135,9 @@ def _look(pool: Pool, first: dict[int, Any]) -> None:
         hint = "" if limit is None else f"; this process's address-space limit (`ulimit -v` is {limit >> 20} MiB) " \
                                          f"may be too small: raise it and retry"
         broken = WorkerLost(f"a worker process died mid-task ({how}); nothing stored was lost{hint}")
+    elif len(first) < pool._processes:  # type: ignore[attr-defined]
+        # one died, and was reaped, before these results were asked for: none replaces it
+        broken = WorkerLost("a worker process died before this work began; nothing stored was lost")
     if broken is not None:
         raise broken
 
