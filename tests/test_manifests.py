@@ -756,6 +756,61 @@ def test_a_setup_cfgs_first_bad_line_ends_its_reading():
     assert many_lines == few_lines
 
 
+def _setup_cfg_outcome(text: str) -> tuple[str, object]:
+    """What reading a setup.cfg came to: the error's message, or the manifest read."""
+    from indexer.manifests.base import Collector, ManifestError
+    from indexer.manifests.python import read_setup_cfg
+
+    c = Collector("setup.cfg", "pypi")
+    try:
+        read_setup_cfg(c, text.encode())
+    except ManifestError as e:
+        return "error", str(e)
+    return "read", (c.m.package, c.m.dependencies, c.m.declared)
+
+
+# Lines of a setup.cfg: headers (some again, as a duplicate), options (some again, some
+# without a name), continuations, comments, blank lines, and lines of no delimiter.
+_CFG_LINES = st.lists(st.sampled_from([
+    "[metadata]", "[options]", "[options.extras_require]", "name = x", "name = y", "version: 1",
+    "install_requires =", "  a>=1", "\tb", "", "# c", "; c", "= v", ": v", "x", "x = [y]",
+]), max_size=12)
+# A line that is bad wherever it stands after a section: it starts at the margin (so continues
+# nothing) and is no header, comment nor option (no delimiter, or none before it).
+_BAD_CFG_LINE = st.sampled_from(["not an option", "x", "= v", ":", "]", "a]"])
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(_CFG_LINES, _BAD_CFG_LINE, _CFG_LINES)
+def test_nothing_after_a_setup_cfgs_first_bad_line_changes_its_reading(before, bad, after):
+    """The first bad line ends the reading on every Python: whatever lines follow it (a section
+    or option again, more bad lines) the outcome is that of the file cut after it, an error.
+    (On Python 3.13 configparser read on: a duplicate after the bad line was the error named.)"""
+    head = "\n".join(["[metadata]", *before, bad]) + "\n"
+    cut = _setup_cfg_outcome(head)
+    assert cut[0] == "error"
+    assert _setup_cfg_outcome(head + "\n".join(after) + "\n") == cut
+
+
+def test_a_setup_cfgs_bad_line_is_named_before_a_duplicate_after_it():
+    """A line of no delimiter, or of no name before its delimiter, ends the reading where it
+    stands: the error names it, not a section or option given twice further on, and what the
+    bad lines are does not change the lines configparser runs after the first."""
+    import configparser
+
+    from tests.lines_run import counted
+
+    for bad in ("no delimiter", "= a value with no name"):
+        text = f"[metadata]\nname = x\n{bad}\n[metadata]\nname = y\nname = y\n"
+        assert _setup_cfg_outcome(text) == ("error", f"{bad!r} is neither a section, an option nor a continuation")
+
+    def run(bad: int):
+        return counted(lambda: _setup_cfg_outcome("[options]\n" + "= v\n" * bad), [configparser.__file__])
+
+    (few, few_lines), (many, many_lines) = run(10), run(1_000)
+    assert few == many and many_lines == few_lines
+
+
 def test_a_setup_cfg_of_more_lines_than_any_real_one_is_bad_manifest():
     """Where configparser reads on past bad lines (Python 3.13 has no `_handle_error` to stop
     it), their message costs the square of them: a setup.cfg is read in SETUP_CFG_LINES lines

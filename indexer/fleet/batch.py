@@ -273,6 +273,10 @@ class _LazyPool:
     def map(self, fn, items, ordered: bool, enough: bool):
         if self.workers <= 1 or not enough:
             return map(fn, items)
+        from indexer.pipeline.pool_watch import short_of_workers
+
+        if self._pool is not None and short_of_workers(self._pool):
+            self.close()  # a worker died between uses (nothing of it was lost): fresh workers, forked from here
         if self._pool is None:
             from indexer.pipeline.extract import fork_pool
 

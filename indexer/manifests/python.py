@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from indexer.manifests.base import Collector, ManifestError, split_requirement, table_or_none, toml_manifest
 
@@ -92,22 +92,35 @@ def _literal_or_empty(value: str) -> str:
 # meets lines split at `\n` and stripped) but with no lazy name before `\s*`: that one tried
 # each place in a run of blank space again, a square in the run's length.
 OPTION_LINE = r"(?P<option>(?:[^=:\n]*[^=:\s])?)\s*(?P<vi>=|:)\s*(?P<value>.*)$"
-# The lines a setup.cfg is read in, at most, far above real ones. The first bad line ends the
-# reading (`_handle_error`), but Python 3.13's configparser has no such hook: it reads on and
-# joins every bad line into one message, copied whole at each, the square of them.
+# The lines a setup.cfg is read in, at most, far above real ones: a bound on the reading's work
+# whatever configparser does with the lines it is given.
 SETUP_CFG_LINES = 10_000
+
+
+class _OptionLines:
+    """The parser's option pattern (`OPTCRE`, which configparser matches each line against
+    that is neither a section nor a continuation): a line it splits into no name and value is
+    bad, and the first ends the reading. configparser itself reads on past bad lines, joining
+    each into one message copied whole at each (a square in them), and Python 3.13 dropped the
+    `_handle_error` hook that stopped it: this pattern stops it on every version alike."""
+
+    pattern = OPTION_LINE
+
+    def __init__(self) -> None:
+        self._line = re.compile(OPTION_LINE)
+
+    def match(self, line: str) -> re.Match[str]:
+        found = self._line.match(line)
+        if found is None or not found.group("option"):
+            raise ManifestError(f"{line[:60]!r} is neither a section, an option nor a continuation")
+        return found
 
 
 def _setup_cfg_parser() -> configparser.ConfigParser:
     import configparser  # here: only a tree with a setup.cfg reads one
 
     class SetupCfg(configparser.ConfigParser):
-        OPTCRE = re.compile(OPTION_LINE)
-
-        def _handle_error(self, exc: object, fpname: str, lineno: int, line: str) -> NoReturn:
-            # configparser reads on past a bad line and adds each to its message, copied whole
-            # each time: a square in the bad lines; the first makes the manifest bad as well
-            raise ManifestError(f"line {lineno} is neither a section, an option nor a continuation")
+        OPTCRE = _OptionLines()  # type: ignore[assignment]  # a pattern's `match`, raising on a bad line
 
     return SetupCfg(interpolation=None)
 

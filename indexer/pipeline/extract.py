@@ -87,7 +87,7 @@ def _quiet_pool() -> type[Pool]:
     """A pool whose workers run `_quiet_worker`; made on first use, as multiprocessing is imported."""
     from multiprocessing.pool import Pool
 
-    from indexer.pipeline.pool_watch import abandon, adopt, adopt_this_thread, unwind_start
+    from indexer.pipeline.pool_watch import NoReplacement, abandon, adopt, adopt_this_thread, unwind_start
 
     class QuietPool(Pool):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -105,10 +105,13 @@ def _quiet_pool() -> type[Pool]:
         @staticmethod
         def Process(ctx: Any, *args: Any, **kwds: Any) -> Any:
             if not getattr(_building, "now", False):
-                # The worker handler, replacing a worker that died: what ends it (the forkserver
-                # gone with the group a signal ended, before the pool was adopted) is the pool's
-                # to report, never a traceback on stderr.
+                # The worker handler, replacing a worker that died. It forked the new one from
+                # its thread while the pool's other threads ran, and a child can inherit a lock
+                # one of them held (Python 3.12 warns of it); the dead worker's task is lost all
+                # the same, as the watched results report. The handler ends here instead, its
+                # end the pool's to report, never a traceback on stderr.
                 adopt_this_thread()
+                raise NoReplacement("a worker died: the pool is abandoned, not replenished")
             return ctx.Process(*args, **{**kwds, "target": _quiet_worker})
 
         def terminate(self) -> None:

@@ -37,6 +37,15 @@ class WorkerLost(RennetError):
     code = "worker_lost"
 
 
+class NoReplacement(Exception):
+    """What ends a pool's worker handler where it would replace a dead worker (`fork_pool`)."""
+
+
+def short_of_workers(pool: Pool) -> bool:
+    """Whether a worker of `pool` died: none replaces it (`fork_pool`)."""
+    return sum(p.exitcode is None for p in pool._pool) < pool._processes  # type: ignore[attr-defined]
+
+
 def hold_unwinder() -> None:
     """Under an address-space limit, load the unwinder glibc needs to end a thread at the
     interpreter's exit (libgcc_s), while there is room: loaded then, when a pool's thread is
@@ -112,7 +121,8 @@ def _look(pool: Pool, first: dict[int, BaseProcess]) -> None:
     from indexer.contract.memory_limit import address_space_limit, memory_fault
 
     broken: RennetError | None = None
-    ended = [t for t in _threads(pool) if not t.is_alive()]
+    # the worker handler that ended rather than replace a dead worker: that worker is the news
+    ended = [t for t in _threads(pool) if not t.is_alive() and not isinstance(_ENDED.get(t), NoReplacement)]
     gone = [p for pid, p in first.items() if pid not in _workers(pool) or p.exitcode is not None]
     if ended:
         exc = _ENDED.get(ended[0])
@@ -126,6 +136,9 @@ def _look(pool: Pool, first: dict[int, BaseProcess]) -> None:
         hint = "" if limit is None else f"; this process's address-space limit (`ulimit -v` is {limit >> 20} MiB) " \
                                          f"may be too small: raise it and retry"
         broken = WorkerLost(f"a worker process died mid-task ({how}); nothing stored was lost{hint}")
+    elif len(first) < pool._processes:  # type: ignore[attr-defined]
+        # one died, and was reaped, before these results were asked for: none replaces it
+        broken = WorkerLost("a worker process died before this work began; nothing stored was lost")
     if broken is not None:
         raise broken
 
@@ -158,6 +171,27 @@ def _end(pool: Pool) -> None:
     _kill_workers(pool)
     _end_threads(pool)
     _kill_workers(pool)  # any the worker handler started as the first were killed, before it ended
+    _let_go_of_failed_sends(pool)
+
+
+def _let_go_of_failed_sends(pool: Pool) -> None:
+    """The frames of each exception the pool keeps as a task's result, cleared. A task the task
+    handler could not send (the workers' pipe closed under it) fails with the exception of the
+    write, whose frames hold the view of the BytesIO the task was pickled into; the pool's
+    results and that exception make a cycle, and the collector closed the BytesIO before the
+    view let go of it: Python 3.13 printed a BufferError on stderr each time. Cleared here,
+    the view goes first, and the BytesIO with it."""
+    import traceback
+
+    for result in list(pool._cache.values()):  # type: ignore[attr-defined]
+        # an imap's results are (success, value) pairs, in order or not yet; an apply's or a
+        # map's failure is its value
+        kept = [getattr(result, "_value", None), *getattr(result, "_items", ()),
+                *getattr(result, "_unsorted", {}).values()]
+        for item in kept:
+            exc = item[1] if isinstance(item, tuple) and len(item) == 2 and item[0] is False else item
+            if isinstance(exc, BaseException) and exc.__traceback__ is not None:
+                traceback.clear_frames(exc.__traceback__)
 
 
 # How long ending a pool's threads waits for them, in all.
