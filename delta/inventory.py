@@ -253,6 +253,32 @@ def _path_bytes(old_path: str, new_path: str, old: bool, new: bool, same: bool) 
     return len(patch.data)
 
 
+def _pair_lines(verb: str, similarity: int | None, old_path: str, new_path: str, old_mode: int, new_mode: int,
+                empty: bool) -> int:
+    """Bytes `git diff` prints of a renamed or copied file beyond the patch of its two blobs:
+    its mode lines, `similarity index`, `rename from` and `rename to` (or `copy ...`), and,
+    where the blobs are the same (an empty patch), its `diff --git` line; less the `index`
+    line's mode, which git leaves out where the modes differ. The paths are spelled
+    as libgit2 spells them in the patch's `---` and `+++` lines (quoted and escaped alike),
+    without their `a/` and `b/`."""
+    patch = pygit2.Patch.create_from(_ONE, _OTHER, old_as_path=old_path, new_as_path=new_path, context_lines=0)
+    lines = patch.data.split(b"\n")
+    head, old, new = lines[0], _unprefixed(lines[2][4:]), _unprefixed(lines[3][4:])
+    size = len(head) + 1 if empty else 0
+    if old_mode != new_mode:
+        size += len(f"old mode {old_mode:o}\nnew mode {new_mode:o}\n")
+        if not empty:  # git writes the `index` line's mode only where the two agree; the blobs' patch always does
+            size -= len(" 100644")
+    if similarity is not None:
+        size += len(f"similarity index {similarity}%\n")
+    return size + len(f"{verb} from \n{verb} to \n") + len(old) + len(new)
+
+
+def _unprefixed(spelled: bytes) -> bytes:
+    """`a/x` as `x`, and `"a/\\303x"` as `"\\303x"`."""
+    return b'"' + spelled[3:] if spelled.startswith(b'"') else spelled[2:]
+
+
 def _spellable(path: str) -> bool:
     try:
         path.encode()
@@ -390,16 +416,23 @@ def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] |
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}
 
+    spelled = {r.path: r.git_path for r in raw}  # as libgit2 spells each in a patch
     changes: list[FileChange] = []
     for p in pairs:
         src, dst = p.source, p.dest
         if not (path_selected(src.path, paths) or path_selected(dst.path, paths)):
             continue
         remake = _pair_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
+        counts = counter.counts(False, src.path, dst.path, src.mode, dst.mode, src.oid, dst.oid, remake)
+        old_as, new_as = spelled[src.path], spelled[dst.path]
+        # the patch of two blobs knows nothing of the pairing: what git prints of it is added
+        # (not for a name that is not UTF-8, which libgit2 is not handed as text: as `_Counter`)
+        if not counts.binary and counts.not_diffed is None and _spellable(old_as) and _spellable(new_as):
+            extra = _pair_lines("rename" if p.renamed else "copy", p.similarity, old_as, new_as, src.mode,
+                                dst.mode, counts.size == 0)
+            counts = replace(counts, size=counts.size + extra)
         changes.append(_change("renamed" if p.renamed else "copied", p.similarity, src.path, dst.path,
-                               src.mode, dst.mode, src.oid, dst.oid,
-                               counter.counts(False, src.path, dst.path, src.mode, dst.mode, src.oid, dst.oid, remake),
-                               remake))
+                               src.mode, dst.mode, src.oid, dst.oid, counts, remake))
     for r in raw:
         if (r.status == "added" and r.path in paired_dests) or (r.status == "deleted" and r.path in consumed):
             continue

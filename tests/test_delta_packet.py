@@ -371,6 +371,43 @@ def test_the_diff_bytes_are_those_git_diff_prints(tmp_path):
     assert packet.totals.diff_bytes == len(out)
 
 
+def test_a_renamed_or_copied_files_bytes_are_those_git_diff_prints_of_it(tmp_path):
+    """Each renamed or copied file's size is its text in `git diff -M -C`, and the packet's
+    `diff_bytes` the sum of all: the `similarity index`, `rename from`/`to` (`copy ...`) and
+    mode lines, the `diff --git` line of an unchanged blob, paths quoted as git quotes them.
+    Was: the patch of the two blobs alone (0 bytes for a pure rename)."""
+    import re
+    import subprocess
+
+    from corpora.gitbuild import Exec
+
+    body = "".join(f"line {i}\n" for i in range(40))
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.txt": body, "b.txt": body + "b\n", "c.txt": body + "c\n", "d.sh": body + "d\n",
+                     "e.sh": body + "e\n", "t\u00e9st.txt": body + "t\n"})
+    head = b.commit({"a.txt": None, "a2.txt": body,  # renamed, the same blob
+                     "b.txt": None, "b2.txt": body.replace("line 5\n", "line five\n") + "b\n",  # renamed, changed
+                     "c.txt": body.replace("line 9\n", "line nine\n") + "c\n", "c_copy.txt": body + "c\n",  # copied
+                     "d.sh": None, "d2.sh": Exec(body + "d\n"),  # renamed, mode changed
+                     "e.sh": None, "e2.sh": Exec(body.replace("line 7\n", "line seven\n") + "e\n"),
+                     "t\u00e9st.txt": None, "t\u00ebst 2.txt": body + "t\n"})  # paths git quotes
+    import pygit2
+
+    from delta.inventory import inventory
+    from delta.range import resolve_range
+
+    repo = pygit2.Repository(str(tmp_path / "r"))
+    files = inventory(repo, resolve_range(repo, base, head))
+    out = subprocess.run(["git", "-C", str(tmp_path / "r"), "-c", "core.quotePath=true", "diff", "-M", "-C", base,
+                          head], check=True, capture_output=True).stdout
+    theirs = [len(chunk) for chunk in re.split(rb"(?m)^(?=diff --git )", out) if chunk]
+    paired = {f.path: f for f in files if f.status in ("renamed", "copied")}
+    assert set(paired) == {"a2.txt", "b2.txt", "c_copy.txt", "d2.sh", "e2.sh", "t\u00ebst 2.txt"}
+    assert sorted(f.size for f in files) == sorted(theirs)
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False).packet
+    assert packet.totals.diff_bytes == len(out)
+
+
 def test_a_change_of_exactly_the_capture_cap_is_captured(tmp_path):
     b = RepoBuilder(tmp_path / "r")
     base = b.commit({"a.py": CODE, "b.py": CODE})
