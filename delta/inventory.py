@@ -243,14 +243,21 @@ def _counts(made: Made) -> _Counts:
 _ONE, _OTHER = b"x\n", b"y\n"
 
 
-def _path_bytes(old_path: str, new_path: str, old: bool, new: bool, same: bool) -> int:
-    """Bytes of the text of a one-line patch between these paths, of the same shape (which
-    sides exist, whether they are equal) as a patch whose counts are known: two patches of one
-    shape and content differ in text by what libgit2 spells of their paths (quoted, escaped)."""
+def _one_line_patch(old_path: str, new_path: str, old: bool, new: bool, same: bool) -> bytes:
+    """The text of a one-line patch between these paths, of a shape (which sides exist, whether
+    they are equal): all of it but a fixed body is what libgit2 spells of the paths (quoted,
+    escaped)."""
     patch = pygit2.Patch.create_from(_ONE if old else None, (_ONE if same else _OTHER) if new else None,
                                      old_as_path=old_path, new_as_path=new_path,
                                      flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
-    return len(patch.data)
+    return patch.data
+
+
+def _path_bytes(old_path: str, new_path: str, old: bool, new: bool, same: bool) -> int:
+    """Bytes of the text of a one-line patch between these paths, of the same shape as a patch
+    whose counts are known: two patches of one shape and content differ in text by what
+    libgit2 spells of their paths."""
+    return len(_one_line_patch(old_path, new_path, old, new, same))
 
 
 def _pair_lines(verb: str, similarity: int | None, old_path: str, new_path: str, old_mode: int, new_mode: int,
@@ -261,8 +268,7 @@ def _pair_lines(verb: str, similarity: int | None, old_path: str, new_path: str,
     line's mode, which git leaves out where the modes differ. The paths are spelled
     as libgit2 spells them in the patch's `---` and `+++` lines (quoted and escaped alike),
     without their `a/` and `b/`."""
-    patch = pygit2.Patch.create_from(_ONE, _OTHER, old_as_path=old_path, new_as_path=new_path, context_lines=0)
-    lines = patch.data.split(b"\n")
+    lines = _one_line_patch(old_path, new_path, True, True, False).split(b"\n")
     head, old, new = lines[0], _unprefixed(lines[2][4:]), _unprefixed(lines[3][4:])
     size = len(head) + 1 if empty else 0
     if old_mode != new_mode:
