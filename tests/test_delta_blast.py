@@ -37,13 +37,18 @@ def repo(tmp_path_factory):
     return root, base, head
 
 
-def test_fan_in_is_read_from_the_base_snapshot(repo):
-    root, base, head = repo
-    store = open_store(root / "home")
+def packet_in(root, home: str, base: str, head: str, **options):
+    """The packet of base..head built with the store at root/home, not written."""
+    store = open_store(root / home)
     try:
-        p = build_delta_packet(root / "repo", base, head, store=store, write=False).packet
+        return build_delta_packet(root / "repo", base, head, store=store, write=False, **options).packet
     finally:
         store.close()
+
+
+def test_fan_in_is_read_from_the_base_snapshot(repo):
+    root, base, head = repo
+    p = packet_in(root, "home", base, head)
     files = {f.path: f for f in p.files}
     assert files["pkg/core.py"].fan_in == 2
     assert files["pkg/new_name.py"].status == "renamed"
@@ -58,11 +63,7 @@ def test_fan_in_is_read_from_the_base_snapshot(repo):
 
 def test_absent_index_is_not_assessed_never_zero(repo):
     root, base, head = repo
-    store = open_store(root / "empty-home")
-    try:
-        p = build_delta_packet(root / "repo", base, head, store=store, index=False, write=False).packet
-    finally:
-        store.close()
+    p = packet_in(root, "empty-home", base, head, index=False)
     assert msgspec.to_builtins(p.blast)["unknown"] == "not_assessed"
     assert "not_indexed" in p.blast.reason
     for f in p.files:
@@ -91,11 +92,7 @@ def test_an_index_that_fails_is_an_absent_index_not_a_failed_packet(repo, monkey
 
     monkeypatch.setattr(indexer.api, "snapshot", failing)
     root, base, head = repo
-    store = open_store(root / "failing-home")
-    try:
-        p = build_delta_packet(root / "repo", base, head, store=store, write=False).packet
-    finally:
-        store.close()
+    p = packet_in(root, "failing-home", base, head)
     assert p.blast.unknown == "not_assessed" and "OSError" in p.blast.reason and "failed" in p.blast.reason
     assert all(isinstance(f.fan_in, Unknown) and f.fan_in.unknown == "not_assessed" for f in p.files)
     assert p.elements.items == [] and p.elements.unknown.unknown == "not_assessed"
