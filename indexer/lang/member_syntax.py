@@ -23,8 +23,6 @@ from indexer.lang.bindings_base import (
 THIS = "<this>"
 SUPER = "<super>"
 
-
-
 # Each reading below finds what a search of the site's line before it for a pattern anchored
 # at its end would (the pattern in its comment), read back from the end: such a search tries
 # every byte of the line and backtracks through a long name at each.

@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 _PACKAGE_FILES = ("/__init__.py", "/__init__.pyi")
 
 
-
-
 class PythonBindings(Bindings):
     language = "python"
     lists_names = True
