@@ -81,5 +81,9 @@ HOOKS = TagsHooks(
     relative_holders=True,
     maker=_maker,
     method_hosts=frozenset({"module"}),  # a module's functions are its methods
+    # a `def`, `alias_method` or `attr_reader` run in a method is the class's, as Ruby defines it
+    # (`def self.status_code(c) define_method(:status_code)`); one in a constant's value
+    # (`X = if ... class Y`) is the scope's around it
+    holderless=frozenset({"function", "method", "constant"}),
     finish=finish_reading(RULES),
 )
