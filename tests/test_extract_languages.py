@@ -2353,3 +2353,31 @@ end
         ("inner", "function", "", 16),  # Object's, as a top-level def
         ("single", "method", "", 17),  # a variable's value: the enclosing scope's (top), as at the top
     ]
+
+
+def test_ruby_constants_of_every_assignment():
+    # Ruby defines a constant in each of these, as its parser shows (net/http's exceptions.rb,
+    # getoptlong.rb, rake's version.rb, resolv.rb, rdoc's heading.rb); was: none of them, and
+    # `alias $ARGV $*` (English.rb) a function named `$ARGV`
+    src = b'''module Net
+  Net::HTTPClientException = HTTPServerException
+  STATUS_A, STATUS_B, *OTHER = 0, 1, 2
+  DefaultFileName ||= "/etc/hosts"
+end
+RDoc::Markup::Heading = Struct.new :level do
+  def accept; end
+end
+alias $ARGV $*
+'''
+    facts = extract_blob(src, "net.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Net", "module", "", 1),
+        ("HTTPClientException", "constant", "Net", 2),  # Net found at the top, not in Net
+        ("OTHER", "constant", "Net", 3),  # (one span: by name)
+        ("STATUS_A", "constant", "Net", 3),
+        ("STATUS_B", "constant", "Net", 3),
+        ("DefaultFileName", "constant", "Net", 4),
+        ("Heading", "class", "RDoc.Markup", 6),
+        ("accept", "method", "RDoc.Markup.Heading", 7),
+    ]
+    assert "$ARGV" not in {o.name for o in facts.occurrences if o.role == "definition"}

@@ -19,7 +19,9 @@ from indexer.lang.language import Language
 #    Foo enclosing the class)
 # 6: nothing written in a method or a constant's value is its member: a `def`, `define_method`,
 #    `alias_method` run in a method are the class's (was: `Err.status_code.status_code`, a
-#    function), a class in a constant's value the scope's around it
+#    function), a class in a constant's value the scope's around it; constants of `A::B = 1`
+#    (A's), `A, B = ...`, `X ||= ...`; `A::B = Struct.new` a class (was: none); `alias $ARGV $*`
+#    no function
 VERSION = "6"
 
 LANGUAGE = Language(
