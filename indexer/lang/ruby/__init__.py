@@ -21,7 +21,8 @@ from indexer.lang.language import Language
 #    `alias_method` run in a method are the class's (was: `Err.status_code.status_code`, a
 #    function), a class in a constant's value the scope's around it; constants of `A::B = 1`
 #    (A's), `A, B = ...`, `X ||= ...`; `A::B = Struct.new` a class (was: none); `alias $ARGV $*`
-#    no function
+#    no function; `class X < self` has the class around for its superclass (`::A::Switch`;
+#    was: none)
 VERSION = "6"
 
 LANGUAGE = Language(
