@@ -101,7 +101,8 @@ class Base(Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
 
     cls: str  # the class's qualified name inside its file (container and name, dotted)
     # the base as written, without generic arguments: dotted (`web.Base`), or with its
-    # language's own separator (Ruby and C++ `a::B`, PHP `\A\B`)
+    # language's own separator (Ruby and C++ `a::B`, PHP `\A\B`); Ruby's `< self` is the class
+    # around, named from the top (`::A::Switch`)
     base: str
     line: int  # 1-based line of the base
     # how it is declared, where the order of a class's ancestors depends on it: Ruby "include",

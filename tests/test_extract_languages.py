@@ -2311,3 +2311,73 @@ def test_typescript_signature_view_puts_a_semicolon_only_where_the_parse_failed(
     assert view == src.replace(b"    <T>(v?", b"   ;<T>(v?")
     clean = b"interface A {\n    <T>(v: T): B<T>;\n    <T>(v?: T): B<T>\n}\nconst x =\n    <T>(y: T) => y\n"
     assert signature_view(clean, grammars.parser("typescript").parse(clean).root_node) is None
+
+
+def test_ruby_definitions_run_in_a_method_are_the_class_s():
+    # a `def`, `define_method` or `alias_method` in a method body defines a method of the class
+    # around both when it runs, as Ruby's parser places it (bundler's errors.rb, irb's
+    # use-loader.rb); a class in a constant's value is the enclosing scope's (thor's
+    # `Correctable = if ... class NoKwargSpellChecker`). Was: members of the method or constant
+    # (`Err.status_code.status_code`, `Err.Correctable.Checker`), a def there a "function"
+    src = b'''class Err
+  def self.status_code(code)
+    define_method(:status_code) { code }
+  end
+  def use_loader=(opt)
+    alias_method :load, :ruby_load
+    def helper; end
+  end
+  Correctable = if defined?(X)
+    class Checker
+      def initialize(d); end
+    end
+  end
+end
+def outer
+  def inner; end
+  def obj.single; end
+end
+'''
+    facts = extract_blob(src, "errors.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Err", "class", "", 1),
+        ("status_code", "method", "Err", 2),
+        ("status_code", "method", "Err", 3),
+        ("use_loader=", "method", "Err", 5),
+        ("load", "method", "Err", 6),
+        ("helper", "method", "Err", 7),
+        ("Correctable", "constant", "Err", 9),
+        ("Checker", "class", "Err", 10),
+        ("initialize", "method", "Err.Checker", 11),
+        ("outer", "function", "", 15),
+        ("inner", "function", "", 16),  # Object's, as a top-level def
+        ("single", "method", "", 17),  # a variable's value: the enclosing scope's (top), as at the top
+    ]
+
+
+def test_ruby_constants_of_every_assignment():
+    # Ruby defines a constant in each of these, as its parser shows (net/http's exceptions.rb,
+    # getoptlong.rb, rake's version.rb, resolv.rb, rdoc's heading.rb); was: none of them, and
+    # `alias $ARGV $*` (English.rb) a function named `$ARGV`
+    src = b'''module Net
+  Net::HTTPClientException = HTTPServerException
+  STATUS_A, STATUS_B, *OTHER = 0, 1, 2
+  DefaultFileName ||= "/etc/hosts"
+end
+RDoc::Markup::Heading = Struct.new :level do
+  def accept; end
+end
+alias $ARGV $*
+'''
+    facts = extract_blob(src, "net.rb", "ruby")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Net", "module", "", 1),
+        ("HTTPClientException", "constant", "Net", 2),  # Net found at the top, not in Net
+        ("OTHER", "constant", "Net", 3),  # (one span: by name)
+        ("STATUS_A", "constant", "Net", 3),
+        ("STATUS_B", "constant", "Net", 3),
+        ("DefaultFileName", "constant", "Net", 4),
+        ("Heading", "class", "RDoc.Markup", 6),
+        ("accept", "method", "RDoc.Markup.Heading", 7),
+    ]
+    assert "$ARGV" not in {o.name for o in facts.occurrences if o.role == "definition"}

@@ -151,6 +151,10 @@ def test_hierarchy_lists_known_subclasses_after_the_bases():
     ("ruby", "a.rb", "class A < B::C\n  include M, N\n  extend E\n  prepend P\n  x.include Q\nend\n",
      [("A", "B::C", ""), ("A", "M", "include"), ("A", "N", "include"), ("A", "E", "extend"), ("A", "P", "prepend")]),
     ("ruby", "a.rb", "class A < Struct.new(:a)\n  def f\n    include Z\n  end\nend\n", []),
+    # `< self` is the class around, named from the top (optparse's `class NoArgument < self` in
+    # `class Switch`; was: no base); at the top it names no class
+    ("ruby", "a.rb", "class O\n  class Switch\n    class NoArgument < self\n    end\n  end\nend\nclass T < self; end\n",
+     [("O.Switch.NoArgument", "::O::Switch", "")]),
     # a call that is no mixin names no base, nor does a mixin of a variable or of nothing
     ("ruby", "a.rb", "module A\n  helper Formatting\n  include mod\n  include\n  include M::N\nend\n",
      [("A", "M::N", "include")]),

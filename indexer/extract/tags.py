@@ -495,7 +495,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     With `hinted_holders` (TagsHooks.named_holders, relative_holders), a holder's own explicit
     container stands before its name, and one that names its holder from the top starts the
     chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`)."""
-    holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    holderless = tags_hooks.of(language).holderless
+    holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS) and s.kind not in holderless]
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
             holders.pop()
@@ -572,6 +573,15 @@ def _cut(chain: list[str], findable: dict[str, list[int]], at: int) -> None:
     del chain[at:]
 
 
+def _holder_kind(stack: list[_Def], holderless: frozenset[str]) -> str:
+    """The kind of the innermost definition of `stack` that holds what is written in it
+    (TagsHooks.holderless), "" for none."""
+    for s in reversed(stack):
+        if s.kind not in holderless:
+            return s.kind
+    return ""
+
+
 def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple[list[Symbol], bool, int]:
     """The file's symbols, outermost first, whether the caps cut the list, and the characters
     of their containers, which may come to `budget` at most (NAME_CHARS_PER_BYTE)."""
@@ -579,6 +589,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
     hosts = METHOD_HOSTS | hooks.method_hosts
     body_locals = hooks.body_fields_are_locals
     hinted_holders = hooks.named_holders or hooks.relative_holders
+    holderless = hooks.holderless
     for d in defs:
         if d.scope_end < 0:
             d.scope_end = d.end
@@ -605,7 +616,7 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
             kind = d.kind
             if d.hint and kind == "function":
                 kind = "method"
-            elif kind == "function" and stack and stack[-1].kind in hosts:
+            elif kind == "function" and stack and _holder_kind(stack, holderless) in hosts:
                 kind = "method"
             # up to the end of its line, looked for only as far as a signature is read
             signature = data[d.sig_start:d.sig_start + 4 * SIGNATURE_MAX].partition(b"\n")[0].decode(

@@ -32,6 +32,10 @@ class BaseRules(NamedTuple):
     # the declarations enclosing a class are its scopes, whatever its qualified name says
     # (`Base.nesting`: Ruby, where `class Foo::Bar` in `module A` is in A, not in A::Foo)
     lexical: bool = False
+    # how a base naming the class around the declaration is written (Ruby `class NoArgument <
+    # self` in `class Switch`), recorded as that class's qualified name written from the top
+    # (`::OptionParser::Switch`); "" for none
+    around: str = ""
 
 
 @cache
@@ -64,7 +68,12 @@ def bases(root: Node, data: bytes, symbols: list[Symbol], rules: BaseRules) -> l
             if not named:
                 nesting = (*around.inside, "")
             enclosing.append(_Enclosing(node.end_byte, sym.qualified, named, *_within(sym.qualified, around)))
-        out += [Base(sym.qualified, spec, line, relation, nesting) for spec, line, relation in rules.declared(node, data)]
+        for spec, line, relation in rules.declared(node, data):
+            if rules.around and spec == rules.around:
+                if not sym.container:
+                    continue  # at the top it names no class
+                spec = "::" + sym.container.replace(".", "::")
+            out.append(Base(sym.qualified, spec, line, relation, nesting))
     out.sort(key=lambda b: b.line)
     return out
 

@@ -80,6 +80,10 @@ class TagsHooks(NamedTuple):
     bodiless_namespaces: bool = False  # `namespace A;` holds what follows it, up to the next
     to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file
     method_hosts: frozenset[str] = frozenset()  # kinds beyond class_kinds.METHOD_HOSTS whose functions are methods
+    # kinds of definitions that hold nothing written inside them, which belongs to what holds
+    # them (Ruby: a `def` run inside a method defines a method of the class around both, and a
+    # constant's value is no scope)
+    holderless: frozenset[str] = frozenset()
     body_fields_are_locals: bool = False  # a field of a struct in a function body is a local
     # a definition's explicit container names its holder from the top of the file, and is part
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,

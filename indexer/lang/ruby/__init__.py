@@ -17,7 +17,13 @@ from indexer.lang.language import Language
 #    names it holds are not found from inside (`class Bar::Q` there is not Bar's own Q), and
 #    `class self::Foo::Bar` is the enclosing class's Foo's, not looked up (was: Bar's Q, and a
 #    Foo enclosing the class)
-VERSION = "5"
+# 6: nothing written in a method or a constant's value is its member: a `def`, `define_method`,
+#    `alias_method` run in a method are the class's (was: `Err.status_code.status_code`, a
+#    function), a class in a constant's value the scope's around it; constants of `A::B = 1`
+#    (A's), `A, B = ...`, `X ||= ...`; `A::B = Struct.new` a class (was: none); `alias $ARGV $*`
+#    no function; `class X < self` has the class around for its superclass (`::A::Switch`;
+#    was: none)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="ruby",

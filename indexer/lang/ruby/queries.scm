@@ -14,6 +14,13 @@
 
 (assignment left: (constant) @name) @definition.constant
 
+; a constant written with its scope (`Net::HTTPClientException = HTTPServerException`: Net's),
+; each constant a multiple assignment binds (`STATUS_A, STATUS_B = 0, 1`), and one assigned
+; only if unset (`DefaultFileName ||= "/etc/hosts"`), as Ruby defines each
+(assignment left: (scope_resolution name: (constant) @name)) @definition.constant
+(assignment left: (left_assignment_list [(constant) @name (rest_assignment (constant) @name)])) @definition.constant
+(operator_assignment left: (constant) @name) @definition.constant
+
 ; accessors and methods made by a call, as ctags lists them: `attr_accessor :owner, :total`,
 ; `alias_method :push, :add`, `define_method(:clear) { }` (the name's leading colon is dropped)
 ((call
@@ -32,7 +39,7 @@
 ; `NotFound = Class.new(StandardError)`, `Point = Data.define(:x, :y)`, `Helpers = Module.new do`;
 ; the block's `def`s are that class's methods (the constant is their container)
 ((assignment
-   left: (constant) @name
+   left: [(constant) @name (scope_resolution name: (constant) @name)]
    right: (call receiver: (constant) @recv method: (identifier) @fn)) @definition.class
  (#any-of? @recv "Class" "Struct" "Data" "Module")
  (#any-of? @fn "new" "define"))

@@ -10,7 +10,8 @@ from indexer.lang.ruby.bases import RULES
 from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Occurrence
 
-_SCOPED = frozenset({"class", "module"})  # definitions whose name may be a constant path
+# definitions whose name may be a constant path -> the field holding it (`A::B = 1` too)
+_NAMED = {"class": "name", "module": "name", "assignment": "left"}
 # Calls that make a class or module of the constant they are assigned to
 _MAKERS = {("Class", "new"): "class", ("Struct", "new"): "class", ("Data", "define"): "class",
            ("Module", "new"): "module"}
@@ -22,6 +23,11 @@ def _maker(recv: Node, fn: Node, data: bytes) -> str | None:
                         data[fn.start_byte:fn.end_byte].decode("utf-8", "replace")))
 
 
+def _alias_kind(node: Node, captured: str, name: Node) -> str | None:
+    """`alias $ARGV $*` names a global variable, no method: nothing (else the table's kind)."""
+    return None if name.type == "global_variable" else ""
+
+
 def _symbol(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str]:
     """`attr_reader :owner` defines `owner`: a definition site no identifier leaf stands for."""
     row, col = node.start_point
@@ -30,7 +36,7 @@ def _symbol(node: Node, start: int, name: str, data: bytes, sites: list[Occurren
 
 
 def _written_scope(name: Node, data: bytes) -> str:
-    """`class Foo::Bar` (a module too): the scope its name is written in, "Foo", from where it
+    """`class Foo::Bar` (a module, a constant `Foo::Bar = 1` too): the scope its name is written in, "Foo", from where it
     stands, as Ruby looks `Foo` up from there (in `module A`, A's Foo when there is one, and
     mostly there is); `class ::Foo::Bar`: "::Foo", top-level Foo's whatever encloses it. A scope
     that starts with `self` starts at the enclosing one, where its next name is taken without
@@ -46,7 +52,8 @@ def _written_scope(name: Node, data: bytes) -> str:
     if path is None or path.type != "scope_resolution":
         return ""
     holder = ancestry.parent(path)
-    if holder is None or holder.type not in _SCOPED or holder.child_by_field_name("name") != path:
+    field = _NAMED.get(holder.type) if holder is not None else None
+    if holder is None or field is None or holder.child_by_field_name(field) != path:
         return ""
     parts: list[str] = []
     scope = path.child_by_field_name("scope")
@@ -74,6 +81,7 @@ HOOKS = TagsHooks(
     # an `alias` is what a `def` there is: a method where a class or module holds it)
     kinds={"method": "function", "singleton_method": "method", "alias": "function", "class": "class",
            "singleton_class": "class", "module": "module"},
+    kind_rules={"alias": _alias_kind},
     name_rules={"simple_symbol": _symbol},
     scope_openers=frozenset({"singleton_class"}),
     # (a singleton method's name is any of the four)
@@ -81,5 +89,9 @@ HOOKS = TagsHooks(
     relative_holders=True,
     maker=_maker,
     method_hosts=frozenset({"module"}),  # a module's functions are its methods
+    # a `def`, `alias_method` or `attr_reader` run in a method is the class's, as Ruby defines it
+    # (`def self.status_code(c) define_method(:status_code)`); one in a constant's value
+    # (`X = if ... class Y`) is the scope's around it
+    holderless=frozenset({"function", "method", "constant"}),
     finish=finish_reading(RULES),
 )
