@@ -9,7 +9,8 @@ from indexer.lang.language import Language
 # 3: the bases each class, interface, enum and record declares (`BlobFacts.bases`)
 # 4: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "4"
+# 5: a record's compact constructor (`R { ... }`) is a method, as its other constructors are
+VERSION = "5"
 
 LANGUAGE = Language(
     name="java",
