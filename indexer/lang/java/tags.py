@@ -10,5 +10,6 @@ HOOKS = TagsHooks(
            "method_declaration": "method", "constructor_declaration": "method",
            "compact_constructor_declaration": "method", "field_declaration": "field",
            "annotation_type_element_declaration": "method"},
+    declarators_hold=True,  # an anonymous class's members are the field's it initializes
     finish=finish_reading(RULES),
 )
