@@ -494,9 +494,19 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
     With `hinted_holders` (TagsHooks.named_holders, relative_holders), a holder's own explicit
     container stands before its name, and one that names its holder from the top starts the
-    chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`)."""
-    holderless = tags_hooks.of(language).holderless
-    holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS) and s.kind not in holderless]
+    chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`). With
+    `declarators_hold` (TagsHooks.declarators_hold), a variable holds what is defined in its
+    initializer: of the names one declaration binds (one span), the last named before `d`
+    holds it, and none holds another of them. A kind the language's `holderless` names holds
+    nothing."""
+    hooks = tags_hooks.of(language)
+    if hooks.declarators_hold:  # no holder: a name after `d`'s, or one whose next one in is of its declaration
+        before = [s for s in stack if not (s.kind in _DATA_KINDS and s.name_start > d.name_start)]
+        holders = [s for s, inner in zip(before, [*before[1:], d]) if not _declared_together(s, inner)]
+    else:
+        holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    if hooks.holderless:
+        holders = [s for s in holders if s.kind not in hooks.holderless]
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
             holders.pop()
@@ -518,6 +528,11 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
             continue
         chain.append(s.name)
     return chain
+
+
+def _declared_together(a: _Def, b: _Def) -> bool:
+    """Two names of one declaration (`int x, y;`): the span of each is the declaration's."""
+    return a.kind in _DATA_KINDS and b.kind in _DATA_KINDS and (a.start, a.end) == (b.start, b.end)
 
 
 def _hinted_chain(holders: list[_Def], d: _Def) -> list[str]:

@@ -85,6 +85,10 @@ class TagsHooks(NamedTuple):
     # constant's value is no scope)
     holderless: frozenset[str] = frozenset()
     body_fields_are_locals: bool = False  # a field of a struct in a function body is a local
+    # a variable holds what its initializer defines, as it holds a function there: of the names
+    # one declaration binds (`Object a = 1, b = new Object() { int c; };`, one span for both),
+    # the one whose initializer it is (`c` is `b`'s), and none holds another of them
+    declarators_hold: bool = False
     # a definition's explicit container names its holder from the top of the file, and is part
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,
     # and a function inside is `obj.start.inner`)

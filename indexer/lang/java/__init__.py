@@ -9,7 +9,10 @@ from indexer.lang.language import Language
 # 3: the bases each class, interface, enum and record declares (`BlobFacts.bases`)
 # 4: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "4"
+# 5: a record's compact constructor (`R { ... }`) is a method, as its other constructors are
+# 6: a field holds what its initializer defines (an anonymous class's fields, and its methods
+#    under the one field whose initializer it is in `Object a = 1, b = new Object() {...};`)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="java",

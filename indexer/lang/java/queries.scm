@@ -18,6 +18,8 @@
 (record_declaration name: (identifier) @name) @definition.class
 (annotation_type_declaration name: (identifier) @name) @definition.interface
 (constructor_declaration name: (identifier) @name) @definition.method
+; a record's compact constructor (`R { ... }`, no parameter list): its canonical constructor
+(compact_constructor_declaration name: (identifier) @name) @definition.method
 (field_declaration
   declarator: (variable_declarator name: (identifier) @name)) @definition.field
 ; enum constants, interface constants
