@@ -1732,6 +1732,19 @@ def test_go_generic_receivers_type_aliases_and_all_caps_fields():
         ("Len", "method", "List", 5), ("Push", "method", "List", 7), ("Names", "type", "", 9), ("Pair", "type", "", 11)]
 
 
+def test_go_every_name_of_a_spec_and_a_var_of_capitals():
+    # go/parser lists each name of `b, c = 1, 2` (the query matched a const spec's first name
+    # only); `var EOF` is a variable whatever its case, Go writing `const` for a constant
+    src = (b"package p\n\nconst (\n\ta = iota\n\tb, c\n)\n\nconst d, e = 1, 2\n\nvar EOF, URL = 1, 2\n\n"
+           b"func F() int {\n\tconst x, y = 1, 2\n\treturn y\n}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("a", "constant", "", 4), ("b", "constant", "", 5), ("c", "constant", "", 5), ("d", "constant", "", 8),
+        ("e", "constant", "", 8), ("EOF", "variable", "", 10), ("URL", "variable", "", 10), ("F", "function", "", 12)]
+    # a body's `const x, y` binds its second name too: `return y` reads the local
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name == "y"] == [("y", 13, "local"), ("y", 14, "local")]
+
+
 def test_ruby_accessors_and_reopened_classes_of_every_form():
     # each accessor and each of the four reopening calls; an accessor called on another object
     # defines nothing of this class

@@ -15,7 +15,9 @@ from indexer.lang.language import Language
 #    that may hold `// +build` lines, as go/build's header reader has it
 # 6: an alias of a struct or interface literal (`type A = struct { B }`) has the bases it
 #    embeds, and an interface's `*T` term is no base (was: T)
-VERSION = "6"
+# 7: each name of a const spec (`b, c = 1, 2`: was `b` alone), in a body's bindings too; an
+#    all-caps `var` is a variable (was: a constant)
+VERSION = "7"
 
 LANGUAGE = Language(
     name="go",

@@ -27,6 +27,7 @@ HOOKS = TagsHooks(
            "const_spec": "constant", "var_spec": "variable"},
     kind_rules={"type_spec": _type_spec, "type_alias": _type_spec},
     storage_fields=True,  # `ID`, `URL`: fields, whatever their case
+    declared_variables=True,  # `var EOF = ...` is a variable: Go writes `const` for a constant
     body_fields_are_locals=True,  # a field of an anonymous struct in a body (a test's table), as ctags has it
     finish=_finish,
 )
