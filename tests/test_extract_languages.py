@@ -1745,6 +1745,27 @@ def test_go_every_name_of_a_spec_and_a_var_of_capitals():
     assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name == "y"] == [("y", 13, "local"), ("y", 14, "local")]
 
 
+def test_go_literal_members_are_held_as_code_selects_them():
+    # A struct or interface literal's members are the field's or variable's whose type it is
+    # (`S.Sub.Deep`: `s.Deep` is no field of S), names declared together hold none of each other,
+    # a method's receiver type holds what its body declares, and in a body an anonymous struct's
+    # fields (each name of `in, out string`) and an anonymous interface's methods are locals
+    src = (b"package p\n\ntype S struct {\n\tA, B int\n\tSub struct{ Deep int }\n\ti interface{ F() }\n"
+           b"\tc, d struct{ X int }\n}\n\nvar Debug struct {\n\tCheckptr int\n\tSub struct{ Deep int }\n}\n\n"
+           b"var tests = []struct{ in string }{}\n\n"
+           b"func (s *S) Run(v any) {\n\ttype local struct{ Y int }\n"
+           b"\tcases := []struct {\n\t\tin, out string\n\t\tn   struct{ Z int }\n\t}{}\n"
+           b"\t_, _ = cases, v.(interface{ Name() string })\n}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("S", "struct", "", 3), ("A", "field", "S", 4), ("B", "field", "S", 4), ("Sub", "field", "S", 5),
+        ("Deep", "field", "S.Sub", 5), ("i", "field", "S", 6), ("F", "method", "S.i", 6), ("c", "field", "S", 7),
+        ("d", "field", "S", 7), ("X", "field", "S.c", 7),
+        ("Debug", "variable", "", 10), ("Checkptr", "field", "Debug", 11), ("Sub", "field", "Debug", 12),
+        ("Deep", "field", "Debug.Sub", 12), ("tests", "variable", "", 15), ("in", "field", "tests", 15),
+        ("Run", "method", "S", 17), ("local", "struct", "S.Run", 18), ("Y", "field", "S.Run.local", 18)]
+
+
 def test_ruby_accessors_and_reopened_classes_of_every_form():
     # each accessor and each of the four reopening calls; an accessor called on another object
     # defines nothing of this class

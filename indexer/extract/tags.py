@@ -494,7 +494,10 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
     With `hinted_holders` (TagsHooks.named_holders, relative_holders), a holder's own explicit
     container stands before its name, and one that names its holder from the top starts the
-    chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`)."""
+    chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`). Go's
+    holders are as code selects its members (`_go_chain`)."""
+    if language == "go":
+        return _go_chain(stack, d)
     holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
@@ -515,6 +518,26 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
             if chain[-len(parts):] != parts:
                 chain.extend(parts)
             continue
+        chain.append(s.name)
+    return chain
+
+
+def _go_chain(stack: list[_Def], d: _Def) -> list[str]:
+    """`_container_chain` of a Go definition. A struct or interface literal's members are held
+    by the field or variable it is the type or value of, as code selects them (`S.Sub.Deep`
+    of `type S struct { Sub struct { Deep int } }`, `Debug.Checkptr` of `var Debug struct
+    {...}`); names declared together span one declaration and hold none of each other
+    (`A, B int`), the first of them holding what their type declares (`a, b struct{ X int }`:
+    `a.X`). A method's receiver type holds what its body declares (`T.Run.local`)."""
+    chain: list[str] = []
+    last = (-1, -1)
+    for s in stack:
+        span = (s.start, s.end)
+        if span == (d.start, d.end) or span == last:
+            continue
+        last = span
+        if s.hint:
+            chain.extend(s.hint.split("."))
         chain.append(s.name)
     return chain
 
@@ -593,8 +616,9 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
             stack.pop()
         if len(stack) > NESTING_CAP or len(out) >= SYMBOL_CAP:
             capped = capped or not d.scope_only
-        elif d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
-            pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
+        elif body_locals and d.kind in ("field", "method") and _in_body(stack):
+            pass  # a field of an anonymous struct in a body (a test's table), a method of an anonymous
+            # interface there (`x.(interface{ Name() string })`): a local, as ctags has it
         elif not d.scope_only:
             if hinted_holders:
                 chain = _container_chain(language, stack, d, True)
@@ -620,6 +644,15 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
         stack.append(d)
     out.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
     return out, capped, spent
+
+
+def _in_body(stack: list[_Def]) -> bool:
+    """Whether what `stack` holds is written in a function's body or signature, past the fields
+    around it (`b` of `a, b int`, whose `a` holds its span too; a struct nested in a field's type)."""
+    for holder in reversed(stack):
+        if holder.kind != "field":
+            return holder.kind in ("function", "method")
+    return False
 
 
 def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str],

@@ -17,7 +17,11 @@ from indexer.lang.language import Language
 #    embeds, and an interface's `*T` term is no base (was: T)
 # 7: each name of a const spec (`b, c = 1, 2`: was `b` alone), in a body's bindings too; an
 #    all-caps `var` is a variable (was: a constant)
-VERSION = "7"
+# 8: a struct or interface literal's members are held by the field or variable it types
+#    (`S.Sub.Deep`, `Debug.Checkptr`; were `S.Deep`, `Deep`), a method's body's types by its
+#    receiver too (`T.Run.local`; was `Run.local`); in a body each name of an anonymous struct's
+#    `in, out string` and an anonymous interface's methods are locals (were: all but the first symbols)
+VERSION = "8"
 
 LANGUAGE = Language(
     name="go",
