@@ -1766,6 +1766,17 @@ def test_go_literal_members_are_held_as_code_selects_them():
         ("Run", "method", "S", 17), ("local", "struct", "S.Run", 18), ("Y", "field", "S.Run.local", 18)]
 
 
+def test_go_a_generic_types_constraint_literals_declare_no_member_of_it():
+    # `Pair.M` and `Pair.a` are no members: Go selects `M` on a value of T, not of Pair; a
+    # generic function's are locals of its signature alike, and a literal in the type itself counts
+    src = (b"package p\n\ntype Pair[T interface{ M() }, B struct{ a int }] struct{ x T }\n\n"
+           b"type A[T interface{ N() }] = Pair[T, struct{ b int }]\n\nfunc F[T interface{ M() }]() {}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Pair", "struct", "", 3), ("x", "field", "Pair", 3), ("A", "type", "", 5), ("b", "field", "A", 5),
+        ("F", "function", "", 7)]
+
+
 def test_ruby_accessors_and_reopened_classes_of_every_form():
     # each accessor and each of the four reopening calls; an accessor called on another object
     # defines nothing of this class

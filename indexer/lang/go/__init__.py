@@ -21,7 +21,9 @@ from indexer.lang.language import Language
 #    (`S.Sub.Deep`, `Debug.Checkptr`; were `S.Deep`, `Deep`), a method's body's types by its
 #    receiver too (`T.Run.local`; was `Run.local`); in a body each name of an anonymous struct's
 #    `in, out string` and an anonymous interface's methods are locals (were: all but the first symbols)
-VERSION = "8"
+# 9: a literal in a generic type's constraint declares no member of it (`type Pair[T interface{ M() }]`:
+#    was `Pair.M`)
+VERSION = "9"
 
 LANGUAGE = Language(
     name="go",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from tree_sitter import Node
 
 from indexer.lang.go.bases import bases
@@ -17,9 +19,29 @@ def _type_spec(def_node: Node, captured: str, name: Node) -> str:
     return {"struct_type": "struct", "interface_type": "interface"}.get(value_type, "type")
 
 
+def _type_parameter_lists(root: Node) -> list[tuple[int, int]]:
+    """The byte spans of the type parameter lists of the file's top-level types, in order (Go
+    declares no generic type in a body)."""
+    spans: list[tuple[int, int]] = []
+    for decl in root.named_children:
+        if decl.type == "type_declaration":
+            for spec in decl.named_children:
+                params = spec.child_by_field_name("type_parameters")
+                if params is not None:
+                    spans.append((params.start_byte, params.end_byte))
+    return spans
+
+
 def _finish(root: Node, data: bytes, facts: Facts) -> None:
     facts.build_ignored = go_build_ignored(data)
     facts.bases = bases(root, data)
+    # A literal in a generic type's constraint (`type Pair[T interface{ M() }] ...`) declares no
+    # member of the type: its fields and methods are locals, as in a generic function's signature.
+    spans = _type_parameter_lists(root)
+    if spans:
+        starts = [start for start, _ in spans]
+        facts.symbols = [s for s in facts.symbols
+                         if not ((at := bisect_right(starts, s.start_byte) - 1) >= 0 and s.start_byte < spans[at][1])]
 
 
 HOOKS = TagsHooks(
