@@ -1777,6 +1777,17 @@ def test_go_a_generic_types_constraint_literals_declare_no_member_of_it():
         ("F", "function", "", 7)]
 
 
+def test_go_a_receiver_type_in_parentheses_holds_its_method():
+    # Go's spec lets a receiver's type be parenthesized (go/types' own tests write them); a
+    # qualified one is a type of another package, on which Go defines no method
+    src = (b"package p\n\nfunc ((T)) a() {}\nfunc ((*T)) b() {}\nfunc (x *(T),) c() {}\n"
+           b"func (x ((*((List[K]))))) d() {}\nfunc (x (time.Time)) e() {}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("a", "method", "T", 3), ("b", "method", "T", 4), ("c", "method", "T", 5), ("d", "method", "List", 6),
+        ("e", "method", "", 7)]
+
+
 def test_ruby_accessors_and_reopened_classes_of_every_form():
     # each accessor and each of the four reopening calls; an accessor called on another object
     # defines nothing of this class

@@ -23,7 +23,8 @@ from indexer.lang.language import Language
 #    `in, out string` and an anonymous interface's methods are locals (were: all but the first symbols)
 # 9: a literal in a generic type's constraint declares no member of it (`type Pair[T interface{ M() }]`:
 #    was `Pair.M`)
-VERSION = "9"
+# 10: a method whose receiver type is parenthesized (`func (x *(T)) m()`) is T's (was: no container)
+VERSION = "10"
 
 LANGUAGE = Language(
     name="go",
