@@ -458,6 +458,21 @@ def test_a_site_is_import_resolved_across_members_only_through_a_package_definin
     assert sites("Helper") == [("app", "main.go", 5, "name_match")]  # github.com/acme/app/gone is unresolved
 
 
+def test_a_go_import_of_another_members_package_binds_its_package_clause(tmp_path):
+    """kit's go-utils/ declares `package gutils`: app's `gutils.Do()` is what its import binds,
+    and `utils.Do()` on a parameter named like the path's tail is no site of the package."""
+    RepoBuilder(tmp_path / "kit").commit({"go.mod": "module github.com/acme/kit\n\ngo 1.21\n",
+                                          "go-utils/do.go": "package gutils\n\nfunc Do() {}\n"})
+    RepoBuilder(tmp_path / "app").commit({
+        "go.mod": "module github.com/acme/app\n\ngo 1.21\n\nrequire github.com/acme/kit v1.0.0\n",
+        "main.go": 'package main\n\nimport "github.com/acme/kit/go-utils"\n\nfunc main() {\n\tgutils.Do()\n}\n',
+        "other.go": 'package main\n\nimport "github.com/acme/kit/go-utils"\n\nfunc f(utils T) {\n\tutils.Do()\n}\n'})
+    call = _workspace_calls(tmp_path, "w", ("kit", "app"))
+    out = call("context.references", workspace="w", name="Do")
+    assert [(s["member"], s["path"], s["line"], s["resolution"]) for s in out["data"]["sites"]] == [
+        ("app", "main.go", 6, "import"), ("app", "other.go", 6, "name_match")]
+
+
 def test_workspace_freshness_takes_the_newest_index_time_and_binds_fingerprints():
     """The envelope's `indexed_at` is the newest member's; the cursor binding changes with a
     member's fingerprint though its OID stays (a re-index at another extractor version); the

@@ -1732,6 +1732,62 @@ def test_go_generic_receivers_type_aliases_and_all_caps_fields():
         ("Len", "method", "List", 5), ("Push", "method", "List", 7), ("Names", "type", "", 9), ("Pair", "type", "", 11)]
 
 
+def test_go_every_name_of_a_spec_and_a_var_of_capitals():
+    # go/parser lists each name of `b, c = 1, 2` (the query matched a const spec's first name
+    # only); `var EOF` is a variable whatever its case, Go writing `const` for a constant
+    src = (b"package p\n\nconst (\n\ta = iota\n\tb, c\n)\n\nconst d, e = 1, 2\n\nvar EOF, URL = 1, 2\n\n"
+           b"func F() int {\n\tconst x, y = 1, 2\n\treturn y\n}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("a", "constant", "", 4), ("b", "constant", "", 5), ("c", "constant", "", 5), ("d", "constant", "", 8),
+        ("e", "constant", "", 8), ("EOF", "variable", "", 10), ("URL", "variable", "", 10), ("F", "function", "", 12)]
+    # a body's `const x, y` binds its second name too: `return y` reads the local
+    assert [(o.name, o.line, o.role) for o in facts.occurrences if o.name == "y"] == [("y", 13, "local"), ("y", 14, "local")]
+
+
+def test_go_literal_members_are_held_as_code_selects_them():
+    # A struct or interface literal's members are the field's or variable's whose type it is
+    # (`S.Sub.Deep`: `s.Deep` is no field of S), names declared together hold none of each other,
+    # a method's receiver type holds what its body declares, and in a body an anonymous struct's
+    # fields (each name of `in, out string`) and an anonymous interface's methods are locals
+    src = (b"package p\n\ntype S struct {\n\tA, B int\n\tSub struct{ Deep int }\n\ti interface{ F() }\n"
+           b"\tc, d struct{ X int }\n}\n\nvar Debug struct {\n\tCheckptr int\n\tSub struct{ Deep int }\n}\n\n"
+           b"var tests = []struct{ in string }{}\n\n"
+           b"func (s *S) Run(v any) {\n\ttype local struct{ Y int }\n"
+           b"\tcases := []struct {\n\t\tin, out string\n\t\tn   struct{ Z int }\n\t}{}\n"
+           b"\t_, _ = cases, v.(interface{ Name() string })\n}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("S", "struct", "", 3), ("A", "field", "S", 4), ("B", "field", "S", 4), ("Sub", "field", "S", 5),
+        ("Deep", "field", "S.Sub", 5), ("i", "field", "S", 6), ("F", "method", "S.i", 6), ("c", "field", "S", 7),
+        ("d", "field", "S", 7), ("X", "field", "S.c", 7),
+        ("Debug", "variable", "", 10), ("Checkptr", "field", "Debug", 11), ("Sub", "field", "Debug", 12),
+        ("Deep", "field", "Debug.Sub", 12), ("tests", "variable", "", 15), ("in", "field", "tests", 15),
+        ("Run", "method", "S", 17), ("local", "struct", "S.Run", 18), ("Y", "field", "S.Run.local", 18)]
+
+
+def test_go_a_generic_types_constraint_literals_declare_no_member_of_it():
+    # `Pair.M` and `Pair.a` are no members: Go selects `M` on a value of T, not of Pair; a
+    # generic function's are locals of its signature alike, and a literal in the type itself counts
+    src = (b"package p\n\ntype Pair[T interface{ M() }, B struct{ a int }] struct{ x T }\n\n"
+           b"type A[T interface{ N() }] = Pair[T, struct{ b int }]\n\nfunc F[T interface{ M() }]() {}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Pair", "struct", "", 3), ("x", "field", "Pair", 3), ("A", "type", "", 5), ("b", "field", "A", 5),
+        ("F", "function", "", 7)]
+
+
+def test_go_a_receiver_type_in_parentheses_holds_its_method():
+    # Go's spec lets a receiver's type be parenthesized (go/types' own tests write them); a
+    # qualified one is a type of another package, on which Go defines no method
+    src = (b"package p\n\nfunc ((T)) a() {}\nfunc ((*T)) b() {}\nfunc (x *(T),) c() {}\n"
+           b"func (x ((*((List[K]))))) d() {}\nfunc (x (time.Time)) e() {}\n")
+    facts = extract_blob(src, "p.go", "go")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("a", "method", "T", 3), ("b", "method", "T", 4), ("c", "method", "T", 5), ("d", "method", "List", 6),
+        ("e", "method", "", 7)]
+
+
 def test_ruby_accessors_and_reopened_classes_of_every_form():
     # each accessor and each of the four reopening calls; an accessor called on another object
     # defines nothing of this class

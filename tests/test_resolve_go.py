@@ -184,6 +184,15 @@ def test_disagreeing_libraries_take_the_most_declared_then_the_directory_name():
     assert targets({"lib/a.go": "", "lib/b.go": ""}, tie) == ["lib/b.go"]
 
 
+def test_a_documentation_file_takes_no_part_in_its_folders_package():
+    # go/build ignores a file declaring `package documentation` (an old doc.go's way): it neither
+    # wins the folder's disagreement ("documentation" sorts first) nor makes a package alone
+    tie = {"lib/doc.go": gofacts("documentation"), "lib/x.go": gofacts("other")}
+    assert targets({"lib/doc.go": "", "lib/x.go": ""}, tie) == ["lib/x.go"]
+    alone = {"lib/doc.go": gofacts("documentation")}
+    assert targets({"lib/doc.go": ""}, alone) == [("cmd/main.go", LIB, "unresolved")]
+
+
 def test_a_package_of_only_excluded_files_is_unresolved():
     tree = {"lib/gen.go": "", "lib/_old.go": ""}
     facts = {"lib/gen.go": gofacts("main", build_ignored=True), "lib/_old.go": gofacts("lib")}

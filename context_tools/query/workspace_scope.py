@@ -39,6 +39,7 @@ from indexer.contract.result import Freshness, FreshnessStatus, Unknown, current
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
     from indexer.fleet.workspace import Member
+    from indexer.resolve.tree import TreePaths
     from indexer.store.snapshot import Snapshot
 
 T = TypeVar("T")
@@ -304,3 +305,51 @@ def cross_importers(scope: Scope, defining: dict[str, set[str]]) -> dict[str, se
         if found:
             out[m.member.name] = found
     return out
+
+
+class GoClauses:
+    """The package clause binding a Go import of another member's package in the files of
+    `member` (`bases.import_clause` of that package's files there, as a package of the tree
+    binds; docs/languages.md): `gutils` for an import of the member's go-utils/ declaring
+    `package gutils`; "" where the longest module path holding the import path is no other
+    member's, or the package's files agree on no clause. Each path is looked up once, and each
+    member's folders listed once."""
+
+    def __init__(self, scope: Scope, member: str) -> None:
+        from indexer.fleet.workspace import provided_packages
+
+        self.modules: list[tuple[str, str, ReadMember]] = sorted(
+            ((name, os.path.dirname(manifest), m) for m in scope.readable
+             for (ecosystem, _), (name, manifest) in provided_packages(m.snap.record.packages).items()
+             if ecosystem == "go"), key=lambda t: (-len(t[0]), t[0]))
+        self.member = member
+        self.trees: dict[str, TreePaths] = {}
+        self.found: dict[str, str] = {}
+
+    def __call__(self, spec: str) -> str:
+        if spec not in self.found:
+            self.found[spec] = self._clause(spec)
+        return self.found[spec]
+
+    def _clause(self, spec: str) -> str:
+        from indexer.lang.go.bases import import_clause
+        from indexer.lang.go.resolve import candidate_files
+        from indexer.resolve.tree import TreePaths
+
+        # the longest module path the import path is in, as the go command picks the module; one
+        # of the importing member's own is its snapshot's to resolve
+        module = next((t for t in self.modules if spec == t[0] or spec.startswith(t[0] + "/")), None)
+        if module is None or module[2].member.name == self.member:
+            return ""
+        name, root, m = module
+        folder = "/".join(p for p in (root, spec[len(name):].strip("/")) if p)
+        tree = self.trees.get(m.member.name)
+        if tree is None:
+            tree = self.trees[m.member.name] = TreePaths(m.snap.paths)
+        clauses = []
+        for path in candidate_files(tree, folder):
+            facts = m.snap.core_facts(path)
+            if facts is not None and not facts.build_ignored and facts.package_name != "documentation":
+                clauses.append(facts.package_name)
+        return import_clause(clauses)
+

@@ -371,7 +371,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             if not name:  # a name a broken parse left out (`void A::() {}`): no symbol, as with no name
                 continue
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
-                    kind == "field" and hooks.storage_fields):
+                    kind == "field" and hooks.storage_fields) and not (kind == "variable" and hooks.declared_variables):
                 kind = "constant"
             span = _grow_span(def_node, def_type)
             span_start, span_end = span.start_byte, span.end_byte
@@ -498,8 +498,10 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     `declarators_hold` (TagsHooks.declarators_hold), a variable holds what is defined in its
     initializer: of the names one declaration binds (one span), the last named before `d`
     holds it, and none holds another of them. A kind the language's `holderless` names holds
-    nothing."""
+    nothing. With `selector_holders`, holders are as code selects members (`_selector_chain`)."""
     hooks = tags_hooks.of(language)
+    if hooks.selector_holders:
+        return _selector_chain(stack, d)
     if hooks.declarators_hold:  # no holder: a name after `d`'s, or one whose next one in is of its declaration
         before = [s for s in stack if not (s.kind in _DATA_KINDS and s.name_start > d.name_start)]
         holders = [s for s, inner in zip(before, [*before[1:], d]) if not _declared_together(s, inner)]
@@ -533,6 +535,26 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
 def _declared_together(a: _Def, b: _Def) -> bool:
     """Two names of one declaration (`int x, y;`): the span of each is the declaration's."""
     return a.kind in _DATA_KINDS and b.kind in _DATA_KINDS and (a.start, a.end) == (b.start, b.end)
+
+
+def _selector_chain(stack: list[_Def], d: _Def) -> list[str]:
+    """`_container_chain` where members are held as code selects them (Go): a struct or
+    interface literal's members are held by the field or variable it is the type or value of
+    (`S.Sub.Deep` of `type S struct { Sub struct { Deep int } }`, `Debug.Checkptr` of `var
+    Debug struct {...}`); names declared together span one declaration and hold none of each
+    other (`A, B int`), the first of them holding what their type declares (`a, b struct{ X
+    int }`: `a.X`). A method's receiver type holds what its body declares (`T.Run.local`)."""
+    chain: list[str] = []
+    last = (-1, -1)
+    for s in stack:
+        span = (s.start, s.end)
+        if span == (d.start, d.end) or span == last:
+            continue
+        last = span
+        if s.hint:
+            chain.extend(s.hint.split("."))
+        chain.append(s.name)
+    return chain
 
 
 def _hinted_chain(holders: list[_Def], d: _Def) -> list[str]:
@@ -619,8 +641,9 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
             stack.pop()
         if len(stack) > NESTING_CAP or len(out) >= SYMBOL_CAP:
             capped = capped or not d.scope_only
-        elif d.kind == "field" and body_locals and stack and stack[-1].kind in ("function", "method"):
-            pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
+        elif body_locals and d.kind in ("field", "method") and _in_body(stack):
+            pass  # a field of an anonymous struct in a body (a test's table), a method of an anonymous
+            # interface there (`x.(interface{ Name() string })`): a local, as ctags has it
         elif not d.scope_only:
             if hinted_holders:
                 chain = _container_chain(language, stack, d, True)
@@ -646,6 +669,15 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
         stack.append(d)
     out.sort(key=lambda s: (s.start_byte, -s.end_byte, s.name, s.kind))
     return out, capped, spent
+
+
+def _in_body(stack: list[_Def]) -> bool:
+    """Whether what `stack` holds is written in a function's body or signature, past the fields
+    around it (`b` of `a, b int`, whose `a` holds its span too; a struct nested in a field's type)."""
+    for holder in reversed(stack):
+        if holder.kind != "field":
+            return holder.kind in ("function", "method")
+    return False
 
 
 def _occurrences(nodes: list[Node], data: bytes, roles: dict[int, str],

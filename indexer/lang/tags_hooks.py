@@ -76,6 +76,7 @@ class TagsHooks(NamedTuple):
     scope_openers: frozenset[str] = frozenset()
     maker: Maker | None = None  # a call whose value, assigned to a constant, makes a class
     storage_fields: bool = False  # a field is storage in each value, never a constant
+    declared_variables: bool = False  # a variable is one whatever its case: its declaration says `var`
     hoisting: bool = False  # definitions written inside what is not their container (tags._HOISTED)
     bodiless_namespaces: bool = False  # `namespace A;` holds what follows it, up to the next
     to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file
@@ -89,6 +90,9 @@ class TagsHooks(NamedTuple):
     # one declaration binds (`Object a = 1, b = new Object() { int c; };`, one span for both),
     # the one whose initializer it is (`c` is `b`'s), and none holds another of them
     declarators_hold: bool = False
+    # members are held as code selects them (Go: `S.Sub.Deep` of a struct literal in a field's
+    # type, a method's receiver type holding what its body declares; tags._selector_chain)
+    selector_holders: bool = False
     # a definition's explicit container names its holder from the top of the file, and is part
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,
     # and a function inside is `obj.start.inner`)

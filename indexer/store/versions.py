@@ -77,7 +77,9 @@ PLAIN_VERSION = "1"
 #     kafka; indexer/lang/go/bases.py)
 # 71: `linguist-generated` and `linguist-vendored` set to any value but `false` mark a file, as
 #     linguist reads them (`=1` was left to the path rules; indexer/git/attributes.py)
-ASSEMBLY_VERSION = "71"
+# 72: a Go file declaring `package documentation` is no member of its folder's package, as
+#     go/build passes over it (indexer/lang/go/resolve.py)
+ASSEMBLY_VERSION = "72"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

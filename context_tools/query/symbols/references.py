@@ -19,7 +19,15 @@ from context_tools.query.symbols.hierarchy import Hierarchy, any_member_named, i
 from context_tools.query.symbols.lookup import definition, find_exact, modules_of, other_kinds
 from context_tools.query.symbols.names import name_parts, path_ok
 from context_tools.query.symbols.sites import ORDER, group_order, sites_of
-from context_tools.query.workspace_scope import cross_importers, open_workspace, repo_of, rev_of, tag, workspace_of
+from context_tools.query.workspace_scope import (
+    GoClauses,
+    cross_importers,
+    open_workspace,
+    repo_of,
+    rev_of,
+    tag,
+    workspace_of,
+)
 from indexer.contract.errors import NotFound
 from indexer.contract.result import Result
 
@@ -111,7 +119,7 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     unread = attributed = 0
     for i, m in enumerate(members):
         sites, found, member_unread, member_attributed = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
-                                one_by_one=ctx.cap("definitions"))
+                                one_by_one=ctx.cap("definitions"), across=GoClauses(scope, m.member.name))
         merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
                    for n, s in enumerate(sites)]
         offset += len(defs[m.member.name])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Callable, Literal, NamedTuple, Protocol
 
 import msgspec
 
@@ -72,12 +72,14 @@ class SiteQuery(Protocol):
 
 
 def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_members: set[str] | frozenset[str] = frozenset(),
-             via: list[list[tuple[str, str]]] | None = None, *, one_by_one: int) -> SitesFound:
+             via: list[list[tuple[str, str]]] | None = None, *, one_by_one: int,
+             across: Callable[[str], str] | None = None) -> SitesFound:
     """Reference sites of the name in one snapshot, each resolved site attributed to the one of
     `defs` (its own definitions) its binding reaches (`Site.definition`, an index into `defs`),
     grouped by definition in `defs`' order, then the sites no definition reaches (`name_match`,
     `text`); `imported_from_members`: files importing the name's package from another workspace
-    member; `via`, one list for each of `defs`: (file, name) of the classes a method is reached
+    member, and `across` the package clause an import of another member's package binds there
+    (`GoClauses`); `via`, one list for each of `defs`: (file, name) of the classes a method is reached
     through besides its own (the class asked that inherits it, the known subclasses of its
     class): `App.handle` is Base's.
 
@@ -94,7 +96,7 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
     vias = via if via is not None else [[] for _ in defs]
     defining = frozenset(p for p, _, _ in defs)
     importing = frozenset(e.source for p in sorted(defining) for e in snap.importers(p))
-    reading = _Reading(snap, name_parts(input.name)[-1], (defining, importing))
+    reading = _Reading(snap, name_parts(input.name)[-1], (defining, importing), across)
     if len(defs) <= 1:
         found = [(s, 0 if defs and s.resolution in _BOUND else None)
                  for s in _sites_one(snap, input, defs, imported_from_members, vias[0] if vias else [], reading)]
@@ -1040,9 +1042,11 @@ class _Reading:
     for all of them (a name with many definitions is resolved against each on its own): the
     name's occurrences, each file's bytes, lines, functions, classes, binding rules and site syntax."""
 
-    def __init__(self, snap: Snapshot, simple: str, first: tuple[frozenset[str], ...] = ()) -> None:
+    def __init__(self, snap: Snapshot, simple: str, first: tuple[frozenset[str], ...] = (),
+                 across: Callable[[str], str] | None = None) -> None:
         self.snap = snap
         self.simple = simple
+        self.across = across  # the clause of a Go import of another workspace member's package
         self._first = first  # files read before the others, in turn: the defining files, their importers
         self._left = REFERENCE_SITES
         self.unread: set[str] = set()  # files whose sites would have passed REFERENCE_SITES
@@ -1098,8 +1102,8 @@ class _Reading:
         "" where it reaches none: read once a package for every file importing it, keyed by its
         first file (an import reaches one package's files, the same whoever imports it)."""
         targets = [e.target for e in self.snap.edges_of_import(path, spec) if e.target]
-        if not targets:
-            return ""
+        if not targets:  # outside the snapshot: another workspace member's package, if any
+            return self.across(spec.spec.strip()) if self.across is not None and spec.kind == "go" else ""
         found = self._clauses.get(targets[0])
         if found is None:
             found = self._clauses[targets[0]] = of_import(spec.kind).package_clause(self.snap, targets)

@@ -15,7 +15,16 @@ from indexer.lang.language import Language
 #    that may hold `// +build` lines, as go/build's header reader has it
 # 6: an alias of a struct or interface literal (`type A = struct { B }`) has the bases it
 #    embeds, and an interface's `*T` term is no base (was: T)
-VERSION = "6"
+# 7: each name of a const spec (`b, c = 1, 2`: was `b` alone), in a body's bindings too; an
+#    all-caps `var` is a variable (was: a constant)
+# 8: a struct or interface literal's members are held by the field or variable it types
+#    (`S.Sub.Deep`, `Debug.Checkptr`; were `S.Deep`, `Deep`), a method's body's types by its
+#    receiver too (`T.Run.local`; was `Run.local`); in a body each name of an anonymous struct's
+#    `in, out string` and an anonymous interface's methods are locals (were: all but the first symbols)
+# 9: a literal in a generic type's constraint declares no member of it (`type Pair[T interface{ M() }]`:
+#    was `Pair.M`)
+# 10: a method whose receiver type is parenthesized (`func (x *(T)) m()`) is T's (was: no container)
+VERSION = "10"
 
 LANGUAGE = Language(
     name="go",

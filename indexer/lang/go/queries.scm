@@ -16,7 +16,9 @@
       ]))
   name: (field_identifier) @name) @definition.method
 
-(source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+; each name of `a, b = 1, 2`: a `name:` field in the query matches a const spec's first name
+; only, and a spec's names are the only identifiers among its children
+(source_file (const_declaration (const_spec (identifier) @name) @definition.constant))
 (source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
 
@@ -58,7 +60,7 @@
 (type_switch_statement alias: (expression_list (identifier) @local.bind.short) @local.decl) @local.block
 (statement_list (var_declaration (var_spec name: (identifier) @local.bind.var) @local.decl)) @local.block
 (statement_list (var_declaration (var_spec_list (var_spec name: (identifier) @local.bind.var) @local.decl))) @local.block
-(statement_list (const_declaration (const_spec name: (identifier) @local.bind.var) @local.decl)) @local.block
+(statement_list (const_declaration (const_spec (identifier) @local.bind.var) @local.decl)) @local.block
 (for_statement
   (range_clause left: (expression_list (identifier) @local.bind.range) right: (_) @local.value) @local.decl) @local.block
 (communication_case

@@ -208,8 +208,8 @@ class GoResolver:
         declared: dict[str, str] = {}
         for path in candidates:
             f = self.summaries.get(path)
-            if f is not None and f.build_ignored:
-                continue
+            if f is not None and (f.build_ignored or f.package_name == "documentation"):
+                continue  # go/build passes over a `package documentation` file as one no build takes
             declared[path] = f.package_name if f is not None else ""
             if declared[path]:
                 names[declared[path]] += 1
