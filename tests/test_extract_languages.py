@@ -2013,6 +2013,29 @@ def test_php_enum_cases_promoted_properties_and_defined_constants():
     ]
 
 
+def test_php_a_constant_valued_by_another_constant_is_one_definition():
+    # `JPEG = IMAGETYPE_JPEG`: the value is a bare name in the element, a use of PHP's constant
+    src = (b"<?php\nnamespace N;\nconst TOP = E_ALL, NEXT = 2;\nclass Image {\n"
+           b"    public const JPEG = IMAGETYPE_JPEG, PNG = self::PNG_TYPE, LIST = PHP_EOL;\n}\n")
+    facts = extract_blob(src, "Image.php", "php")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("N", "namespace", "", 2), ("NEXT", "constant", "N", 3), ("TOP", "constant", "N", 3),
+        ("Image", "class", "N", 4), ("JPEG", "constant", "N.Image", 5), ("LIST", "constant", "N.Image", 5),
+        ("PNG", "constant", "N.Image", 5)]
+    assert [(o.name, o.role) for o in facts.occurrences if o.name in ("E_ALL", "IMAGETYPE_JPEG", "PHP_EOL")] == [
+        ("E_ALL", "identifier"), ("IMAGETYPE_JPEG", "identifier"), ("PHP_EOL", "identifier")]
+
+
+def test_php_define_is_matched_in_any_case_and_fully_qualified():
+    # PHP's function names match in any case, and `\define` is the global function itself;
+    # `Other\define` is a function of namespace Other
+    src = (b"<?php\n\\define('APACHE_URL', 'x');\nDEFINE('LOUD', 1);\nDefine(\"MIXED\", 2);\n"
+           b"Other\\define('NOT_ONE', 3);\n\\Other\\define('NOR_THIS', 4);\nundefine('NOR_THAT', 5);\n")
+    facts = extract_blob(src, "gen.php", "php")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("APACHE_URL", "constant", "", 2), ("LOUD", "constant", "", 3), ("MIXED", "constant", "", 4)]
+
+
 def test_php_namespace_statements_hold_what_follows_up_to_the_next():
     src = b"<?php\nnamespace A;\nclass K { function m() {} }\nnamespace B\\C;\nfunction f() {}\nconst X = 1;\n"
     facts = extract_blob(src, "two.php", "php")

@@ -8,7 +8,9 @@ from indexer.lang.language import Language
 # 2: the bases each class, interface, trait and enum declares, its traits too (`BlobFacts.bases`)
 # 3: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "3"
+# 4: a constant's value naming another constant is no definition; `define` in any case and
+#    fully qualified (`\define`)
+VERSION = "4"
 
 LANGUAGE = Language(
     name="php",
