@@ -2036,6 +2036,19 @@ def test_php_define_is_matched_in_any_case_and_fully_qualified():
         ("APACHE_URL", "constant", "", 2), ("LOUD", "constant", "", 3), ("MIXED", "constant", "", 4)]
 
 
+def test_php_a_keyword_key_in_a_string_keeps_the_methods_after_it():
+    # PEAR's package.xml generator: the grammar lexes `extends` in "$info[extends]" as the
+    # keyword, and its recovery ran the method on to the end of the class, `fileXml` a function in it
+    src = (b'<?php\nclass Gen\n{\n    function toXml($info)\n    {\n        if ($this->ok()) {\n        }\n'
+           b'        if (isset($info["extends"])) {\n            $ret .= "\\n<extends>$info[extends]</extends>";\n'
+           b'        }\n        $ret .= "</package>\\n";\n    }\n\n    function fileXml($file)\n    {\n    }\n}\n')
+    facts = extract_blob(src, "v1.php", "php")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Gen", "class", "", 2, 17), ("toXml", "method", "Gen", 4, 12), ("fileXml", "method", "Gen", 14, 16)]
+    # names are still read from the source itself
+    assert ("extends", 9) in [(o.name, o.line) for o in facts.occurrences]
+
+
 def test_php_namespace_statements_hold_what_follows_up_to_the_next():
     src = b"<?php\nnamespace A;\nclass K { function m() {} }\nnamespace B\\C;\nfunction f() {}\nconst X = 1;\n"
     facts = extract_blob(src, "two.php", "php")

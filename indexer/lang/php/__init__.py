@@ -10,7 +10,9 @@ from indexer.lang.language import Language
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
 # 4: a constant's value naming another constant is no definition; `define` in any case and
 #    fully qualified (`\define`)
-VERSION = "4"
+# 5: a source with errors is parsed again from a view naming each keyword key or property
+#    (`"$a[extends]"`, `"$a->class"`) otherwise, and that tree kept when it has fewer errors
+VERSION = "5"
 
 LANGUAGE = Language(
     name="php",
@@ -25,6 +27,7 @@ LANGUAGE = Language(
     import_kinds=("php_require", "php_use", "php_use_function", "php_use_const"),
     imports="indexer.lang.php.imports",
     hooks="indexer.lang.php.tags",
+    retry="indexer.lang.php.retry",
     resolver="indexer.lang.php.resolve",
 )
 LANGUAGES = (LANGUAGE,)
