@@ -2049,6 +2049,24 @@ def test_php_a_keyword_key_in_a_string_keeps_the_methods_after_it():
     assert ("extends", 9) in [(o.name, o.line) for o in facts.occurrences]
 
 
+def test_php_a_function_or_class_declared_in_a_function_is_its_namespaces():
+    # PHP declares them in the namespace when the function runs: `inner()` is then
+    # App\inner, callable from anywhere, and Made a class of App
+    src = (b"<?php\nnamespace App {\n    function outer() {\n        function inner() { return new class { function run() {} }; }\n"
+           b"        class Made { public function __construct(private int $id) {} function m() {} }\n"
+           b"        interface Shape {}\n        $f = function () { function in_closure() {} };\n    }\n"
+           b"    class Host { function boot() { function booted() {} define('BOOTED', 1); } }\n}\n"
+           b"namespace {\n    function top() { function top_inner() {} }\n}\n")
+    facts = extract_blob(src, "hoist.php", "php")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("App", "namespace", ""), ("outer", "function", "App"), ("inner", "function", "App"),
+        ("run", "method", "App.inner.class@anonymous"), ("Made", "class", "App"),
+        ("__construct", "method", "App.Made"), ("id", "field", "App.Made"), ("m", "method", "App.Made"),
+        ("Shape", "interface", "App"), ("in_closure", "function", "App"), ("Host", "class", "App"),
+        ("boot", "method", "App.Host"), ("booted", "function", "App"), ("BOOTED", "constant", ""),
+        ("top", "function", ""), ("top_inner", "function", "")]
+
+
 def test_php_namespace_statements_hold_what_follows_up_to_the_next():
     src = b"<?php\nnamespace A;\nclass K { function m() {} }\nnamespace B\\C;\nfunction f() {}\nconst X = 1;\n"
     facts = extract_blob(src, "two.php", "php")

@@ -12,7 +12,8 @@ from indexer.lang.language import Language
 #    fully qualified (`\define`)
 # 5: a source with errors is parsed again from a view naming each keyword key or property
 #    (`"$a[extends]"`, `"$a->class"`) otherwise, and that tree kept when it has fewer errors
-VERSION = "5"
+# 6: a function or class declared in a function body is its namespace's (was: the function's)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="php",
