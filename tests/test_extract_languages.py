@@ -2069,6 +2069,60 @@ def test_php_enum_cases_promoted_properties_and_defined_constants():
     ]
 
 
+def test_php_a_constant_valued_by_another_constant_is_one_definition():
+    # `JPEG = IMAGETYPE_JPEG`: the value is a bare name in the element, a use of PHP's constant
+    src = (b"<?php\nnamespace N;\nconst TOP = E_ALL, NEXT = 2;\nclass Image {\n"
+           b"    public const JPEG = IMAGETYPE_JPEG, PNG = self::PNG_TYPE, LIST = PHP_EOL;\n}\n")
+    facts = extract_blob(src, "Image.php", "php")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("N", "namespace", "", 2), ("NEXT", "constant", "N", 3), ("TOP", "constant", "N", 3),
+        ("Image", "class", "N", 4), ("JPEG", "constant", "N.Image", 5), ("LIST", "constant", "N.Image", 5),
+        ("PNG", "constant", "N.Image", 5)]
+    assert [(o.name, o.role) for o in facts.occurrences if o.name in ("E_ALL", "IMAGETYPE_JPEG", "PHP_EOL")] == [
+        ("E_ALL", "identifier"), ("IMAGETYPE_JPEG", "identifier"), ("PHP_EOL", "identifier")]
+
+
+def test_php_define_is_matched_in_any_case_and_fully_qualified():
+    # PHP's function names match in any case, and `\define` is the global function itself;
+    # `Other\define` is a function of namespace Other
+    src = (b"<?php\n\\define('APACHE_URL', 'x');\nDEFINE('LOUD', 1);\nDefine(\"MIXED\", 2);\n"
+           b"Other\\define('NOT_ONE', 3);\n\\Other\\define('NOR_THIS', 4);\nundefine('NOR_THAT', 5);\n")
+    facts = extract_blob(src, "gen.php", "php")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("APACHE_URL", "constant", "", 2), ("LOUD", "constant", "", 3), ("MIXED", "constant", "", 4)]
+
+
+def test_php_a_keyword_key_in_a_string_keeps_the_methods_after_it():
+    # PEAR's package.xml generator: the grammar lexes `extends` in "$info[extends]" as the
+    # keyword, and its recovery ran the method on to the end of the class, `fileXml` a function in it
+    src = (b'<?php\nclass Gen\n{\n    function toXml($info)\n    {\n        if ($this->ok()) {\n        }\n'
+           b'        if (isset($info["extends"])) {\n            $ret .= "\\n<extends>$info[extends]</extends>";\n'
+           b'        }\n        $ret .= "</package>\\n";\n    }\n\n    function fileXml($file)\n    {\n    }\n}\n')
+    facts = extract_blob(src, "v1.php", "php")
+    assert [(s.name, s.kind, s.container, s.line, s.end_line) for s in facts.symbols] == [
+        ("Gen", "class", "", 2, 17), ("toXml", "method", "Gen", 4, 12), ("fileXml", "method", "Gen", 14, 16)]
+    # names are still read from the source itself
+    assert ("extends", 9) in [(o.name, o.line) for o in facts.occurrences]
+
+
+def test_php_a_function_or_class_declared_in_a_function_is_its_namespaces():
+    # PHP declares them in the namespace when the function runs: `inner()` is then
+    # App\inner, callable from anywhere, and Made a class of App
+    src = (b"<?php\nnamespace App {\n    function outer() {\n        function inner() { return new class { function run() {} }; }\n"
+           b"        class Made { public function __construct(private int $id) {} function m() {} }\n"
+           b"        interface Shape {}\n        $f = function () { function in_closure() {} };\n    }\n"
+           b"    class Host { function boot() { function booted() {} define('BOOTED', 1); } }\n}\n"
+           b"namespace {\n    function top() { function top_inner() {} }\n}\n")
+    facts = extract_blob(src, "hoist.php", "php")
+    assert [(s.name, s.kind, s.container) for s in facts.symbols] == [
+        ("App", "namespace", ""), ("outer", "function", "App"), ("inner", "function", "App"),
+        ("run", "method", "App.inner.class@anonymous"), ("Made", "class", "App"),
+        ("__construct", "method", "App.Made"), ("id", "field", "App.Made"), ("m", "method", "App.Made"),
+        ("Shape", "interface", "App"), ("in_closure", "function", "App"), ("Host", "class", "App"),
+        ("boot", "method", "App.Host"), ("booted", "function", "App"), ("BOOTED", "constant", ""),
+        ("top", "function", ""), ("top_inner", "function", "")]
+
+
 def test_php_namespace_statements_hold_what_follows_up_to_the_next():
     src = b"<?php\nnamespace A;\nclass K { function m() {} }\nnamespace B\\C;\nfunction f() {}\nconst X = 1;\n"
     facts = extract_blob(src, "two.php", "php")

@@ -401,6 +401,8 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             if def_type in hooks.to_the_end or (
                     hooks.bodiless_namespaces and kind == "namespace" and def_node.child_by_field_name("body") is None):
                 entry.scope_end = len(data)  # C#'s `namespace A;`, PHP's: up to the next (finish_definitions)
+            elif def_type in hooks.namespace_level:
+                entry.hoist = "namespace"
             elif hooks.hoisting:
                 entry.hoist = _HOISTED.get(def_type, "")
             rank = (_KIND_PRIORITY.get(kind, 3), -(span_end - span_start))
@@ -514,6 +516,15 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
             holders.pop()
     elif d.hoist == "global":
         holders = []
+    if hooks.namespace_level:
+        # A holder held by its namespace (TagsHooks.namespace_level) holds what is inside it there:
+        # the members of a PHP class declared in a function body are the class's in its namespace.
+        for i in range(len(holders) - 1, -1, -1):
+            if holders[i].hoist == "namespace":
+                holders = [s for s in holders[:i] if s.kind == "namespace"] + holders[i:]
+                break
+        if d.hoist == "namespace":
+            holders = [s for s in holders if s.kind == "namespace"]
     if hinted_holders:
         return _hinted_chain(holders, d)
     last = len(holders) - 1

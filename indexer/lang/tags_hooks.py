@@ -78,6 +78,9 @@ class TagsHooks(NamedTuple):
     storage_fields: bool = False  # a field is storage in each value, never a constant
     declared_variables: bool = False  # a variable is one whatever its case: its declaration says `var`
     hoisting: bool = False  # definitions written inside what is not their container (tags._HOISTED)
+    # definition node types held by the innermost enclosing namespace wherever they are written
+    # (tags._container_chain): a PHP function or class declared in a function body is its namespace's
+    namespace_level: frozenset[str] = frozenset()
     bodiless_namespaces: bool = False  # `namespace A;` holds what follows it, up to the next
     to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file
     method_hosts: frozenset[str] = frozenset()  # kinds beyond class_kinds.METHOD_HOSTS whose functions are methods

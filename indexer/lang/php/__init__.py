@@ -8,7 +8,12 @@ from indexer.lang.language import Language
 # 2: the bases each class, interface, trait and enum declares, its traits too (`BlobFacts.bases`)
 # 3: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "3"
+# 4: a constant's value naming another constant is no definition; `define` in any case and
+#    fully qualified (`\define`)
+# 5: a source with errors is parsed again from a view naming each keyword key or property
+#    (`"$a[extends]"`, `"$a->class"`) otherwise, and that tree kept when it has fewer errors
+# 6: a function or class declared in a function body is its namespace's (was: the function's)
+VERSION = "6"
 
 LANGUAGE = Language(
     name="php",
@@ -23,6 +28,7 @@ LANGUAGE = Language(
     import_kinds=("php_require", "php_use", "php_use_function", "php_use_const"),
     imports="indexer.lang.php.imports",
     hooks="indexer.lang.php.tags",
+    retry="indexer.lang.php.retry",
     resolver="indexer.lang.php.resolve",
 )
 LANGUAGES = (LANGUAGE,)

@@ -15,19 +15,23 @@
 (enum_declaration name: (name) @name) @definition.enum
 ; `new class { ... }`: a class without a name, the container of its members (tags.py names it)
 (anonymous_class) @scope
-(const_declaration (const_element (name) @name)) @definition.constant
+; the constant is the element's first name: a value that is another constant's bare name
+; (`const JPEG = IMAGETYPE_JPEG;`) is a use of it, not a second definition
+(const_declaration (const_element . (name) @name)) @definition.constant
 ; `case Active = 'active';`: an enum's members, as other languages' enum constants
 (enum_case name: (name) @name) @definition.enumerator
 ; `__construct(private readonly int $id)` declares the property `id` of the class (tags.py
 ; takes the class, not the constructor, as its container)
 (property_promotion_parameter name: [(variable_name (name) @name) (by_ref (variable_name (name) @name))]) @definition.field
 ; `define('APP_ROOT', ...)` declares a global constant wherever it runs (inside an `if` or a
-; function as often as at the top); only a plain name, not one built at run time or namespaced
+; function as often as at the top); only a plain name, not one built at run time or namespaced.
+; The call is PHP's `define` in any case, as PHP matches function names, and written fully
+; qualified too (`\define('X', 1)`); `Other\define(...)` is another function
 ((function_call_expression
-   function: (name) @fn
+   function: [(name) @fn (qualified_name) @fn]
    arguments: (arguments . (argument . [(string . (string_content) @name .) (encapsed_string . (string_content) @name .)])))
  @definition.constant
- (#eq? @fn "define")
+ (#match? @fn "^\\\\?[Dd][Ee][Ff][Ii][Nn][Ee]$")
  (#match? @name "^[A-Za-z_][A-Za-z0-9_]*$"))
 
 ; function calls and instantiations, which the shipped tags leave out: `f(x)`, `\A\f(x)`,

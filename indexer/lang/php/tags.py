@@ -31,6 +31,10 @@ HOOKS = TagsHooks(
            "property_promotion_parameter": "field"},
     storage_fields=True,  # a `$URL` property: PHP has `const` for constants
     hoisting=True,
+    # PHP declares a named function or class in the current namespace wherever its declaration
+    # runs: one written in a function body is no member of that function
+    namespace_level=frozenset({"function_definition", "class_declaration", "interface_declaration",
+                               "trait_declaration", "enum_declaration"}),
     bodiless_namespaces=True,
     finish_definitions=_end_at_the_next_namespace,
     finish=finish_reading(RULES),
