@@ -371,7 +371,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             if not name:  # a name a broken parse left out (`void A::() {}`): no symbol, as with no name
                 continue
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
-                    kind == "field" and hooks.storage_fields):
+                    kind == "field" and hooks.storage_fields) and not (kind == "variable" and hooks.keyword_kinds):
                 kind = "constant"
             span = _grow_span(def_node, def_type)
             span_start, span_end = span.start_byte, span.end_byte

@@ -76,6 +76,7 @@ class TagsHooks(NamedTuple):
     scope_openers: frozenset[str] = frozenset()
     maker: Maker | None = None  # a call whose value, assigned to a constant, makes a class
     storage_fields: bool = False  # a field is storage in each value, never a constant
+    keyword_kinds: bool = False  # a variable's keyword says its kind (Rust's `static`), never its case
     hoisting: bool = False  # definitions written inside what is not their container (tags._HOISTED)
     bodiless_namespaces: bool = False  # `namespace A;` holds what follows it, up to the next
     to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file

@@ -13,7 +13,10 @@ from indexer.lang.language import Language
 #    MOD_CHARS, is not read (was: its spec spelled them all, the square of the file)
 # 7: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "7"
+# 8: a function of an `extern` block, methods of an impl for a primitive, a reference, a path's
+#    generic type or a trait object (`impl str`, `impl Tr for &a::B<T>`, `impl dyn Any`), and a
+#    `static` a variable whatever its case (was: missed, free functions, a constant)
+VERSION = "8"
 
 LANGUAGE = Language(
     name="rust",

@@ -14,18 +14,48 @@
 (use_list (scoped_identifier path: (_) @reference.module))
 (use_wildcard (_) @reference.module)
 
-; an impl block holds methods of its type without being a symbol itself
+; an impl block holds methods of its type without being a symbol itself: a named type's, also
+; behind a path, generic arguments or references (`impl Tr for &'a a::B<T>`: B's), a primitive's
+; (`impl str`), a trait object's (`impl dyn Any + Send`: Any's)
 (impl_item
   type: [
     (type_identifier) @name
-    (generic_type type: (type_identifier) @name)
+    (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
     (scoped_type_identifier name: (type_identifier) @name)
+    (primitive_type) @name
+    (dynamic_type trait: [
+      (type_identifier) @name
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
+    ])
+    (bounded_type . (dynamic_type trait: [
+      (type_identifier) @name
+      (scoped_type_identifier name: (type_identifier) @name)
+      (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
+    ]))
+    (reference_type type: [
+      (type_identifier) @name
+      (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
+      (scoped_type_identifier name: (type_identifier) @name)
+      (primitive_type) @name
+      (reference_type type: [
+        (type_identifier) @name
+        (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
+        (scoped_type_identifier name: (type_identifier) @name)
+        (primitive_type) @name
+      ])
+    ])
   ]
   body: (_)) @scope
 
 (trait_item
   body: (declaration_list
     (function_signature_item name: (identifier) @name) @definition.method))
+
+; a function an `extern` block declares (`extern "C" { fn strlen(p: *const c_char) -> usize; }`)
+(foreign_mod_item
+  body: (declaration_list
+    (function_signature_item name: (identifier) @name) @definition.function))
 
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.variable

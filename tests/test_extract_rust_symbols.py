@@ -1,0 +1,68 @@
+"""Rust definitions as rustc's own parser (syn) reads them: the kinds and containers that a
+check against it over the standard library and Debian's crates found wrong."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from indexer.extract.blob import extract_blob
+
+
+def _symbols(src: bytes) -> set[tuple[int, str, str, str]]:
+    facts = extract_blob(src, "src/lib.rs", "rust")
+    assert not facts.skipped
+    return {(s.line, s.kind, s.container, s.name) for s in facts.symbols}
+
+
+def test_functions_an_extern_block_declares_are_functions():
+    src = (b'extern "C" {\n'
+           b"    fn strlen(p: *const u8) -> usize;\n"
+           b"    static environ: *const u8;\n"
+           b"}\n"
+           b"trait T {\n"
+           b"    fn sig(&self);\n"
+           b"}\n")
+    assert _symbols(src) == {
+        (2, "function", "", "strlen"),
+        (3, "variable", "", "environ"),
+        (5, "trait", "", "T"),
+        (6, "method", "T", "sig"),
+    }
+
+
+def test_impl_blocks_of_primitives_references_paths_and_trait_objects_hold_their_methods():
+    src = (b"impl str {\n    fn shout(&self) {}\n}\n"
+           b"impl<'a, T> Iterator for &'a mut a::Heap<T> {\n    type Item = T;\n    fn next(&mut self) {}\n}\n"
+           b"impl ops::Range<u8> {\n    const MAX: u8 = 1;\n}\n"
+           b"impl dyn Any + Send {\n    fn is(&self) {}\n}\n"
+           b"impl Tr for &&Wrap {\n    fn get(&self) {\n        fn helper() {}\n    }\n}\n")
+    assert _symbols(src) == {
+        (2, "method", "str", "shout"),
+        (5, "type", "Heap", "Item"),
+        (6, "method", "Heap", "next"),
+        (9, "constant", "Range", "MAX"),
+        (12, "method", "Any", "is"),
+        (15, "method", "Wrap", "get"),
+        (16, "function", "Wrap.get", "helper"),
+    }
+
+
+def test_a_static_is_a_variable_whatever_its_case():
+    src = b"static mut COUNT: u32 = 0;\nstatic NAME: &str = \"x\";\nconst LIMIT: u32 = 3;\n"
+    assert _symbols(src) == {
+        (1, "variable", "", "COUNT"),
+        (2, "variable", "", "NAME"),
+        (3, "constant", "", "LIMIT"),
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(refs=st.lists(st.sampled_from(["&", "&mut ", "&'a ", "&'a mut "]), max_size=2),
+       path=st.sampled_from(["", "a::", "a::b::"]),
+       generic=st.booleans(),
+       name=st.sampled_from(["Wrap", "Node", "Heap"]))
+def test_an_impl_for_a_named_type_behind_references_holds_its_methods(refs, path, generic, name):
+    ty = "".join(refs) + path + name + ("<T>" if generic else "")
+    src = f"impl<'a, T> Tr for {ty} {{\n    fn run(&self) {{}}\n}}\n".encode()
+    assert _symbols(src) == {(2, "method", name, "run")}
