@@ -3,6 +3,7 @@ check against it over the standard library and Debian's crates found wrong."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,3 +67,15 @@ def test_an_impl_for_a_named_type_behind_references_holds_its_methods(refs, path
     ty = "".join(refs) + path + name + ("<T>" if generic else "")
     src = f"impl<'a, T> Tr for {ty} {{\n    fn run(&self) {{}}\n}}\n".encode()
     assert _symbols(src) == {(2, "method", name, "run")}
+
+
+@pytest.mark.parametrize("comments", [2000, 4000])
+def test_definitions_before_an_unclosed_block_and_a_long_comment_tail_are_kept(comments):
+    # the tail cost the whole parse budget (2,000 lines) or made one wide ERROR node (4,000):
+    # the file was `unparseable` and its earlier definitions lost
+    src = (b"pub struct Early;\nfn early() {}\nfn broken() {\n    let x = 1; // note\n"
+           + b"// a comment line\n" * comments)
+    facts = extract_blob(src, "src/lib.rs", "rust")
+    assert facts.skipped == ""
+    assert facts.lines == comments + 4
+    assert {(s.line, s.kind, s.name) for s in facts.symbols} == {(1, "struct", "Early"), (2, "function", "early")}
