@@ -79,3 +79,17 @@ def test_definitions_before_an_unclosed_block_and_a_long_comment_tail_are_kept(c
     assert facts.skipped == ""
     assert facts.lines == comments + 4
     assert {(s.line, s.kind, s.name) for s in facts.symbols} == {(1, "struct", "Early"), (2, "function", "early")}
+
+
+def test_a_const_holds_what_its_initializer_defines_down_to_fields():
+    # a variable holds no variable written directly in it (`J` in `K`'s block), but a struct in
+    # between holds its fields (was: `S.a` beside `_.S`)
+    src = (b"const _: () = {\n    struct S {\n        a: u8,\n    }\n};\n"
+           b"const K: u8 = {\n    const J: u8 = 1;\n    J\n};\n")
+    assert _symbols(src) == {
+        (1, "constant", "", "_"),
+        (2, "struct", "_", "S"),
+        (3, "field", "_.S", "a"),
+        (6, "constant", "", "K"),
+        (7, "constant", "", "J"),
+    }

@@ -487,7 +487,8 @@ _TAGGED_KINDS = frozenset({"struct", "enum", "class"})
 
 def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: bool = False) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
-    variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
+    variable (`a = b = 0`, `x, y = pair`: siblings, not members), but does hold what a
+    definition inside it holds (Rust's `const _: () = { struct S { a: u8 } };`: `_.S.a`). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
     but is the scope of the members of an untagged one (`typedef struct { int y; } T;`); nor
     does a variable hold the tagged struct its declaration defines (`struct S {...} s;`).
@@ -495,7 +496,13 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     With `hinted_holders` (TagsHooks.named_holders, relative_holders), a holder's own explicit
     container stands before its name, and one that names its holder from the top starts the
     chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`)."""
-    holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    if language in ("c", "cpp"):  # a C declarator holds nothing: `struct S { int x; } s;` is `S.x`
+        holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    else:
+        holders = list(stack)
+        if d.kind in _DATA_KINDS:  # only those it is written in directly: a struct in between holds it
+            while holders and holders[-1].kind in _DATA_KINDS:
+                holders.pop()
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
             holders.pop()

@@ -18,6 +18,7 @@ from indexer.lang.language import Language
 #    `static` a variable whatever its case (was: missed, free functions, a constant); a source
 #    whose parse runs over budget is parsed again with its trailing `//` comments blanked
 #    (was: `unparseable` after an unclosed block followed by a long run of them)
+#    and a field of a struct in a const's initializer block is the const's too (`_.S.a`, was `S.a`)
 VERSION = "8"
 
 LANGUAGE = Language(
