@@ -59,7 +59,7 @@ def test_a_static_is_a_variable_whatever_its_case():
 
 
 @settings(max_examples=60, deadline=None)
-@given(refs=st.lists(st.sampled_from(["&", "&mut ", "&'a ", "&'a mut "]), max_size=2),
+@given(refs=st.lists(st.sampled_from(["&", "&mut ", "&'a ", "&'a mut "]), max_size=6),
        path=st.sampled_from(["", "a::", "a::b::"]),
        generic=st.booleans(),
        name=st.sampled_from(["Wrap", "Node", "Heap"]))
@@ -92,4 +92,25 @@ def test_a_const_holds_what_its_initializer_defines_down_to_fields():
         (3, "field", "_.S", "a"),
         (6, "constant", "", "K"),
         (7, "constant", "", "J"),
+    }
+
+
+def test_impls_of_types_without_a_name_hold_their_items_under_rustdocs_primitive_names():
+    src = (b"impl<T> [T] {\n    fn sort(&mut self) {}\n}\n"
+           b"impl<T, const N: usize> Tr for [T; N] {\n    type Item = T;\n}\n"
+           b"impl<A, B> Tr for &'a (A, B) {\n    fn pair(&self) {}\n}\n"
+           b"impl Tr for () {\n    fn unit(&self) {}\n}\n"
+           b"impl<T> *const T {\n    fn is_null(self) {}\n}\n"
+           b"impl<T> Tr for fn() -> T {\n    fn call(&self) {}\n}\n"
+           b"impl<'a, T> Tr for &'a mut (dyn Future<Output = T> + Unpin + 'a) {\n    fn poll(&self) {}\n}\n"
+           b"impl Tr for dyn Fn(u8) -> u8 + 'a {\n    fn run(&self) {}\n}\n")
+    assert _symbols(src) == {
+        (2, "method", "slice", "sort"),
+        (5, "type", "array", "Item"),
+        (8, "method", "tuple", "pair"),
+        (11, "method", "unit", "unit"),
+        (14, "method", "pointer", "is_null"),
+        (17, "method", "fn", "call"),
+        (20, "method", "Future", "poll"),
+        (23, "method", "Fn", "run"),
     }

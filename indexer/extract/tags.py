@@ -426,7 +426,10 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             names = caps.get("name")
             scope = caps["scope"][0]
             if names:
-                _add_scope(defs, _text(data, names[0].start_byte, names[0].end_byte), scope)
+                spell = hooks.scope_spelled.get(names[0].type)
+                written = spell(names[0]) if spell is not None else _text(data, names[0].start_byte, names[0].end_byte)
+                if written:  # a spelling may find no name in what is written
+                    _add_scope(defs, written, scope)
             elif scope.type in _ANONYMOUS_SCOPES:
                 _add_scope(defs, _ANONYMOUS_SCOPES[scope.type], scope)
         elif code == _IMPORT:

@@ -54,6 +54,8 @@ NameRule = Callable[[Node, int, str, bytes, list[Occurrence]], "tuple[int, str] 
 # (name node, source) -> the container it is written under, as written ("" for none; `::` before
 # it when written from the top)
 ScopeRule = Callable[[Node, bytes], str]
+# (a scope's name node) -> the scope's name
+ScopeSpelling = Callable[[Node], str]
 # (receiver node, method node, source) -> the kind of what a constant assigned the call's value is
 Maker = Callable[[Node, Node, bytes], "str | None"]
 # (tree root, source, the facts read from the tags) -> None: what the language reads after them
@@ -70,6 +72,7 @@ class TagsHooks(NamedTuple):
     spelled: dict[str, Spelling] = {}  # definition node types whose name is not one identifier
     name_rules: dict[str, NameRule] = {}  # name node types read otherwise than as their text
     scope_rules: dict[str, ScopeRule] = {}  # name node types that say their container, when no capture does
+    scope_spelled: dict[str, ScopeSpelling] = {}  # a scope's name node types whose name is not their text
     qualified_name: str = ""  # the node type of a qualified name, whose last segment is the name
     # definition node types that open a scope over a value defined elsewhere (Ruby `class << X`):
     # a scope for what is inside, and a use of the name

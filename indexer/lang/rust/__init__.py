@@ -19,6 +19,7 @@ from indexer.lang.language import Language
 #    whose parse runs over budget is parsed again with its trailing `//` comments blanked
 #    (was: `unparseable` after an unclosed block followed by a long run of them)
 #    and a field of a struct in a const's initializer block is the const's too (`_.S.a`, was `S.a`)
+#    and an impl for a type without a name holds its items under rustdoc's name of it (`slice.sort`)
 VERSION = "8"
 
 LANGUAGE = Language(
