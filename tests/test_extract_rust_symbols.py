@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indexer.extract.blob import extract_blob
+from indexer.lang.rust.trailing import over_budget_view
 
 
 def _symbols(src: bytes) -> set[tuple[int, str, str, str]]:
@@ -114,3 +115,18 @@ def test_impls_of_types_without_a_name_hold_their_items_under_rustdocs_primitive
         (20, "method", "Future", "poll"),
         (23, "method", "Fn", "run"),
     }
+
+
+@settings(max_examples=200, deadline=None)
+@given(code=st.lists(st.sampled_from(["fn f() {", "    let x = 1;", "struct S;", "}", "", "  ", "\r"]), max_size=6),
+       tail=st.lists(st.sampled_from(["// c", "  // c\r", "", "\t", "//"]), max_size=6))
+def test_the_over_budget_view_blanks_only_a_comment_tail(code, tail):
+    data = "\n".join(code + tail).encode()
+    view = over_budget_view(data)
+    if view is None:
+        assert not any("//" in line for line in tail)
+        return
+    assert len(view) == len(data) and view.count(b"\n") == data.count(b"\n")
+    assert b"//" not in view
+    kept = len("\n".join(code).encode())
+    assert view[:kept] == data[:kept]

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import re
 
-# The lines a source ends in that hold nothing but `//` comments or white space.
-_TRAILING = re.compile(rb"(?:[ \t]*(?://[^\n]*)?\r?\n)*[ \t]*(?://[^\n]*)?\Z")
-_COMMENT = re.compile(rb"//[^\r\n]*")
+_INK = re.compile(rb"[^\r]")  # what a blanked line loses: all but a CRLF's CR
 
 
 def over_budget_view(data: bytes) -> bytes | None:
-    """`data` with the `//` comments of the lines it ends in blanked, or None when it ends in
-    none. After an unclosed block, tree-sitter's error recovery takes each comment in turn as
-    a place to close it, and a long run of them costs the whole parse budget or ends as one
-    wide ERROR node; blank, they cost nothing, and they define nothing, so the definitions before them are read as they stand.
-    Same length and lines."""
-    tail = _TRAILING.search(data)
-    if tail is None or b"//" not in data[tail.start():]:
+    """`data` with the lines it ends in that hold only `//` comments or white space blanked, or
+    None when none of them holds a comment. After an unclosed block, tree-sitter's error
+    recovery takes each comment in turn as a place to close it, and a long run of them costs
+    the whole parse budget or ends as one wide ERROR node; blank, they cost nothing, and they
+    define nothing, so the definitions before them are read as they stand. Same length and
+    lines. Read line by line from the end, so a long run of comments before a last line of
+    code costs one pass."""
+    lines = data.split(b"\n")
+    start = len(lines)
+    while start > 0:
+        text = lines[start - 1].lstrip()
+        if text and text != b"\r" and not text.startswith(b"//"):
+            break
+        start -= 1
+    if not any(b"//" in line for line in lines[start:]):
         return None
-    start = tail.start()
-    return data[:start] + _COMMENT.sub(lambda m: b" " * len(m.group()), data[start:])
+    return b"\n".join(lines[:start] + [_INK.sub(b" ", line) for line in lines[start:]])
