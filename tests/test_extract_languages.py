@@ -255,7 +255,7 @@ RUST_SYMBOLS = [
     ('parser', 'module', '', 4, 4),
     ('lexer', 'module', '', 5, 5),
     ('LIMIT', 'constant', '', 7, 7),
-    ('GREETING', 'constant', '', 8, 8),
+    ('GREETING', 'variable', '', 8, 8),  # a static, not a const
     ('Point', 'struct', '', 11, 14),
     ('x', 'field', 'Point', 12, 12),
     ('y', 'field', 'Point', 13, 13),

@@ -234,9 +234,10 @@ def test_the_kinds_of_rust_items():
     source = (b"struct S { ID: u32, pub b: u8 }\nunion U { x: u32 }\nstatic MAX: i32 = 1;\nstatic count: i32 = 0;\n"
               b"const Y: i32 = 2;\ntype T = u8;\n")
     kinds = {s.qualified: s.kind for s in extract_blob(source, "src/lib.rs", "rust").symbols}
-    # a field is storage in each value, whatever its case; a union is a struct; a static a variable
+    # a field is storage in each value, whatever its case; a union is a struct; a static a
+    # variable, whatever its case too: its keyword, not its case, says it is no `const`
     assert kinds == {"S": "struct", "S.ID": "field", "S.b": "field", "U": "struct", "U.x": "field",
-                     "MAX": "constant", "count": "variable", "Y": "constant", "T": "type"}
+                     "MAX": "variable", "count": "variable", "Y": "constant", "T": "type"}
 
 
 # a virtual manifest names no package: its src/main.rs is no crate's root it could name

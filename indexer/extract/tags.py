@@ -371,7 +371,7 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             if not name:  # a name a broken parse left out (`void A::() {}`): no symbol, as with no name
                 continue
             if kind in ("variable", "field") and _UPPER.fullmatch(name) and not (
-                    kind == "field" and hooks.storage_fields) and not (kind == "variable" and hooks.declared_variables):
+                    kind == "field" and hooks.storage_fields) and not (kind == "variable" and hooks.keyword_kinds):
                 kind = "constant"
             span = _grow_span(def_node, def_type)
             span_start, span_end = span.start_byte, span.end_byte
@@ -428,7 +428,10 @@ def _run_tags(language: str, tree_root: Node, data: bytes, facts: TreeFacts,
             names = caps.get("name")
             scope = caps["scope"][0]
             if names:
-                _add_scope(defs, _text(data, names[0].start_byte, names[0].end_byte), scope)
+                spell = hooks.scope_spelled.get(names[0].type)
+                written = spell(names[0]) if spell is not None else _text(data, names[0].start_byte, names[0].end_byte)
+                if written:  # a spelling may find no name in what is written
+                    _add_scope(defs, written, scope)
             elif scope.type in _ANONYMOUS_SCOPES:
                 _add_scope(defs, _ANONYMOUS_SCOPES[scope.type], scope)
         elif code == _IMPORT:
@@ -489,7 +492,8 @@ _TAGGED_KINDS = frozenset({"struct", "enum", "class"})
 
 def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: bool = False) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
-    variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
+    variable (`a = b = 0`, `x, y = pair`: siblings, not members), but does hold what a
+    definition inside it holds (Rust's `const _: () = { struct S { a: u8 } };`: `_.S.a`). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
     but is the scope of the members of an untagged one (`typedef struct { int y; } T;`); nor
     does a variable hold the tagged struct its declaration defines (`struct S {...} s;`).
@@ -507,8 +511,13 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     if hooks.declarators_hold:  # no holder: a name after `d`'s, or one whose next one in is of its declaration
         before = [s for s in stack if not (s.kind in _DATA_KINDS and s.name_start > d.name_start)]
         holders = [s for s, inner in zip(before, [*before[1:], d]) if not _declared_together(s, inner)]
-    else:
+    elif language in ("c", "cpp"):  # a C declarator holds nothing: `struct S { int x; } s;` is `S.x`
         holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    else:
+        holders = list(stack)
+        if d.kind in _DATA_KINDS:  # only those it is written in directly: a struct in between holds it
+            while holders and holders[-1].kind in _DATA_KINDS:
+                holders.pop()
     if hooks.holderless:
         holders = [s for s in holders if s.kind not in hooks.holderless]
     if d.hoist == "member":

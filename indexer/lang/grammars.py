@@ -474,13 +474,22 @@ def parse(name: str, data: bytes) -> Tree | None:
     """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its
     budget or the source is one the grammar is known to crash on (`Language.unsafe`).
     A tree with errors, of a language that has a retry view (`Language.retry`), is
-    parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
+    parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse.
+    One over its budget, or with a wide error, is parsed once more as its language's
+    `over_budget` view shows it, if it has one, and that tree kept when it has no wide error."""
     unsafe = _unsafe(name)
     if unsafe is not None and unsafe(data):
         return None
     shown = parser_view(name, data)
     kept, _SHOWN.last = getattr(_SHOWN, "last", None), None
     tree = kept[2] if kept is not None and kept[0] == name and kept[1] is shown else _parse(name, shown)
+    if tree is None or has_wide_error(tree.root_node):
+        again = _over_budget_view(name)
+        view = again(shown) if again is not None else None
+        if view is not None:
+            other = _parse(name, view)
+            if other is not None and not has_wide_error(other.root_node):
+                tree = other
     retry = _retry_view(name)
     if retry is not None and tree is not None and tree.root_node.has_error:
         view = retry(data, tree.root_node)
@@ -495,6 +504,12 @@ def parse(name: str, data: bytes) -> Tree | None:
 def _unsafe(name: str) -> Callable[[bytes], bool] | None:
     module = LANGUAGES[name].unsafe
     return part(module, "unsafe_source") if module else None  # type: ignore[return-value]
+
+
+@cache
+def _over_budget_view(name: str) -> Callable[[bytes], bytes | None] | None:
+    module = LANGUAGES[name].over_budget
+    return part(module, "over_budget_view") if module else None  # type: ignore[return-value]
 
 
 @cache

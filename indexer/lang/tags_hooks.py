@@ -54,6 +54,8 @@ NameRule = Callable[[Node, int, str, bytes, list[Occurrence]], "tuple[int, str] 
 # (name node, source) -> the container it is written under, as written ("" for none; `::` before
 # it when written from the top)
 ScopeRule = Callable[[Node, bytes], str]
+# (a scope's name node) -> the scope's name
+ScopeSpelling = Callable[[Node], str]
 # (receiver node, method node, source) -> the kind of what a constant assigned the call's value is
 Maker = Callable[[Node, Node, bytes], "str | None"]
 # (tree root, source, the facts read from the tags) -> None: what the language reads after them
@@ -70,13 +72,16 @@ class TagsHooks(NamedTuple):
     spelled: dict[str, Spelling] = {}  # definition node types whose name is not one identifier
     name_rules: dict[str, NameRule] = {}  # name node types read otherwise than as their text
     scope_rules: dict[str, ScopeRule] = {}  # name node types that say their container, when no capture does
+    scope_spelled: dict[str, ScopeSpelling] = {}  # a scope's name node types whose name is not their text
     qualified_name: str = ""  # the node type of a qualified name, whose last segment is the name
     # definition node types that open a scope over a value defined elsewhere (Ruby `class << X`):
     # a scope for what is inside, and a use of the name
     scope_openers: frozenset[str] = frozenset()
     maker: Maker | None = None  # a call whose value, assigned to a constant, makes a class
     storage_fields: bool = False  # a field is storage in each value, never a constant
-    declared_variables: bool = False  # a variable is one whatever its case: its declaration says `var`
+    # a variable's keyword says its kind, never its case (Go's `var`, Rust's `static`: a
+    # constant is written `const`)
+    keyword_kinds: bool = False
     hoisting: bool = False  # definitions written inside what is not their container (tags._HOISTED)
     # definition node types held by the innermost enclosing namespace wherever they are written
     # (tags._container_chain): a PHP function or class declared in a function body is its namespace's

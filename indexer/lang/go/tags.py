@@ -66,7 +66,7 @@ HOOKS = TagsHooks(
     kind_rules={"type_spec": _type_spec, "type_alias": _type_spec},
     scope_rules={"field_identifier": _receiver_scope},
     storage_fields=True,  # `ID`, `URL`: fields, whatever their case
-    declared_variables=True,  # `var EOF = ...` is a variable: Go writes `const` for a constant
+    keyword_kinds=True,  # `var EOF = ...` is a variable: Go writes `const` for a constant
     selector_holders=True,  # `S.Sub.Deep`: a literal's members are the field's that it types
     body_fields_are_locals=True,  # a field of an anonymous struct in a body (a test's table), as ctags has it
     finish=_finish,

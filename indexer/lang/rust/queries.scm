@@ -14,18 +14,32 @@
 (use_list (scoped_identifier path: (_) @reference.module))
 (use_wildcard (_) @reference.module)
 
-; an impl block holds methods of its type without being a symbol itself
+; an impl block holds methods of its type without being a symbol itself: a named type's, also
+; behind a path or generic arguments, a primitive's (`impl str`)
 (impl_item
   type: [
     (type_identifier) @name
-    (generic_type type: (type_identifier) @name)
+    (generic_type type: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)])
     (scoped_type_identifier name: (type_identifier) @name)
+    (primitive_type) @name
   ]
+  body: (_)) @scope
+; other types are named in rust/tags.py: behind references as what they refer to
+; (`impl Tr for &'a a::B<T>`: B's), a trait object as its trait (`impl dyn Any + Send`: Any's), a
+; type without a name as rustdoc names its primitive (`impl<T> [T]` holds `slice.sort`)
+(impl_item
+  type: [(array_type) (tuple_type) (unit_type) (never_type) (pointer_type) (function_type) (dynamic_type)
+         (bounded_type) (reference_type)] @name
   body: (_)) @scope
 
 (trait_item
   body: (declaration_list
     (function_signature_item name: (identifier) @name) @definition.method))
+
+; a function an `extern` block declares (`extern "C" { fn strlen(p: *const c_char) -> usize; }`)
+(foreign_mod_item
+  body: (declaration_list
+    (function_signature_item name: (identifier) @name) @definition.function))
 
 (const_item name: (identifier) @name) @definition.constant
 (static_item name: (identifier) @name) @definition.variable
