@@ -7,6 +7,8 @@ parses of one source (`error_bytes`), at their edges."""
 
 from __future__ import annotations
 
+import pytest
+
 from indexer.extract.blob import extract_blob
 from indexer.lang import grammars
 
@@ -42,6 +44,31 @@ def test_an_error_node_of_more_than_2000_children_is_too_wide_to_query():
     # deeper in the tree too, past a clean subtree
     nested = b"def ok():\n    pass\n\ndef f():\n    if x:\n        y = [" + b")" * 2001 + b"]\n"
     assert grammars.has_wide_error(grammars.parse("python", nested).root_node)
+
+
+@pytest.mark.parametrize("language, path, head, comment", [
+    ("rust", "lib.rs", b"fn early() {}\nfn broken() {\n", b"// note\n"),
+    ("php", "a.php", b"<?php\nfunction early() {}\nfunction broken() {\n", b"// note\n"),
+    ("ruby", "a.rb", b"def early; end\ndef broken\n  if x\n", b"# note\n"),
+    ("rust", "lib.rs", b"fn early() {}\nfn broken() {\n", b"/* note */\n"),
+])
+def test_comments_after_an_unclosed_block_do_not_make_an_error_too_wide(language, path, head, comment):
+    # recovery leaves each trailing comment a child of one ERROR node; they cost the query no
+    # more than their lines, so the file is read and its earlier definitions kept
+    src = head + comment * 4000
+    assert grammars.parse(language, src).root_node.has_error
+    facts = extract_blob(src, path, language)
+    assert facts.skipped == ""
+    assert "early" in {s.name for s in facts.symbols}
+
+
+def test_stray_tokens_among_comments_still_make_an_error_too_wide():
+    # only the children that are no comment count: 2001 stray `)` with a comment after each
+    wide = b"def f(): pass\n" + b")\n#c\n" * 2001
+    assert grammars.has_wide_error(grammars.parse("python", wide).root_node)
+    assert extract_blob(wide, "m.py", "python").skipped == "unparseable"
+    narrow = b"def f(): pass\n" + b")\n#c\n" * 1000 + b"#c\n" * 3000
+    assert not grammars.has_wide_error(grammars.parse("python", narrow).root_node)
 
 
 def _error_bytes(node, root) -> int:

@@ -474,22 +474,13 @@ def parse(name: str, data: bytes) -> Tree | None:
     """The syntax tree of `data` (as `parser_view` shows it), or None when parsing ran over its
     budget or the source is one the grammar is known to crash on (`Language.unsafe`).
     A tree with errors, of a language that has a retry view (`Language.retry`), is
-    parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse.
-    One over its budget, or with a wide error, is parsed once more as its language's
-    `over_budget` view shows it, if it has one, and that tree kept when it has no wide error."""
+    parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
     unsafe = _unsafe(name)
     if unsafe is not None and unsafe(data):
         return None
     shown = parser_view(name, data)
     kept, _SHOWN.last = getattr(_SHOWN, "last", None), None
     tree = kept[2] if kept is not None and kept[0] == name and kept[1] is shown else _parse(name, shown)
-    if tree is None or has_wide_error(tree.root_node):
-        again = _over_budget_view(name)
-        view = again(shown) if again is not None else None
-        if view is not None:
-            other = _parse(name, view)
-            if other is not None and not has_wide_error(other.root_node):
-                tree = other
     retry = _retry_view(name)
     if retry is not None and tree is not None and tree.root_node.has_error:
         view = retry(data, tree.root_node)
@@ -504,12 +495,6 @@ def parse(name: str, data: bytes) -> Tree | None:
 def _unsafe(name: str) -> Callable[[bytes], bool] | None:
     module = LANGUAGES[name].unsafe
     return part(module, "unsafe_source") if module else None  # type: ignore[return-value]
-
-
-@cache
-def _over_budget_view(name: str) -> Callable[[bytes], bytes | None] | None:
-    module = LANGUAGES[name].over_budget
-    return part(module, "over_budget_view") if module else None  # type: ignore[return-value]
 
 
 @cache
@@ -576,8 +561,24 @@ def error_bytes(root: Node) -> int:
 
 
 # tree-sitter's query cursor is quadratic in the number of children of an ERROR node
-# (50,000 stray `(` take seconds per query); such a tree is not usefully queryable.
+# (50,000 stray `(` take seconds per query); such a tree is not usefully queryable. Comments
+# among them are not counted: they cost the cursor no more than their lines.
 WIDE_ERROR_CHILDREN = 2000
+
+
+def _code_children(node: Node) -> int:
+    """The children of `node` that are no comment (no extra): a run of comments after an
+    unclosed block, each a child of the ERROR node recovery ends in, costs the query cursor
+    no more than the lines they are, and the definitions before them are worth reading."""
+    count = 0
+    cursor = node.walk()
+    more = cursor.goto_first_child()
+    while more:
+        child = cursor.node
+        if child is not None and not child.is_extra:
+            count += 1
+        more = cursor.goto_next_sibling()
+    return count
 
 
 def has_wide_error(root: Node) -> bool:
@@ -590,7 +591,7 @@ def has_wide_error(root: Node) -> bool:
         node = cursor.node
         if node is None:
             return False
-        if node.is_error and node.child_count > WIDE_ERROR_CHILDREN:
+        if node.is_error and node.child_count > WIDE_ERROR_CHILDREN and _code_children(node) > WIDE_ERROR_CHILDREN:
             return True
         if node.has_error and cursor.goto_first_child():
             continue

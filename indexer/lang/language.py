@@ -13,7 +13,6 @@ The parts a language may supply, each a module of its package (see docs/architec
 - `resolver`: `make_resolver(tree, facts, read)`, for the import family it owns (`family`);
 - `retry`: `retry_view(data, root)`, a second view of a source whose parse has errors;
 - `view`: `parser_view(name, data)`, what the parser is shown of a source (C's macros blanked);
-- `over_budget`: `over_budget_view(data)`, a second view of a source whose parse ran over its budget or has a wide error.
 """
 
 from __future__ import annotations
@@ -50,7 +49,6 @@ class Language(NamedTuple):
     resolver: str = ""  # module with make_resolver: set on the one language that owns `family`
     retry: str = ""  # module with retry_view
     view: str = ""  # module with parser_view
-    over_budget: str = ""  # module with over_budget_view
     # module with unsafe_source(data): sources its grammar is known to crash on, never parsed
     unsafe: str = ""
     # A grammar borrowed from a near language (zsh read with Bash's): a tree with any error is

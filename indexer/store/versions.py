@@ -39,7 +39,10 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 # 60: the names a file's facts repeat (symbols' containers, bases' classes and scopes) are held
 #     to 16 characters a byte of the file and what nesting to the caps takes (extract/tags.py
 #     NAME_CHARS_PER_BYTE); what would pass it is not recorded, `symbols_capped`
-FACTS_VERSION = "60"
+# 61: an ERROR node is too wide to query past 2000 children that are no comment (was: any
+#     children): a long run of comments after an unclosed block no longer makes the file
+#     `unparseable` (indexer/lang/grammars.py has_wide_error)
+FACTS_VERSION = "61"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
 # 1: split from the one extractor version (55)

@@ -15,10 +15,7 @@ from indexer.lang.language import Language
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
 # 8: a function of an `extern` block, methods of an impl for a primitive, a reference, a path's
 #    generic type or a trait object (`impl str`, `impl Tr for &a::B<T>`, `impl dyn Any`), and a
-#    `static` a variable whatever its case (was: missed, free functions, a constant); a source
-#    whose parse runs over budget is parsed again with its trailing `//` comments blanked
-#    (was: `unparseable` after an unclosed block followed by a long run of them)
-#    and a field of a struct in a const's initializer block is the const's too (`_.S.a`, was `S.a`)
+#    `static` a variable whatever its case (was: missed, free functions, a constant); a field of a struct in a const's initializer block is the const's too (`_.S.a`, was `S.a`)
 #    and an impl for a type without a name holds its items under rustdoc's name of it (`slice.sort`)
 VERSION = "8"
 
@@ -36,6 +33,5 @@ LANGUAGE = Language(
     scopes="indexer.lang.rust.scopes",
     hooks="indexer.lang.rust.tags",
     resolver="indexer.lang.rust.resolve",
-    over_budget="indexer.lang.rust.trailing",
 )
 LANGUAGES = (LANGUAGE,)
