@@ -44,10 +44,13 @@
   name: (property_identifier) @name
   (#eq? @name "constructor")) @definition.method
 
-; class fields holding functions are methods: `private handle = (e: E) => {}`
+; class fields holding functions are methods: `private handle = (e: E) => {}`, `#handle = ...`
 (public_field_definition
-  name: (property_identifier) @name
+  name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression)]) @definition.method
+
+; private methods, `#evict() {}` (the shipped tags take a property_identifier name only)
+(method_definition name: (private_property_identifier) @name) @definition.method
 
 ; fields of classes, interfaces and object type aliases; enum members
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
@@ -56,6 +59,18 @@
   value: (object_type (property_signature name: (property_identifier) @name) @definition.field))
 (enum_body (property_identifier) @name @definition.enumerator)
 (enum_body (enum_assignment name: (property_identifier) @name) @definition.enumerator)
+
+; `declare var X: T;` alone or exported: a declaration file's globals (lib.d.ts's `declare var
+; Object: ObjectConstructor;`); `declare const` and `declare let` are lexical declarations above
+(program
+  (ambient_declaration
+    (variable_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable)))
+(program
+  (export_statement
+    declaration: (ambient_declaration
+      (variable_declaration
+        (variable_declarator name: (identifier) @name) @definition.variable))))
 
 ; `export var DATA = 1;` (the patterns above take `export let/const` and a plain `var`)
 (program
@@ -97,10 +112,26 @@
 
 ; what a namespace holds beyond its functions and classes: `namespace NS { export const LIMIT = 3;
 ; const inner = 4; }` (variables of the namespace, exported or not)
-(internal_module body: (statement_block
-  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-   (export_statement declaration: (lexical_declaration
-     (variable_declarator name: (identifier) @name) @definition.variable))
-   (export_statement declaration: (variable_declaration
-     (variable_declarator name: (identifier) @name) @definition.variable))]))
+; a module's too, and those `declare global { ... }` and `declare module "fs" { ... }` hold, as
+; the functions and classes there are read (`module` names both `module M {}` and a quoted one)
+([(internal_module body: (statement_block
+   [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+    (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+    (export_statement declaration: (lexical_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable))
+    (export_statement declaration: (variable_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable))]))
+  (module body: (statement_block
+   [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+    (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+    (export_statement declaration: (lexical_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable))
+    (export_statement declaration: (variable_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable))]))
+  (ambient_declaration (statement_block
+   [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+    (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
+    (export_statement declaration: (lexical_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable))
+    (export_statement declaration: (variable_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable))]))])
