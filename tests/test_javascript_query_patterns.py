@@ -117,3 +117,11 @@ def test_private_methods_and_a_field_s_named_function_are_methods_once(path):
 @pytest.mark.parametrize("path", ["m.ts", "m.tsx", "m.d.ts"])
 def test_ambient_and_module_variables_are_symbols(source, expected, path):
     assert symbols(source, path) == expected
+
+
+@pytest.mark.parametrize("path", ["m.ts", "m.tsx"])
+def test_a_top_level_destructuring_s_names_with_defaults_are_variables(path):
+    # as the TypeScript compiler binds them (were: left out); a nested pattern's names still are
+    source = "const { a = 1, b: c = 2, d } = o;\nvar [x = 1, y] = z;\nexport const { e = 1 } = o;\n"
+    assert symbols(source, path) == [("a", "variable"), ("c", "variable"), ("d", "variable"),
+                                     ("x", "variable"), ("y", "variable"), ("e", "variable")]

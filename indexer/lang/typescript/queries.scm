@@ -95,6 +95,18 @@
           (export_statement declaration: (lexical_declaration
             (variable_declarator name: (array_pattern (identifier) @name @definition.variable))))])
 
+; a name bound with a default, `const { a = 1, b: c = 2 } = o;`, `const [x = 0] = pair();`
+(program [(lexical_declaration (variable_declarator name: (_ [(object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
+                                                             (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+                                                             (assignment_pattern left: (identifier) @name @definition.variable)])))
+          (variable_declaration (variable_declarator name: (_ [(object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
+                                                              (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+                                                              (assignment_pattern left: (identifier) @name @definition.variable)])))
+          (export_statement declaration: (lexical_declaration
+            (variable_declarator name: (_ [(object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
+                                           (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+                                           (assignment_pattern left: (identifier) @name @definition.variable)]))))])
+
 ; constructor parameter properties: `constructor(public value: string, private readonly n: number)`
 ; declare fields of the class (tags.py hoists them out of the constructor)
 (method_definition
