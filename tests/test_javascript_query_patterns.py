@@ -125,3 +125,22 @@ def test_a_top_level_destructuring_s_names_with_defaults_are_variables(path):
     source = "const { a = 1, b: c = 2, d } = o;\nvar [x = 1, y] = z;\nexport const { e = 1 } = o;\n"
     assert symbols(source, path) == [("a", "variable"), ("c", "variable"), ("d", "variable"),
                                      ("x", "variable"), ("y", "variable"), ("e", "variable")]
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.ts", "m.tsx"])
+def test_a_class_expression_s_fields_are_held_by_its_variable_as_its_methods_are(path):
+    # the bundlers' `var Box = class { ... }` (was: the fields held by nothing, or by the named
+    # class alone, while the methods were the variable's)
+    source = "var Box = class {\n  size;\n  static NULL = 1;\n  grow() {}\n};\nlet R$1 = class R { static MAX = 2; }\n"
+    assert symbols(source, path) == [("Box", "variable"), ("Box.size", "field"), ("Box.NULL", "constant"),
+                                     ("Box.grow", "method"), ("R$1", "variable"), ("R$1.R", "class"),
+                                     ("R$1.R.MAX", "constant")]
+
+
+@pytest.mark.parametrize("path", ["m.ts", "m.tsx"])
+def test_a_parameter_property_leaves_the_constructor_holding_what_its_body_defines(path):
+    # (the class's fields read as held by variables, above, once took the constructor off the
+    # holders of the definitions after a parameter property)
+    source = "class A {\n  constructor(public owned_: boolean) {\n    this.enhancer_ = (v) => v;\n  }\n}\n"
+    assert symbols(source, path) == [("A", "class"), ("A.constructor", "method"), ("A.owned_", "field"),
+                                     ("A.constructor.enhancer_", "function")]

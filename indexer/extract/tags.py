@@ -485,7 +485,8 @@ _DATA_KINDS = frozenset({"variable", "constant", "field"})
 _TAGGED_KINDS = frozenset({"struct", "enum", "class"})
 
 
-def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: bool = False) -> list[str]:
+def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: bool = False,
+                     data_holders: bool = False) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members). A C typedef holds the
     struct it names without being its scope (`typedef struct z_stream_s {...} z_stream;`),
@@ -494,8 +495,9 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     A scope naming the definition it is written in adds nothing (`C.class_eval do` in class C).
     With `hinted_holders` (TagsHooks.named_holders, relative_holders), a holder's own explicit
     container stands before its name, and one that names its holder from the top starts the
-    chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`)."""
-    holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
+    chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`). With
+    `data_holders` (TagsHooks.variables_hold_fields) a variable holds any definition inside it."""
+    holders = list(stack) if data_holders else [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     if d.hoist == "member":
         while holders and holders[-1].kind not in METHOD_HOSTS:
             holders.pop()
@@ -597,9 +599,9 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
             pass  # a field of an anonymous struct in a body (a test's table): a local, as ctags has it
         elif not d.scope_only:
             if hinted_holders:
-                chain = _container_chain(language, stack, d, True)
+                chain = _container_chain(language, stack, d, True, hooks.variables_hold_fields)
             else:
-                chain = _container_chain(language, stack, d) if stack else []
+                chain = _container_chain(language, stack, d, data_holders=hooks.variables_hold_fields) if stack else []
                 if d.hint:
                     chain.append(d.hint)
             kind = d.kind

@@ -81,6 +81,10 @@ class TagsHooks(NamedTuple):
     to_the_end: frozenset[str] = frozenset()  # definition node types whose scope runs to the end of the file
     method_hosts: frozenset[str] = frozenset()  # kinds beyond class_kinds.METHOD_HOSTS whose functions are methods
     body_fields_are_locals: bool = False  # a field of a struct in a function body is a local
+    # a variable holds the fields a class expression of its value declares (JS `var Box = class
+    # { size = 0; }`: `Box.size`, as its methods are); elsewhere no variable holds a field,
+    # constant or variable (`a = b = 0`, C's `struct { int y; } s;`)
+    variables_hold_fields: bool = False
     # a definition's explicit container names its holder from the top of the file, and is part
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,
     # and a function inside is `obj.start.inner`)
