@@ -33,7 +33,8 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #     JavaScript's 9)
 # 14: private methods and fields, class expressions' fields as JavaScript's 10; `declare var` globals, and the variables of
 #     `declare global { }`, `declare module "x" { }` and `module M { }`, and a top-level
-#     destructuring's names bound with a default (`const { a = 1 } = o`) (were: no symbol)
+#     destructuring's names bound with a default (`const { a = 1 } = o`) (were: no symbol); the
+#     retry view reads a generic call signature whose type parameters span lines too
 VERSION = "14"
 
 LANGUAGE = Language(
