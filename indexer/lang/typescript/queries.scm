@@ -127,23 +127,14 @@
 ; a module's too, and those `declare global { ... }` and `declare module "fs" { ... }` hold, as
 ; the functions and classes there are read (`module` names both `module M {}` and a quoted one)
 (internal_module body: (statement_block
-   [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-    (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-    (export_statement declaration: (lexical_declaration
-      (variable_declarator name: (identifier) @name) @definition.variable))
-    (export_statement declaration: (variable_declaration
-      (variable_declarator name: (identifier) @name) @definition.variable))]))
+  (_ (variable_declarator name: (identifier) @name) @definition.variable)))
+(internal_module body: (statement_block
+  (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))))
 (module body: (statement_block
-   [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-    (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-    (export_statement declaration: (lexical_declaration
-      (variable_declarator name: (identifier) @name) @definition.variable))
-    (export_statement declaration: (variable_declaration
-      (variable_declarator name: (identifier) @name) @definition.variable))]))
+  (_ (variable_declarator name: (identifier) @name) @definition.variable)))
+(module body: (statement_block
+  (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))))
 (ambient_declaration (statement_block
-   [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-    (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-    (export_statement declaration: (lexical_declaration
-      (variable_declarator name: (identifier) @name) @definition.variable))
-    (export_statement declaration: (variable_declaration
-      (variable_declarator name: (identifier) @name) @definition.variable))]))
+  (_ (variable_declarator name: (identifier) @name) @definition.variable)))
+(ambient_declaration (statement_block
+  (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))))
