@@ -2412,6 +2412,44 @@ def test_typescript_call_signatures_on_their_own_lines_do_not_swallow_the_file(l
     assert {(o.line, o.role) for o in facts.occurrences if o.name == "o"} == {(16, "local"), (17, "local")}
 
 
+MULTILINE_CALL_SIGNATURE_SOURCE = """\
+interface Creator<State> {
+  <R>(payload: R): Definition<
+    State,
+    R
+  >
+  <
+    R,
+    Arg extends Base<Config> = {},
+  >(
+    payload: Creator<
+      R,
+      Arg
+    >,
+  ): Definition<State, R>
+  withTypes<Arg extends Base<Config>>(): Creator<State>
+}
+
+export interface Reducers<State> {
+  reducer(state: State): void
+}
+
+export const createSlice = build()
+"""
+
+
+@pytest.mark.parametrize("language, path", [("typescript", "src/slice.ts"), ("tsx", "src/slice.tsx")])
+def test_a_call_signature_whose_type_parameters_span_lines_swallows_nothing(language, path):
+    """Redux Toolkit's createSlice.ts, formatted so: a `<` alone on its line, one type parameter
+    a line, then `>(`. The ERROR from it swallowed the members after it and the next interface
+    (was: read only where the type parameters stand on one line)."""
+    facts = extract_blob(MULTILINE_CALL_SIGNATURE_SOURCE.encode(), path, language)
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("Creator", "interface", "", 1), ("withTypes", "method", "Creator", 15),
+        ("Reducers", "interface", "", 18), ("reducer", "method", "Reducers", 19),
+        ("createSlice", "variable", "", 22)]
+
+
 def test_typescript_signature_view_puts_a_semicolon_only_where_the_parse_failed():
     from indexer.lang import grammars
     from indexer.lang.typescript.retry import signature_view

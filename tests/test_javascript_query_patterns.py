@@ -82,3 +82,65 @@ def test_an_intrinsic_tag_is_no_use_of_a_local_of_its_name_spaces_or_not(path, m
     locals_ = [(o.name, o.line) for o in facts.occurrences if o.role == "local"]
     assert ("div", 1) in locals_ and ("Button", 1) in locals_
     assert [name for name, line in locals_ if line > 1] == (["Button"] if "Button" in markup else [])
+
+
+# Each form the TypeScript compiler's parser reads as a member, checked against it on npm's
+# published code: private methods and private function-valued fields are methods (were: no
+# symbol, or a field), and a class field's named function expression is the field's method
+# alone (was: a second symbol of the expression's own name, held by the field).
+PRIVATE_AND_FIELD_FUNCTIONS = (
+    "class P {\n  #evict() {}\n  static #make() {}\n  #onEnd = () => 1;\n"
+    "  static fac = function P_Factory() { function inner() {} };\n}\n")
+PRIVATE_AND_FIELD_SYMBOLS = [("P", "class"), ("P.#evict", "method"), ("P.#make", "method"),
+                             ("P.#onEnd", "method"), ("P.fac", "method"), ("P.fac.inner", "function")]
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.jsx", "m.ts", "m.tsx"])
+def test_private_methods_and_a_field_s_named_function_are_methods_once(path):
+    assert symbols(PRIVATE_AND_FIELD_FUNCTIONS, path) == PRIVATE_AND_FIELD_SYMBOLS
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    # a declaration file's `declare var` globals, exported or not (were: no symbol), the
+    # methods of their object type held by them
+    ("declare var Obj: { from(x: number): void };\nexport declare var flag: boolean;\n",
+     [("Obj", "variable"), ("Obj.from", "method"), ("flag", "variable")]),
+    # the variables of `declare global`, of an ambient module and of a `module` (were: none,
+    # though their functions were read)
+    ("declare global {\n  var ngDevMode: boolean;\n  const seen: number;\n}\n",
+     [("ngDevMode", "variable"), ("seen", "variable")]),
+    ('declare module "dns" {\n  export const REFUSED: string;\n  var hidden: number;\n'
+     '  function lookup(): void;\n}\n',
+     [("REFUSED", "constant"), ("hidden", "variable"), ("lookup", "function")]),
+    ("module Legacy {\n  export var limit = 1;\n}\n", [("Legacy", "module"), ("Legacy.limit", "variable")]),
+])
+@pytest.mark.parametrize("path", ["m.ts", "m.tsx", "m.d.ts"])
+def test_ambient_and_module_variables_are_symbols(source, expected, path):
+    assert symbols(source, path) == expected
+
+
+@pytest.mark.parametrize("path", ["m.ts", "m.tsx"])
+def test_a_top_level_destructuring_s_names_with_defaults_are_variables(path):
+    # as the TypeScript compiler binds them (were: left out); a nested pattern's names still are
+    source = "const { a = 1, b: c = 2, d } = o;\nvar [x = 1, y] = z;\nexport const { e = 1 } = o;\n"
+    assert symbols(source, path) == [("a", "variable"), ("c", "variable"), ("d", "variable"),
+                                     ("x", "variable"), ("y", "variable"), ("e", "variable")]
+
+
+@pytest.mark.parametrize("path", ["m.js", "m.ts", "m.tsx"])
+def test_a_class_expression_s_fields_are_held_by_its_variable_as_its_methods_are(path):
+    # the bundlers' `var Box = class { ... }` (was: the fields held by nothing, or by the named
+    # class alone, while the methods were the variable's)
+    source = "var Box = class {\n  size;\n  static NULL = 1;\n  grow() {}\n};\nlet R$1 = class R { static MAX = 2; }\n"
+    assert symbols(source, path) == [("Box", "variable"), ("Box.size", "field"), ("Box.NULL", "constant"),
+                                     ("Box.grow", "method"), ("R$1", "variable"), ("R$1.R", "class"),
+                                     ("R$1.R.MAX", "constant")]
+
+
+@pytest.mark.parametrize("path", ["m.ts", "m.tsx"])
+def test_a_parameter_property_leaves_the_constructor_holding_what_its_body_defines(path):
+    # (the class's fields read as held by variables, above, once took the constructor off the
+    # holders of the definitions after a parameter property)
+    source = "class A {\n  constructor(public owned_: boolean) {\n    this.enhancer_ = (v) => v;\n  }\n}\n"
+    assert symbols(source, path) == [("A", "class"), ("A.constructor", "method"), ("A.owned_", "field"),
+                                     ("A.constructor.enhancer_", "function")]

@@ -503,14 +503,17 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     chain anew, and `d`'s own explicit container ends the chain (`_hinted_chain`). With
     `declarators_hold` (TagsHooks.declarators_hold), a variable holds what is defined in its
     initializer: of the names one declaration binds (one span), the last named before `d`
-    holds it, and none holds another of them. A kind the language's `holderless` names holds
-    nothing. With `selector_holders`, holders are as code selects members (`_selector_chain`)."""
+    holds it, and none holds another of them; with `variables_hold_fields`, a variable holds
+    any definition inside it. A kind the language's `holderless` names holds nothing. With
+    `selector_holders`, holders are as code selects members (`_selector_chain`)."""
     hooks = tags_hooks.of(language)
     if hooks.selector_holders:
         return _selector_chain(stack, d)
     if hooks.declarators_hold:  # no holder: a name after `d`'s, or one whose next one in is of its declaration
         before = [s for s in stack if not (s.kind in _DATA_KINDS and s.name_start > d.name_start)]
         holders = [s for s, inner in zip(before, [*before[1:], d]) if not _declared_together(s, inner)]
+    elif hooks.variables_hold_fields:
+        holders = list(stack)
     elif language in ("c", "cpp"):  # a C declarator holds nothing: `struct S { int x; } s;` is `S.x`
         holders = [s for s in stack if not (s.kind in _DATA_KINDS and d.kind in _DATA_KINDS)]
     else:

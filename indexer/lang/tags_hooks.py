@@ -101,6 +101,10 @@ class TagsHooks(NamedTuple):
     # members are held as code selects them (Go: `S.Sub.Deep` of a struct literal in a field's
     # type, a method's receiver type holding what its body declares; tags._selector_chain)
     selector_holders: bool = False
+    # a variable holds the fields a class expression of its value declares (JS `var Box = class
+    # { size = 0; }`: `Box.size`, as its methods are); elsewhere a variable holds a field,
+    # constant or variable only through a definition between them (`a = b = 0`: siblings)
+    variables_hold_fields: bool = False
     # a definition's explicit container names its holder from the top of the file, and is part
     # of the container of what is defined inside it (JS `obj.start = function () {}`: `obj`,
     # and a function inside is `obj.start.inner`)

@@ -24,7 +24,10 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # 8: a parenthesised name is exported as the name is (`export default (Foo)`, `module.exports =
 #    (Foo)`, `exports.Y = (X)`; was: read as a computed value, no local name exported)
 # 9: an `export default` split at a line break after `export` makes an ES module (`es_module`)
-VERSION = "9"
+# 10: private methods (`#evict() {}`) and private function-valued fields are methods (were: no
+#     symbol, a field); a class field's named function expression is no second symbol; the
+#     fields of a class expression a variable holds are the variable's (`Box.size`, was `size`)
+VERSION = "10"
 
 LANGUAGE = Language(
     name="javascript",

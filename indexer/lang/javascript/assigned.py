@@ -5,8 +5,9 @@ and `Foo.prototype = { m: function () {} }` are one symbol each, `start` held by
 
 The shipped tags see two definitions in `obj.start = function start() {}`: the assignment's
 `start` and the function expression's own name, which binds only inside its body. The second
-is dropped wherever the first is made (an assignment's, a declarator's or a key's value), so a
-function defined inside is `obj.start.inner`, not `start.start.inner`. What a module exports
+is dropped wherever the first is made (an assignment's, a declarator's, a key's or a class
+field's value), so a function defined inside is `obj.start.inner`, not `start.start.inner`.
+What a module exports
 (`exports.x`, `module.exports.x`, `module.exports = { x: ... }`) is the module's own: no
 holder. A holder written through `this`, a call or a subscript is no name the index can
 hold: the symbol stays where it is written."""
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 _FUNCTION_VALUES = frozenset({"function_expression", "generator_function"})
 _EXPORTS = ("exports", "module.exports")
+# A class field's node and the field naming it: JavaScript's, then TypeScript's.
+_FIELDS = {"field_definition": "property", "public_field_definition": "name"}
 
 
 def dotted(node: Node | None, data: bytes) -> list[str] | None:
@@ -102,6 +105,12 @@ def _is_value_of_definition(function: Node, data: bytes) -> bool:
         value = parent.child_by_field_name("value")
         key = parent.child_by_field_name("key")
         return value is not None and value.start_byte == function.start_byte and key is not None and key.type == "property_identifier"
+    if kind in _FIELDS and function.type == "function_expression":
+        # `static make = function Make() {}`: the field is the method (the queries' pattern)
+        value = parent.child_by_field_name("value")
+        key = parent.child_by_field_name(_FIELDS[kind])
+        return (value is not None and value.start_byte == function.start_byte and key is not None
+                and key.type in ("property_identifier", "private_property_identifier"))
     return False
 
 

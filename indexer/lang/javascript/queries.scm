@@ -32,10 +32,13 @@
   name: (property_identifier) @name
   (#eq? @name "constructor")) @definition.method
 
-; class fields holding functions are methods: `handle = () => {}`
+; class fields holding functions are methods: `handle = () => {}`, `#handle = () => {}`
 (field_definition
-  property: (property_identifier) @name
+  property: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression)]) @definition.method
+
+; private methods, `#evict() {}` (the shipped tags take a property_identifier name only)
+(method_definition name: (private_property_identifier) @name) @definition.method
 
 ; class fields
 (field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field

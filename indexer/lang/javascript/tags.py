@@ -27,4 +27,5 @@ HOOKS = TagsHooks(kinds=KINDS, finish=_exports,
                   # property-assigned functions (indexer/lang/javascript/assigned.py)
                   name_rules={"identifier": expression_name, "property_identifier": exports_property},
                   scope_rules={"property_identifier": assigned_scope}, named_holders=True,
+                  variables_hold_fields=True,  # `var Box = class { size = 0; }`: `Box.size`
                   class_types=CLASSES)

@@ -31,7 +31,11 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # 13: `export`, then `default (Foo);` on the next line (read by the grammar as a call of
 #     `default`) exports Foo as the default; a split `export default` makes an ES module (as
 #     JavaScript's 9)
-VERSION = "13"
+# 14: private methods and fields, class expressions' fields as JavaScript's 10; `declare var` globals, and the variables of
+#     `declare global { }`, `declare module "x" { }` and `module M { }`, and a top-level
+#     destructuring's names bound with a default (`const { a = 1 } = o`) (were: no symbol); the
+#     retry view reads a generic call signature whose type parameters span lines too
+VERSION = "14"
 
 LANGUAGE = Language(
     name="typescript",

@@ -44,10 +44,13 @@
   name: (property_identifier) @name
   (#eq? @name "constructor")) @definition.method
 
-; class fields holding functions are methods: `private handle = (e: E) => {}`
+; class fields holding functions are methods: `private handle = (e: E) => {}`, `#handle = ...`
 (public_field_definition
-  name: (property_identifier) @name
+  name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression)]) @definition.method
+
+; private methods, `#evict() {}` (the shipped tags take a property_identifier name only)
+(method_definition name: (private_property_identifier) @name) @definition.method
 
 ; fields of classes, interfaces and object type aliases; enum members
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
@@ -56,6 +59,18 @@
   value: (object_type (property_signature name: (property_identifier) @name) @definition.field))
 (enum_body (property_identifier) @name @definition.enumerator)
 (enum_body (enum_assignment name: (property_identifier) @name) @definition.enumerator)
+
+; `declare var X: T;` alone or exported: a declaration file's globals (lib.d.ts's `declare var
+; Object: ObjectConstructor;`); `declare const` and `declare let` are lexical declarations above
+(program
+  (ambient_declaration
+    (variable_declaration
+      (variable_declarator name: (identifier) @name) @definition.variable)))
+(program
+  (export_statement
+    declaration: (ambient_declaration
+      (variable_declaration
+        (variable_declarator name: (identifier) @name) @definition.variable))))
 
 ; `export var DATA = 1;` (the patterns above take `export let/const` and a plain `var`)
 (program
@@ -80,6 +95,18 @@
           (export_statement declaration: (lexical_declaration
             (variable_declarator name: (array_pattern (identifier) @name @definition.variable))))])
 
+; a name bound with a default, `const { a = 1, b: c = 2 } = o;`, `const [x = 0] = pair();`
+(program [(lexical_declaration (variable_declarator name: (_ [(object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
+                                                             (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+                                                             (assignment_pattern left: (identifier) @name @definition.variable)])))
+          (variable_declaration (variable_declarator name: (_ [(object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
+                                                              (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+                                                              (assignment_pattern left: (identifier) @name @definition.variable)])))
+          (export_statement declaration: (lexical_declaration
+            (variable_declarator name: (_ [(object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
+                                           (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+                                           (assignment_pattern left: (identifier) @name @definition.variable)]))))])
+
 ; constructor parameter properties: `constructor(public value: string, private readonly n: number)`
 ; declare fields of the class (tags.py hoists them out of the constructor)
 (method_definition
@@ -97,10 +124,17 @@
 
 ; what a namespace holds beyond its functions and classes: `namespace NS { export const LIMIT = 3;
 ; const inner = 4; }` (variables of the namespace, exported or not)
+; a module's too, and those `declare global { ... }` and `declare module "fs" { ... }` hold, as
+; the functions and classes there are read (`module` names both `module M {}` and a quoted one)
 (internal_module body: (statement_block
-  [(lexical_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-   (variable_declaration (variable_declarator name: (identifier) @name) @definition.variable)
-   (export_statement declaration: (lexical_declaration
-     (variable_declarator name: (identifier) @name) @definition.variable))
-   (export_statement declaration: (variable_declaration
-     (variable_declarator name: (identifier) @name) @definition.variable))]))
+  (_ (variable_declarator name: (identifier) @name) @definition.variable)))
+(internal_module body: (statement_block
+  (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))))
+(module body: (statement_block
+  (_ (variable_declarator name: (identifier) @name) @definition.variable)))
+(module body: (statement_block
+  (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))))
+(ambient_declaration (statement_block
+  (_ (variable_declarator name: (identifier) @name) @definition.variable)))
+(ambient_declaration (statement_block
+  (export_statement declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))))

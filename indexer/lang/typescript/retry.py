@@ -1,9 +1,10 @@
 """The TypeScript view of a source whose parse has errors (indexer.lang.retry_views).
 
-tree-sitter-typescript reads a generic call signature that starts its own line (`<T>(value: T): Box<T>`
-after another member of an interface or an object type, with no `;` or `,` between them, as
-the compiler allows) as a comparison continuing the member above; the ERROR it makes can swallow
-the rest of the file, with every definition after it.
+tree-sitter-typescript reads a generic call signature that starts its own line (`<T>(value: T): Box<T>`,
+or a `<` alone and its type parameters on the lines below) after another member of an interface
+or an object type, with no `;` or `,` between them, as the compiler allows, as a comparison
+continuing the member above; the ERROR it makes can swallow the rest of the file, with every
+definition after it.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from tree_sitter import Node
 from indexer.lang.retry_views import in_error
 
 # An indented line opening with type parameters and a parameter list (`<T>(`, `<K = any, V>(`,
-# `<T extends Base<X>>(`): the last character of its indentation is where a `;` goes. The type
-# parameters hold no line break and brackets at most one deep, so a line is read in linear time.
-_SIGNATURE = re.compile(rb"^[ \t]*([ \t])<[A-Za-z_$](?:[^<>\r\n]|<[^<>\r\n]*>)*>\(", re.MULTILINE)
+# `<T extends Base<X>>(`), the type parameters on that line or over the lines after it (a
+# formatter's `<` alone, then one parameter a line, then `>(`): the last character of its
+# indentation is where a `;` goes. The brackets nest at most one deep, so a match attempt stops
+# at its first `>` outside them, or at a second `<` inside one, and each byte is read by a
+# bounded number of attempts: linear time.
+_SIGNATURE = re.compile(rb"^[ \t]*([ \t])<\s*[A-Za-z_$](?:[^<>]|<[^<>]*>)*>\(", re.MULTILINE)
 
 
 def signature_view(data: bytes, root: Node) -> bytes | None:
