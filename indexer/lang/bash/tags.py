@@ -5,6 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.lang.ancestry import parent as parent_of
+from indexer.lang.bash.top_variables import top_variables
 from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Occurrence
 
@@ -25,4 +26,4 @@ def _word_name(node: Node, start: int, name: str, data: bytes, sites: list[Occur
 
 
 HOOKS = TagsHooks(kinds={"function_definition": "function", "variable_assignment": "variable"},
-                  name_rules={"word": _word_name})
+                  name_rules={"word": _word_name}, variables=top_variables)
