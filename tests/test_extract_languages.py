@@ -2409,19 +2409,23 @@ env=1 \
 seen=$(x=1; echo)
 f() { inner=1; }
 arr[1]=2
+jinfo=$top/.$jname.jinfo
+tmp=/tmp/ins$RANDOM-$$
+prefix=$a$b run
 """
 
 
 def test_bash_top_level_variables_in_compounds_and_grouped_assignments():
     # every assignment the shell runs outside a function, in compound commands too (was: only a
     # statement of the file itself, and `a=1 b=2` before a command on a later line read as its
-    # environment, as the grammar reads it); not a subshell's, a pipeline's, a command's prefix
+    # environment, as the grammar reads it, and a value the grammar ends at a `$name` inside the
+    # word, the rest its command); not a subshell's, a pipeline's, a command's prefix
     facts = extract_blob(BASH_TOP_VARIABLES_SOURCE.encode(), "postrm", "bash")
     assert [(s.name, s.kind, s.line) for s in facts.symbols if s.kind != "function"] == [
         ("do_help", "variable", 2), ("do_version", "variable", 2), ("base", "variable", 4),
         ("url", "variable", 4), ("status", "variable", 4), ("MIMEDIR", "constant", 8),
         ("mode", "variable", 10), ("retries", "variable", 12), ("picked", "variable", 14),
-        ("n", "variable", 15), ("seen", "variable", 21)]
+        ("n", "variable", 15), ("seen", "variable", 21), ("jinfo", "variable", 24), ("tmp", "variable", 25)]
     assert [(o.name, o.line) for o in facts.occurrences if o.role == "definition" and o.name == "retries"] == [
         ("retries", 12)]
 

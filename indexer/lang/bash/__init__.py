@@ -11,7 +11,9 @@ from indexer.lang.language import Language
 # 4: top-level variables in compound commands nested to any depth (`if`, `case`, loops, `{ }`,
 #    `&&` lists), and `a=1 b=2` alone (the grammar groups them, or joins them to a command
 #    on a later line)
-VERSION = "4"
+# 5: an assignment whose value the grammar ends at a `$name` inside the word, taking the rest
+#    for a command's name (`j=$top/.$name.jinfo`), is a variable
+VERSION = "5"
 
 LANGUAGE = Language(
     name="bash",
@@ -36,7 +38,8 @@ LANGUAGE = Language(
 # 2: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
 # 3: top-level variables as Bash's (its 4)
-ZSH_VERSION = "3"
+# 4: as Bash's 5
+ZSH_VERSION = "4"
 ZSH = LANGUAGE._replace(
     name="zsh", version=ZSH_VERSION, extensions=("zsh",),
     filenames=(".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"), interpreters=("zsh",),

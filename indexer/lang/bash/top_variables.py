@@ -51,14 +51,20 @@ def top_variables(root: Node, data: bytes) -> list[tuple[Node, Node]]:
 
 
 def _split_prefix(command: Node, data: bytes, out: list[tuple[Node, Node]]) -> None:
-    """The grammar reads `a=1 b=2`, or `a=` alone, and the command on a later line as one
-    command with an environment prefix; the shell ends a simple command at the newline, so
-    those assignments are a statement of their own."""
+    """Assignments the grammar reads as a command's environment prefix that the shell runs as
+    a statement: `a=1 b=2`, or `a=` alone, then a command on a later line (the shell ends a
+    simple command at the newline); and a value the grammar ends early, taking the rest of
+    the word for a command's name (`j=$top/.$name.jinfo`, `t=/tmp/ins$RANDOM-$$`,
+    `a="$a "`cmd``), with no argument after it."""
     name = command.child_by_field_name("name")
     if name is None:
         return
     prefix = [c for c in command.named_children if c.type == "variable_assignment" and c.end_byte <= name.start_byte]
-    if prefix and _NEWLINE.search(data, prefix[-1].end_byte, name.start_byte):
+    if not prefix:
+        return
+    end = prefix[-1].end_byte
+    glued = end == name.start_byte and command.child_by_field_name("argument") is None
+    if glued or _NEWLINE.search(data, end, name.start_byte):
         for assignment in prefix:
             _add(assignment, out)
 
