@@ -2448,3 +2448,10 @@ def test_bash_assignments_nested_in_compounds_are_top_level_variables(nesting, a
     # in a subshell or a function body, the same nesting defines no variable
     for box in (b"(\n%s\n)\n", b"f() {\n%s\n}\n"):
         assert [s for s in extract_blob(box % src.encode(), "x.sh", "bash").symbols if s.name == "v"] == []
+
+
+def test_bash_source_path_split_at_a_backquote_is_one_word():
+    # the grammar splits the word at the backquote (was: the path `/usr/lib/`); the shell reads it whole
+    src = b". /usr/lib/`dpkg-architecture -qX`/tcl8.6/tclConfig.sh\nsource ./lib.sh arg\n"
+    assert [(i.spec, i.line) for i in extract_blob(src, "tkConfig.sh", "bash").imports] == [
+        ("/usr/lib/`dpkg-architecture -qX`/tcl8.6/tclConfig.sh", 1), ("./lib.sh", 2)]

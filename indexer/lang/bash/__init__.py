@@ -13,7 +13,8 @@ from indexer.lang.language import Language
 #    on a later line)
 # 5: an assignment whose value the grammar ends at a `$name` inside the word, taking the rest
 #    for a command's name (`j=$top/.$name.jinfo`), is a variable
-VERSION = "5"
+# 6: a `source` path the grammar splits at a backquote is read whole
+VERSION = "6"
 
 LANGUAGE = Language(
     name="bash",
@@ -39,7 +40,8 @@ LANGUAGE = Language(
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
 # 3: top-level variables as Bash's (its 4)
 # 4: as Bash's 5
-ZSH_VERSION = "4"
+# 5: as Bash's 6
+ZSH_VERSION = "5"
 ZSH = LANGUAGE._replace(
     name="zsh", version=ZSH_VERSION, extensions=("zsh",),
     filenames=(".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"), interpreters=("zsh",),
