@@ -2455,3 +2455,12 @@ def test_bash_source_path_split_at_a_backquote_is_one_word():
     src = b". /usr/lib/`dpkg-architecture -qX`/tcl8.6/tclConfig.sh\nsource ./lib.sh arg\n"
     assert [(i.spec, i.line) for i in extract_blob(src, "tkConfig.sh", "bash").imports] == [
         ("/usr/lib/`dpkg-architecture -qX`/tcl8.6/tclConfig.sh", 1), ("./lib.sh", 2)]
+
+
+def test_bash_alias_arguments_quoted_whole_define_aliases():
+    # `alias 'la=ls -a'` is `alias la='ls -a'` to the shell (was: no alias); the name's site is
+    # inside the quotes; a quoted argument without a name before `=` defines none
+    facts = extract_blob(b"alias \"ll=ls -l\" 'la=ls -a' x=y \"=z\" 'q'\necho \"a=b\"\n", "aliases.sh", "bash")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
+        ("ll", "alias", 1), ("la", "alias", 1), ("x", "alias", 1)]
+    assert [(o.name, o.col) for o in facts.occurrences if o.role == "definition"] == [("ll", 8), ("la", 19), ("x", 29)]

@@ -14,7 +14,8 @@ from indexer.lang.language import Language
 # 5: an assignment whose value the grammar ends at a `$name` inside the word, taking the rest
 #    for a command's name (`j=$top/.$name.jinfo`), is a variable
 # 6: a `source` path the grammar splits at a backquote is read whole
-VERSION = "6"
+# 7: an `alias` argument quoted whole (`alias 'la=ls -a'`) defines its alias
+VERSION = "7"
 
 LANGUAGE = Language(
     name="bash",
@@ -41,7 +42,8 @@ LANGUAGE = Language(
 # 3: top-level variables as Bash's (its 4)
 # 4: as Bash's 5
 # 5: as Bash's 6
-ZSH_VERSION = "5"
+# 6: as Bash's 7
+ZSH_VERSION = "6"
 ZSH = LANGUAGE._replace(
     name="zsh", version=ZSH_VERSION, extensions=("zsh",),
     filenames=(".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"), interpreters=("zsh",),

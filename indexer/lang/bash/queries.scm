@@ -23,3 +23,12 @@
    name: (command_name (word) @rennet.alias)
    argument: (word) @name @definition.alias)
  (#eq? @rennet.alias "alias"))
+; quoted whole (`alias 'la=ls -a' "ll=ls -l"`): the text inside the quotes, up to its `=`
+((command
+   name: (command_name (word) @rennet.alias)
+   argument: (raw_string) @name @definition.alias)
+ (#eq? @rennet.alias "alias"))
+((command
+   name: (command_name (word) @rennet.alias)
+   argument: (string . (string_content) @name) @definition.alias)
+ (#eq? @rennet.alias "alias"))
