@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
 from indexer.extract.blob import extract_blob
+from tests.examples import examples
 
 JAVASCRIPT_SOURCE = r"""import React, { useState, useEffect as ue } from "react";
 import * as path from './path.js';
@@ -2529,3 +2532,83 @@ alias $ARGV $*
         ("accept", "method", "RDoc.Markup.Heading", 7),
     ]
     assert "$ARGV" not in {o.name for o in facts.occurrences if o.role == "definition"}
+
+
+BASH_TOP_VARIABLES_SOURCE = r"""#!/bin/sh
+do_help= do_version=
+
+base=$1 url=$2 status=0
+
+test -n "$base" || usage
+if [ "$1" = purge ]; then
+	MIMEDIR=/usr/share/mime
+elif [ -n "$2" ]; then
+	export mode=fast LIMIT
+else
+	{ [ -d /x ] && retries=3; } 2>/dev/null
+fi
+case $x in a) picked=a ;; esac
+for e in $list; do n=$((n+1)); done
+( sub=1 )
+piped=1 | cat
+LC_ALL=C sort
+env=1 \
+  run
+seen=$(x=1; echo)
+f() { inner=1; }
+arr[1]=2
+jinfo=$top/.$jname.jinfo
+tmp=/tmp/ins$RANDOM-$$
+prefix=$a$b run
+"""
+
+
+def test_bash_top_level_variables_in_compounds_and_grouped_assignments():
+    # every assignment the shell runs outside a function, in compound commands too (was: only a
+    # statement of the file itself, and `a=1 b=2` before a command on a later line read as its
+    # environment, as the grammar reads it, and a value the grammar ends at a `$name` inside the
+    # word, the rest its command); not a subshell's, a pipeline's, a command's prefix
+    facts = extract_blob(BASH_TOP_VARIABLES_SOURCE.encode(), "postrm", "bash")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols if s.kind != "function"] == [
+        ("do_help", "variable", 2), ("do_version", "variable", 2), ("base", "variable", 4),
+        ("url", "variable", 4), ("status", "variable", 4), ("MIMEDIR", "constant", 8),
+        ("mode", "variable", 10), ("retries", "variable", 12), ("picked", "variable", 14),
+        ("n", "variable", 15), ("seen", "variable", 21), ("jinfo", "variable", 24), ("tmp", "variable", 25)]
+    assert [(o.name, o.line) for o in facts.occurrences if o.role == "definition" and o.name == "retries"] == [
+        ("retries", 12)]
+
+
+_BASH_COMPOUNDS = ("if t; then\n@\nfi", "if t; then :; elif u; then\n@\nfi", "if t; then :; else\n@\nfi",
+                   "while t; do\n@\ndone", "until t; do\n@\ndone", "for i in 1; do\n@\ndone",
+                   "case $c in\n*)\n@\n;;\nesac", "{\n@\n}", "t &&\n@", "{\n@\n} >/dev/null")
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.sampled_from(_BASH_COMPOUNDS), max_size=5), st.sampled_from(("v=1", "export v=1", "v=1 w=2")))
+def test_bash_assignments_nested_in_compounds_are_top_level_variables(nesting, assignment):
+    # a compound command at the top runs in the script's own shell, nested to any depth
+    src = assignment
+    for shape in reversed(nesting):
+        src = shape.replace("@", src)
+    line = src.split("\n").index(assignment) + 1
+    facts = extract_blob(src.encode() + b"\n", "x.sh", "bash")
+    assert ("v", "variable", line) in [(s.name, s.kind, s.line) for s in facts.symbols]
+    # in a subshell or a function body, the same nesting defines no variable
+    for box in (b"(\n%s\n)\n", b"f() {\n%s\n}\n"):
+        assert [s for s in extract_blob(box % src.encode(), "x.sh", "bash").symbols if s.name == "v"] == []
+
+
+def test_bash_source_path_split_at_a_backquote_is_one_word():
+    # the grammar splits the word at the backquote (was: the path `/usr/lib/`); the shell reads it whole
+    src = b". /usr/lib/`dpkg-architecture -qX`/tcl8.6/tclConfig.sh\nsource ./lib.sh arg\n"
+    assert [(i.spec, i.line) for i in extract_blob(src, "tkConfig.sh", "bash").imports] == [
+        ("/usr/lib/`dpkg-architecture -qX`/tcl8.6/tclConfig.sh", 1), ("./lib.sh", 2)]
+
+
+def test_bash_alias_arguments_quoted_whole_define_aliases():
+    # `alias 'la=ls -a'` is `alias la='ls -a'` to the shell (was: no alias); the name's site is
+    # inside the quotes; a quoted argument without a name before `=` defines none
+    facts = extract_blob(b"alias \"ll=ls -l\" 'la=ls -a' x=y \"=z\" 'q'\necho \"a=b\"\n", "aliases.sh", "bash")
+    assert [(s.name, s.kind, s.line) for s in facts.symbols] == [
+        ("ll", "alias", 1), ("la", "alias", 1), ("x", "alias", 1)]
+    assert [(o.name, o.col) for o in facts.occurrences if o.role == "definition"] == [("ll", 8), ("la", 19), ("x", 29)]

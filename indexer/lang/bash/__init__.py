@@ -8,7 +8,14 @@ from indexer.lang.language import Language
 # 2: `alias name=value` defines an `alias`
 # 3: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "3"
+# 4: top-level variables in compound commands nested to any depth (`if`, `case`, loops, `{ }`,
+#    `&&` lists), and `a=1 b=2` alone (the grammar groups them, or joins them to a command
+#    on a later line)
+# 5: an assignment whose value the grammar ends at a `$name` inside the word, taking the rest
+#    for a command's name (`j=$top/.$name.jinfo`), is a variable
+# 6: a `source` path the grammar splits at a backquote is read whole
+# 7: an `alias` argument quoted whole (`alias 'la=ls -a'`) defines its alias
+VERSION = "7"
 
 LANGUAGE = Language(
     name="bash",
@@ -32,7 +39,11 @@ LANGUAGE = Language(
 # 1: parsed with the Bash grammar (functions, variables, aliases, `source`)
 # 2: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-ZSH_VERSION = "2"
+# 3: top-level variables as Bash's (its 4)
+# 4: as Bash's 5
+# 5: as Bash's 6
+# 6: as Bash's 7
+ZSH_VERSION = "6"
 ZSH = LANGUAGE._replace(
     name="zsh", version=ZSH_VERSION, extensions=("zsh",),
     filenames=(".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"), interpreters=("zsh",),

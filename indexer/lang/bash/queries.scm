@@ -9,8 +9,8 @@
    argument: (_) @spec) @import.bash_source
  (#any-of? @fn "source" "."))
 
-(program (variable_assignment name: (variable_name) @name) @definition.variable)
-(program (declaration_command (variable_assignment name: (variable_name) @name) @definition.variable))
+; Top-level variables are read by a walk of the script's statements, compound commands nested
+; to any depth included (indexer/lang/bash/top_variables.py): no pattern reaches every depth.
 
 ; `alias ll='ls -l'`, `alias gs="git status" gd='git diff'`, `alias -g L='| less'` (zsh): each
 ; `name=value` argument of `alias` defines the alias; tags.py names it by the text before `=`
@@ -22,4 +22,13 @@
 ((command
    name: (command_name (word) @rennet.alias)
    argument: (word) @name @definition.alias)
+ (#eq? @rennet.alias "alias"))
+; quoted whole (`alias 'la=ls -a' "ll=ls -l"`): the text inside the quotes, up to its `=`
+((command
+   name: (command_name (word) @rennet.alias)
+   argument: (raw_string) @name @definition.alias)
+ (#eq? @rennet.alias "alias"))
+((command
+   name: (command_name (word) @rennet.alias)
+   argument: (string . (string_content) @name) @definition.alias)
  (#eq? @rennet.alias "alias"))

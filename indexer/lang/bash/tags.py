@@ -5,6 +5,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.lang.ancestry import parent as parent_of
+from indexer.lang.bash.top_variables import top_variables
 from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Occurrence
 
@@ -24,5 +25,20 @@ def _word_name(node: Node, start: int, name: str, data: bytes, sites: list[Occur
     return start, alias
 
 
+def _quoted_alias(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
+    """An alias whose whole argument is quoted (`alias 'la=ls -a'`, `alias "ll=ls -l"`): the
+    text inside the quotes before the `=` (a `raw_string` keeps its quote, a `string`'s first
+    `string_content` does not)."""
+    skip = 1 if node.type == "raw_string" else 0
+    cut = name.find("=", skip)
+    if cut <= skip:
+        return None
+    alias = name[skip:cut]
+    row, col = node.start_point
+    sites.append(Occurrence(alias, row + 1, col + 1 + skip, "definition"))
+    return start + skip, alias
+
+
 HOOKS = TagsHooks(kinds={"function_definition": "function", "variable_assignment": "variable"},
-                  name_rules={"word": _word_name})
+                  name_rules={"word": _word_name, "raw_string": _quoted_alias, "string_content": _quoted_alias},
+                  variables=top_variables)
