@@ -2,6 +2,9 @@
 
 Every go.mod of the tree declares a module path rooted at its directory. An import resolves
 as the go tool, run in the importing file's module (its nearest go.mod), would find it:
+0. a standard-library path (no dot in its first segment) from a file at or below a go.mod
+   declaring `module std` (Go's own src/, the cmd module inside it too): the package in that
+   directory, as the go tool takes such a path from GOROOT/src before any module;
 1. under that module's own path: the package in that directory of the module;
 2. when a go.work at or above the module names it in a `use` directive (workspace mode):
    a member module's package by its path;
@@ -135,6 +138,8 @@ class GoResolver:
                 self.modules[module] = directory
 
         self._module_lengths = frozenset(len(m) for m in self.modules)
+        # Go's own source: its standard library is the tree's, not the installed one
+        self.std_dirs = frozenset(d for d, m in self.roots.items() if m.path == "std" and not ignored_dir(d))
         self._table_lengths: dict[tuple[str, str], frozenset[int]] = {}
 
     def _replaced(self, directory: str, parsed: GoMod) -> dict[str, str]:
@@ -229,6 +234,10 @@ class GoResolver:
         # import path): many files import the same path, each answer is looked up once
         key = (root, spec) if root is not None else (self.gopath_roots(directory), spec)
         if key not in self.outcomes:
+            std = self._standard(root, spec) if root is not None and self.std_dirs else None
+            if std:
+                self.outcomes[key] = std
+                return std
             owner = next((m for m in prefixes(spec, self._module_lengths) if m in self.modules), None)
             found = self._from_module(root, spec, owner) if root is not None else \
                 next(filter(None, (self._package_at(r, spec) for r in key[0])), None)
@@ -255,6 +264,19 @@ class GoResolver:
             return None
         replaced, target = found
         return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
+
+    def _standard(self, root: str, spec: str) -> tuple[str, ...] | None:
+        """Rule 0: the package of a standard-library path in the `module std` directory at or
+        above the module at `root`; None when there is none or it holds no such package
+        (`C`, an installed-only path), so the other rules still apply."""
+        if "." in spec.partition("/")[0]:
+            return None
+        d: str | None = root
+        while d is not None and d not in self.std_dirs:
+            d = parent(d) if d else None
+        if d is None:
+            return None
+        return self._package_at(d, spec) or None
 
     def _root_tail(self, spec: str) -> tuple[str, ...]:
         """Rule 7: the package at the longest tail of `spec`, of two segments or more, that is a
