@@ -84,7 +84,9 @@ PLAIN_VERSION = "1"
 #     go/build passes over it (indexer/lang/go/resolve.py)
 # 73: in Go's own source (a go.mod of `module std`), a standard-library import from its files
 #     and the cmd module's is the tree's package, not external (indexer/lang/go/resolve.py)
-ASSEMBLY_VERSION = "73"
+# 74: a Go import naming a testdata, `_x` or `.x` directory reaches its package, as the go tool
+#     finds it (was: unresolved; indexer/lang/go/resolve.py)
+ASSEMBLY_VERSION = "74"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -27,9 +27,10 @@ as the go tool, run in the importing file's module (its nearest go.mod), would f
    (`github.com/org/repo/pkg/x` -> pkg/x/): again a rule over the paths alone.
 A package is the non-test .go files of its directory that are part of a build: not excluded
 by `//go:build ignore`, and declaring the directory's package name (a `package main`
-generator beside a library is no member). As the go tool does, directories named testdata or
-starting with `_` or `.` hold no importable package, and neither do their go.mod files claim
-a module path another declares; a go.mod under vendor/ is a vendored copy's, no module root.
+generator beside a library is no member). A directory named testdata or starting with `_` or
+`.` holds a package an import names as any other does (the go tool passes over them only in
+`...` patterns), but its go.mod claims no module path another declares, and rule 7, a guess
+over paths, never lands there; a go.mod under vendor/ is a vendored copy's, no module root.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ from indexer.store.facts_table import summaries_of
 
 
 def ignored_dir(directory: str) -> bool:
-    """The go tool skips testdata and `_`/`.` directories: no package of an import lives there."""
+    """A testdata or `_`/`.` directory, which `...` patterns skip: a fixture's go.mod there
+    loses a module path to another, and rule 7 does not guess a package there."""
     return any(part == "testdata" or part[:1] in ("_", ".")
                for part in directory.split("/") if part not in ("", ".", ".."))
 
@@ -294,13 +296,11 @@ class GoResolver:
         return ()
 
     def _in_module(self, directory: str, sub: str) -> Outcome:
-        if ignored_dir(sub):
-            return UNRESOLVED
         return self.package_files(join(directory, sub)) or UNRESOLVED
 
     def _relative(self, importer: str, spec: str) -> Outcome:
         directory = normalize(join(parent(importer), spec))
-        files = self.package_files(directory) if directory is not None and not ignored_dir(spec) else ()
+        files = self.package_files(directory) if directory is not None else ()
         return files or UNRESOLVED
 
     def gopath_roots(self, directory: str) -> tuple[str, ...]:
@@ -333,7 +333,7 @@ class GoResolver:
         """The package of `spec` under an import root found by a rule over paths, which may
         name no directory: those are not looked at (nor memoized, one per import path)."""
         directory = join(root, spec)
-        if directory not in self.tree.dirs or ignored_dir(spec):
+        if directory not in self.tree.dirs:
             return ()
         return self.package_files(directory)
 
