@@ -1,6 +1,6 @@
 """Go import resolution: which files of a directory make up the package an import names
-(build-excluded generators and foreign package clauses are not members) and which
-directories hold no importable package (testdata, `_x`, `.x`)."""
+(build-excluded generators and foreign package clauses are not members), and that a testdata,
+`_x` or `.x` directory an import names is its package, as the go tool finds it."""
 
 from __future__ import annotations
 
@@ -222,12 +222,14 @@ def test_only_a_change_of_membership_or_of_module_files_reresolves_other_files(n
         assert changes_others(name, lambda: gofacts("x"), gofacts("y")) is False
 
 
-# --- directories the go tool skips -------------------------------------------------------
+# --- directories `...` patterns skip -----------------------------------------------------
 
 @pytest.mark.parametrize("directory", ["lib/testdata/x", "testdata", "_examples/x", "lib/.hidden"])
-def test_no_package_in_ignored_directories(directory):
+def test_an_import_naming_a_skipped_directory_reaches_its_package(directory):
+    # `go list` resolves example.com/m/lib/testdata/x to its files: only `...` skips such a
+    # directory (was: unresolved)
     spec = f"example.com/m/{directory}"
-    assert targets({f"{directory}/x.go": ""}, {}, spec) == [("cmd/main.go", spec, "unresolved")]
+    assert targets({f"{directory}/x.go": ""}, {}, spec) == [f"{directory}/x.go"]
 
 
 def test_fixture_module_under_testdata_claims_neither_the_real_path_nor_its_files():
@@ -240,9 +242,9 @@ def test_fixture_module_resolves_inside_itself():
     assert targets(tree, {}, "fixture.test/f/p", importer="x/testdata/mod/main.go") == ["x/testdata/mod/p/p.go"]
 
 
-def test_relative_import_into_testdata_is_unresolved_and_dot_segments_are_not_hidden():
+def test_relative_import_into_testdata_resolves_and_dot_segments_are_not_hidden():
     tree = {"cmd/testdata/t.go": "", "lib/a.go": ""}
-    assert targets(tree, {}, "./testdata") == [("cmd/main.go", "./testdata", "unresolved")]
+    assert targets(tree, {}, "./testdata") == ["cmd/testdata/t.go"]
     assert targets(tree, {}, "../lib") == ["lib/a.go"]
 
 
@@ -271,12 +273,12 @@ def _index_all(tmp_path, commits, name: str = "store"):
         store.close()
 
 
-def test_indexed_generator_gets_no_edge_and_testdata_no_package(tmp_path):
+def test_indexed_generator_gets_no_edge_and_testdata_a_package(tmp_path):
     [record] = _index_all(tmp_path, [REPO])
     assert ("cmd/main.go", "lib/lib.go") in pairs(record.edges)
-    assert [e for e in record.edges if e.target in ("lib/gen.go", "lib/testdata/fixture.go")] == []
+    assert [e for e in record.edges if e.target == "lib/gen.go"] == []
     assert ("lib/gen.go", "lib/lib.go") in pairs(record.edges)  # its own imports still resolve
-    assert ("other/other.go", "example.com/m/lib/testdata", "unresolved") in statuses(record.unresolved)
+    assert ("other/other.go", "lib/testdata/fixture.go") in pairs(record.edges)
 
 
 @pytest.fixture()

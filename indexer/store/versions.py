@@ -82,7 +82,11 @@ PLAIN_VERSION = "1"
 #     linguist reads them (`=1` was left to the path rules; indexer/git/attributes.py)
 # 72: a Go file declaring `package documentation` is no member of its folder's package, as
 #     go/build passes over it (indexer/lang/go/resolve.py)
-ASSEMBLY_VERSION = "72"
+# 73: in Go's own source (a go.mod of `module std`), a standard-library import from its files
+#     and the cmd module's is the tree's package, not external (indexer/lang/go/resolve.py)
+# 74: a Go import naming a testdata, `_x` or `.x` directory reaches its package, as the go tool
+#     finds it (was: unresolved; indexer/lang/go/resolve.py)
+ASSEMBLY_VERSION = "74"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

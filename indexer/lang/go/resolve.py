@@ -2,6 +2,9 @@
 
 Every go.mod of the tree declares a module path rooted at its directory. An import resolves
 as the go tool, run in the importing file's module (its nearest go.mod), would find it:
+0. a standard-library path (no dot in its first segment) from a file at or below a go.mod
+   declaring `module std` (Go's own src/, the cmd module inside it too): the package in that
+   directory, as the go tool takes such a path from GOROOT/src before any module;
 1. under that module's own path: the package in that directory of the module;
 2. when a go.work at or above the module names it in a `use` directive (workspace mode):
    a member module's package by its path;
@@ -24,9 +27,10 @@ as the go tool, run in the importing file's module (its nearest go.mod), would f
    (`github.com/org/repo/pkg/x` -> pkg/x/): again a rule over the paths alone.
 A package is the non-test .go files of its directory that are part of a build: not excluded
 by `//go:build ignore`, and declaring the directory's package name (a `package main`
-generator beside a library is no member). As the go tool does, directories named testdata or
-starting with `_` or `.` hold no importable package, and neither do their go.mod files claim
-a module path another declares; a go.mod under vendor/ is a vendored copy's, no module root.
+generator beside a library is no member). A directory named testdata or starting with `_` or
+`.` holds a package an import names as any other does (the go tool passes over them only in
+`...` patterns), but its go.mod claims no module path another declares, and rule 7, a guess
+over paths, never lands there; a go.mod under vendor/ is a vendored copy's, no module root.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from indexer.store.facts_table import summaries_of
 
 
 def ignored_dir(directory: str) -> bool:
-    """The go tool skips testdata and `_`/`.` directories: no package of an import lives there."""
+    """A testdata or `_`/`.` directory, which `...` patterns skip: a fixture's go.mod there
+    loses a module path to another, and rule 7 does not guess a package there."""
     return any(part == "testdata" or part[:1] in ("_", ".")
                for part in directory.split("/") if part not in ("", ".", ".."))
 
@@ -135,6 +140,8 @@ class GoResolver:
                 self.modules[module] = directory
 
         self._module_lengths = frozenset(len(m) for m in self.modules)
+        # Go's own source: its standard library is the tree's, not the installed one
+        self.std_dirs = frozenset(d for d, m in self.roots.items() if m.path == "std" and not ignored_dir(d))
         self._table_lengths: dict[tuple[str, str], frozenset[int]] = {}
 
     def _replaced(self, directory: str, parsed: GoMod) -> dict[str, str]:
@@ -229,6 +236,10 @@ class GoResolver:
         # import path): many files import the same path, each answer is looked up once
         key = (root, spec) if root is not None else (self.gopath_roots(directory), spec)
         if key not in self.outcomes:
+            std = self._standard(root, spec) if root is not None and self.std_dirs else None
+            if std:
+                self.outcomes[key] = std
+                return std
             owner = next((m for m in prefixes(spec, self._module_lengths) if m in self.modules), None)
             found = self._from_module(root, spec, owner) if root is not None else \
                 next(filter(None, (self._package_at(r, spec) for r in key[0])), None)
@@ -256,6 +267,19 @@ class GoResolver:
         replaced, target = found
         return self._in_module(target, below(spec, replaced)) if target else EXTERNAL
 
+    def _standard(self, root: str, spec: str) -> tuple[str, ...] | None:
+        """Rule 0: the package of a standard-library path in the `module std` directory at or
+        above the module at `root`; None when there is none or it holds no such package
+        (`C`, an installed-only path), so the other rules still apply."""
+        if "." in spec.partition("/")[0]:
+            return None
+        d: str | None = root
+        while d is not None and d not in self.std_dirs:
+            d = parent(d) if d else None
+        if d is None:
+            return None
+        return self._package_at(d, spec) or None
+
     def _root_tail(self, spec: str) -> tuple[str, ...]:
         """Rule 7: the package at the longest tail of `spec`, of two segments or more, that is a
         directory of the tree holding one; () for a path of the standard library (no dot in
@@ -272,13 +296,11 @@ class GoResolver:
         return ()
 
     def _in_module(self, directory: str, sub: str) -> Outcome:
-        if ignored_dir(sub):
-            return UNRESOLVED
         return self.package_files(join(directory, sub)) or UNRESOLVED
 
     def _relative(self, importer: str, spec: str) -> Outcome:
         directory = normalize(join(parent(importer), spec))
-        files = self.package_files(directory) if directory is not None and not ignored_dir(spec) else ()
+        files = self.package_files(directory) if directory is not None else ()
         return files or UNRESOLVED
 
     def gopath_roots(self, directory: str) -> tuple[str, ...]:
@@ -311,7 +333,7 @@ class GoResolver:
         """The package of `spec` under an import root found by a rule over paths, which may
         name no directory: those are not looked at (nor memoized, one per import path)."""
         directory = join(root, spec)
-        if directory not in self.tree.dirs or ignored_dir(spec):
+        if directory not in self.tree.dirs:
             return ()
         return self.package_files(directory)
 
