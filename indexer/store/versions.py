@@ -82,7 +82,9 @@ PLAIN_VERSION = "1"
 #     linguist reads them (`=1` was left to the path rules; indexer/git/attributes.py)
 # 72: a Go file declaring `package documentation` is no member of its folder's package, as
 #     go/build passes over it (indexer/lang/go/resolve.py)
-ASSEMBLY_VERSION = "72"
+# 73: a JavaScript/TypeScript import of a directory holding a package.json finds its entry
+#     field, and a workspace package's `exports` map comes first (indexer/lang/javascript/resolve.py)
+ASSEMBLY_VERSION = "73"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -35,6 +35,8 @@ CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 # importer's, and a JavaScript importer's, which Node runs and so never takes a declaration.
 ENTRY_FIELDS = ("source", "types", "typings", "module", "main")
 SCRIPT_ENTRY_FIELDS = ("source", "module", "main")
+# A directory imported by its path is a package to TypeScript's resolver, which reads these.
+DIRECTORY_ENTRY_FIELDS = ("typings", "types", "main")
 
 
 def loads_lenient(text: str) -> object:
@@ -133,9 +135,9 @@ class JsResolver:
         self.workspaces = self._workspaces()
 
     # -- probing -------------------------------------------------------------------------
-    def probe(self, stem: str, typescript: bool = False) -> str | None:
+    def probe(self, stem: str, typescript: bool = False, entries: bool = True) -> str | None:
         """The file `stem` names, as an importer in TypeScript (`typescript`) or JavaScript
-        would find it."""
+        would find it: a directory by its package.json's entry (`entries`), then its index."""
         tree = self.tree
         if typescript:
             named = _typescript_named(stem)
@@ -153,9 +155,32 @@ class JsResolver:
         for ext in EXTENSIONS:
             if stem + ext in tree:
                 return stem + ext
+        if entries and join(stem, "package.json") in tree:
+            hit = self._directory_entry(stem, typescript)
+            if hit:
+                return hit
         for ext in EXTENSIONS:
             if join(stem, "index" + ext) in tree:
                 return join(stem, "index" + ext)
+        return None
+
+    def _directory_entry(self, directory: str, typescript: bool) -> str | None:
+        """The file a directory holding a package.json is imported as by a path (`../hooks`):
+        from TypeScript its `typings`, `types`, then `main`, as TypeScript's resolver reads them;
+        from JavaScript the fields of a workspace package's entry (never a declaration). A field naming a directory finds that directory's index, never another package.json,
+        so no chain of them is followed."""
+        try:
+            data = decode_json(self.read(join(directory, "package.json")))
+        except (ValueError, OSError):
+            return None
+        if not isinstance(data, dict):
+            return None
+        for field in DIRECTORY_ENTRY_FIELDS if typescript else SCRIPT_ENTRY_FIELDS:
+            value = data.get(field)
+            stem = normalize(join(directory, value)) if isinstance(value, str) else None
+            hit = stem is not None and self.probe(stem, typescript, entries=False)
+            if hit:
+                return hit
         return None
 
     # -- tsconfig ------------------------------------------------------------------------
@@ -271,6 +296,52 @@ class JsResolver:
                     return hit
         return self.probe(join(directory, "index"), typescript) or self.probe(join(directory, "src/index"), typescript)
 
+    def _exported(self, directory: str, subpath: str, typescript: bool) -> str | None:
+        """The file a package's `exports` maps `subpath` ("." or "./x") to, as TypeScript reads
+        it, before any entry field: the subpath's own key, else the `*` pattern with the longest
+        part before its `*`; conditions in the order written and arrays in turn, the first target
+        that is a file of the tree (a declaration, under `types` or not, from TypeScript only).
+        A map naming no file of the tree (its targets built output a checkout lacks) leaves the
+        package to its entry fields and folders."""
+        try:
+            data = decode_json(self.read(join(directory, "package.json")))
+        except (ValueError, OSError):
+            return None
+        exports = data.get("exports") if isinstance(data, dict) else None
+        if isinstance(exports, dict) and any(k.startswith(".") for k in exports):
+            table: dict = exports
+        elif isinstance(exports, (str, list, dict)):
+            table = {".": exports}  # the package's own entry, bare or by conditions
+        else:
+            return None
+        star: str | None = None
+        if subpath in table:
+            target = table[subpath]
+        else:
+            best = ""
+            for key in table:
+                pre, wild, post = key.partition("*")
+                if (wild and "*" not in post and len(pre) > len(best) and subpath.startswith(pre)
+                        and subpath.endswith(post) and len(subpath) >= len(pre) + len(post)):
+                    best, star = key, subpath[len(pre):len(subpath) - len(post)]
+            if not best:
+                return None
+            target = table[best]
+        # a walk in the order written, so nesting as deep as the file likes costs no recursion
+        stack = [target]
+        while stack:
+            at = stack.pop()
+            if isinstance(at, list):
+                stack.extend(reversed(at))
+            elif isinstance(at, dict):
+                stack.extend(reversed([v for k, v in at.items() if typescript or k != "types"]))
+            elif isinstance(at, str) and at.startswith("./"):
+                path = normalize(join(directory, at if star is None else at.replace("*", star)))
+                hit = path is not None and self.probe(path, typescript, entries=False)
+                if hit and (typescript or not hit.endswith(_DECLARATIONS)):
+                    return hit
+        return None
+
     def _workspace(self, spec: str, typescript: bool) -> str | None | bool:
         parts = spec.split("/")
         n = 2 if spec.startswith("@") else 1
@@ -278,6 +349,9 @@ class JsResolver:
         directory = self.workspaces.get(name)
         if directory is None:
             return False
+        exported = self._exported(directory, "./" + rest if rest else ".", typescript)
+        if exported:
+            return exported
         if not rest:
             return self._workspace_entry(directory, typescript)
         return self.probe(join(directory, rest), typescript) or self.probe(join(directory, "src", rest), typescript)
