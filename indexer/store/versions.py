@@ -84,7 +84,8 @@ PLAIN_VERSION = "1"
 #     go/build passes over it (indexer/lang/go/resolve.py)
 # 73: a JavaScript/TypeScript import of a directory holding a package.json finds its entry
 #     field, and a workspace package's `exports` map comes first (indexer/lang/javascript/resolve.py)
-ASSEMBLY_VERSION = "73"
+# 74: a tsconfig `paths` target in node_modules claims no specifier: `external`, not `unresolved`
+ASSEMBLY_VERSION = "74"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

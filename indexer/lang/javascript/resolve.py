@@ -96,7 +96,9 @@ class TsConfig:
         out = []
         for target in self.paths[pattern]:
             joined = normalize(join(self.paths_dir, target.replace("*", star, 1)))
-            if joined is not None:
+            # a target in node_modules is an installed package, which no checkout holds: it
+            # claims the specifier no more than a target outside the tree does
+            if joined is not None and "node_modules" not in joined.split("/"):
                 out.append(joined)
         return out
 
