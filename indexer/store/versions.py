@@ -85,7 +85,8 @@ PLAIN_VERSION = "1"
 # 73: a JavaScript/TypeScript import of a directory holding a package.json finds its entry
 #     field, and a workspace package's `exports` map comes first (indexer/lang/javascript/resolve.py)
 # 74: a tsconfig `paths` target in node_modules claims no specifier: `external`, not `unresolved`
-ASSEMBLY_VERSION = "74"
+# 75: a JavaScript/TypeScript `#` specifier is resolved by its package.json's `imports` map
+ASSEMBLY_VERSION = "75"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

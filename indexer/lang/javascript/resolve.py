@@ -305,17 +305,36 @@ class JsResolver:
         that is a file of the tree (a declaration, under `types` or not, from TypeScript only).
         A map naming no file of the tree (its targets built output a checkout lacks) leaves the
         package to its entry fields and folders."""
-        try:
-            data = decode_json(self.read(join(directory, "package.json")))
-        except (ValueError, OSError):
-            return None
-        exports = data.get("exports") if isinstance(data, dict) else None
+        exports = self._package_field(directory, "exports")
         if isinstance(exports, dict) and any(k.startswith(".") for k in exports):
             table: dict = exports
         elif isinstance(exports, (str, list, dict)):
             table = {".": exports}  # the package's own entry, bare or by conditions
         else:
             return None
+        return self._mapped(directory, table, subpath, typescript)
+
+    def _package_field(self, directory: str, field: str) -> object:
+        try:
+            data = decode_json(self.read(join(directory, "package.json")))
+        except (ValueError, OSError):
+            return None
+        return data.get(field) if isinstance(data, dict) else None
+
+    def _imported(self, importer: str, spec: str, typescript: bool) -> str | None:
+        """The file a `#` specifier names by the `imports` map of the importer's own package
+        (the nearest package.json above it), read as `exports` is; `#` begins no package's name,
+        so a specifier it does not map is missing, never external."""
+        d = parent(importer)
+        while join(d, "package.json") not in self.tree:
+            if not d:
+                return None
+            d = parent(d)
+        table = self._package_field(d, "imports")
+        return self._mapped(d, table, spec, typescript) if isinstance(table, dict) else None
+
+    def _mapped(self, directory: str, table: dict, subpath: str, typescript: bool) -> str | None:
+        """The file an `exports` or `imports` map of the package at `directory` gives `subpath`."""
         star: str | None = None
         if subpath in table:
             target = table[subpath]
@@ -384,6 +403,9 @@ class JsResolver:
                 # a `paths` pattern claimed it (an alias of this project): missing, not external
                 ws = self._workspace(spec, typescript)
                 return (ws,) if isinstance(ws, str) else UNRESOLVED
+        if spec.startswith("#"):
+            hit = self._imported(importer, spec, typescript)
+            return (hit,) if hit else UNRESOLVED
         ws = self._workspace(spec, typescript)
         if isinstance(ws, str):
             return (ws,)
