@@ -86,7 +86,8 @@ PLAIN_VERSION = "1"
 #     field, and a workspace package's `exports` map comes first (indexer/lang/javascript/resolve.py)
 # 74: a tsconfig `paths` target in node_modules claims no specifier: `external`, not `unresolved`
 # 75: a JavaScript/TypeScript `#` specifier is resolved by its package.json's `imports` map
-ASSEMBLY_VERSION = "75"
+# 76: from TypeScript, a workspace package's TypeScript entry or index before its JavaScript one
+ASSEMBLY_VERSION = "76"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

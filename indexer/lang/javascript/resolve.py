@@ -285,6 +285,10 @@ class JsResolver:
             data = decode_json(self.read(join(directory, "package.json")))
         except (ValueError, OSError):
             data = {}
+        # From TypeScript a package is looked for twice, as TypeScript's resolver does: its
+        # fields and index as TypeScript files first, then as JavaScript, so an index.d.ts at
+        # the package's root comes before a `main` lib/index.js with no declaration beside it.
+        script: str | None = None
         for field in ENTRY_FIELDS if typescript else SCRIPT_ENTRY_FIELDS:
             value = data.get(field) if isinstance(data, dict) else None
             if isinstance(value, str):
@@ -294,9 +298,14 @@ class JsResolver:
                 if typescript and stem.endswith(_TYPESCRIPT_FILES) and stem in self.tree:
                     return stem
                 hit = self.probe(stem, typescript)
-                if hit:
+                if hit and (not typescript or hit.endswith(_TYPESCRIPT_FILES)):
                     return hit
-        return self.probe(join(directory, "index"), typescript) or self.probe(join(directory, "src/index"), typescript)
+                script = script or hit
+        for index in ("index", "src/index"):
+            hit = self.probe(join(directory, index), typescript)
+            if hit and (not typescript or script is None or hit.endswith(_TYPESCRIPT_FILES)):
+                return hit
+        return script
 
     def _exported(self, directory: str, subpath: str, typescript: bool) -> str | None:
         """The file a package's `exports` maps `subpath` ("." or "./x") to, as TypeScript reads
