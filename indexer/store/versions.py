@@ -87,7 +87,8 @@ PLAIN_VERSION = "1"
 # 74: a tsconfig `paths` target in node_modules claims no specifier: `external`, not `unresolved`
 # 75: a JavaScript/TypeScript `#` specifier is resolved by its package.json's `imports` map
 # 76: from TypeScript, a workspace package's TypeScript entry or index before its JavaScript one
-ASSEMBLY_VERSION = "76"
+# 77: a tsconfig's `extends` array, and an `extends` naming a workspace package's file, are followed
+ASSEMBLY_VERSION = "77"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

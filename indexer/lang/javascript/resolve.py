@@ -187,38 +187,59 @@ class JsResolver:
 
     # -- tsconfig ------------------------------------------------------------------------
     def _load(self, path: str) -> TsConfig | None:
-        """The config at `path`, its `extends` chain followed inside the tree. The chain is the
-        tree's to make as long as it likes: it is walked in a loop, then each config is made on
-        the one it extends, the last first."""
-        chain: list[tuple[str, dict]] = []
-        inherited: TsConfig | None = None
-        at: str | None = path
-        while at is not None:
-            if at in self._configs:  # made before, or on this chain: an `extends` cycle
-                inherited = self._configs[at]
-                break
-            self._configs[at] = None
+        """The config at `path`, its `extends` followed inside the tree: each config it extends
+        applied before it, an `extends` array's in the order written (TypeScript 5's reading),
+        the later setting `baseUrl` or `paths` winning. The tree may make the chain as long as it
+        likes: it is walked with a stack, each config once (so a cycle ends)."""
+        if path in self._configs:
+            return self._configs[path]
+        order: list[tuple[str, dict]] = []
+        seen: set[str] = set()
+        stack: list[tuple[str, dict | None]] = [(path, None)]
+        while stack:
+            at, read = stack.pop()
+            if read is not None:  # everything it extends is applied: now itself
+                order.append((at, read))
+                continue
+            if at in seen:
+                continue
+            seen.add(at)
             try:
                 data = loads_lenient(self.read(at).decode("utf-8", "replace"))
             except (ValueError, KeyError, OSError):
                 data = None
             if not isinstance(data, dict):
-                break
-            chain.append((at, data))
-            at = self._extends(at, data)
-        for at, data in reversed(chain):
-            inherited = self._configs[at] = self._config(at, data, inherited)
-        return self._configs[path]
+                continue
+            stack.append((at, data))
+            stack.extend((ext, None) for ext in reversed(self._extends(at, data)))
+        made: TsConfig | None = None
+        for at, data in order:
+            made = self._config(at, data, made)
+        self._configs[path] = made
+        return made
 
-    def _extends(self, path: str, data: dict) -> str | None:
-        """The config of the tree that `path` (read as `data`) extends, if any."""
+    def _extends(self, path: str, data: dict) -> list[str]:
+        """The configs of the tree that `path` (read as `data`) extends: a path relative to it,
+        or a workspace package's file (`@repo/tsconfig/base.json`, as TypeScript finds it
+        through node_modules); any other name is a package the tree does not hold."""
         ext = data.get("extends")
-        if not isinstance(ext, str) or not ext.startswith("."):
-            return None
-        target = normalize(join(parent(path), ext))
-        if target and not target.endswith(".json"):
-            target += ".json"
-        return target if target is not None and target in self.tree else None
+        out = []
+        for name in [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []:
+            if not isinstance(name, str):
+                continue
+            if name.startswith("."):
+                target = normalize(join(parent(path), name))
+            else:
+                parts = name.split("/")
+                n = 2 if name.startswith("@") else 1
+                directory = self.workspaces.get("/".join(parts[:n]))
+                rest = "/".join(parts[n:]) or "tsconfig.json"
+                target = normalize(join(directory, rest)) if directory is not None else None
+            if target and not target.endswith(".json"):
+                target += ".json"
+            if target is not None and target in self.tree:
+                out.append(target)
+        return out
 
     @staticmethod
     def _config(path: str, data: dict, inherited: TsConfig | None) -> TsConfig:
