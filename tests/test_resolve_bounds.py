@@ -510,3 +510,26 @@ def test_any_package_exports_map_gives_a_file_of_the_tree_or_nothing(exports: ob
     got = resolver._exported("p", subpath, typescript)
     assert got is None or got in files
     assert typescript or got is None or not got.endswith(".d.ts")
+
+
+def test_a_workspace_package_json_is_read_once_however_often_it_is_imported():
+    """Each import of a workspace package asks its package.json for `exports` and its entry
+    fields, and each `#` import its own package's `imports`: the file is read once, not once
+    per import of it."""
+    import json
+
+    from indexer.lang.javascript import resolve as js_resolve
+
+    files = {"p/package.json": json.dumps({"name": "p", "main": "lib/main.js", "imports": {"#x": "./x.js"}}).encode(),
+             "p/lib/main.js": b"", "p/x.js": b"", "app/main.js": b""}
+    reads: list[str] = []
+
+    def read(path: str) -> bytes:
+        reads.append(path)
+        return files[path]
+
+    resolver = js_resolve.JsResolver(TreePaths(files), read)
+    outcomes = [resolver.resolve("app/main.js", ImportSpec("es_import", "p", i)) for i in range(50)]
+    outcomes += [resolver.resolve("p/lib/main.js", ImportSpec("es_import", "#x", i)) for i in range(50)]
+    assert outcomes == [("p/lib/main.js",)] * 50 + [("p/x.js",)] * 50
+    assert reads.count("p/package.json") <= 2  # the name map's read, and the package's

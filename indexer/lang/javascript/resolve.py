@@ -134,6 +134,7 @@ class JsResolver:
         self.read = read
         self._configs: dict[str, TsConfig | None] = {}
         self._nearest: dict[str, TsConfig | None] = {}
+        self._packages: dict[str, object] = {}
         self.workspaces = self._workspaces()
 
     # -- probing -------------------------------------------------------------------------
@@ -171,10 +172,7 @@ class JsResolver:
         from TypeScript its `typings`, `types`, then `main`, as TypeScript's resolver reads them;
         from JavaScript the fields of a workspace package's entry (never a declaration). A field naming a directory finds that directory's index, never another package.json,
         so no chain of them is followed."""
-        try:
-            data = decode_json(self.read(join(directory, "package.json")))
-        except (ValueError, OSError):
-            return None
+        data = self._package(directory)
         if not isinstance(data, dict):
             return None
         for field in DIRECTORY_ENTRY_FIELDS if typescript else SCRIPT_ENTRY_FIELDS:
@@ -302,10 +300,7 @@ class JsResolver:
         the first entry field naming a file (a TypeScript file's field naming a TypeScript file
         as written, any other in TypeScript's order, so `main` lib/index.js is the
         lib/index.d.ts beside it), else its index or src/index."""
-        try:
-            data = decode_json(self.read(join(directory, "package.json")))
-        except (ValueError, OSError):
-            data = {}
+        data = self._package(directory)
         # From TypeScript a package is looked for twice, as TypeScript's resolver does: its
         # fields and index as TypeScript files first, then as JavaScript, so an index.d.ts at
         # the package's root comes before a `main` lib/index.js with no declaration beside it.
@@ -345,11 +340,18 @@ class JsResolver:
         return self._mapped(directory, table, subpath, typescript)
 
     def _package_field(self, directory: str, field: str) -> object:
-        try:
-            data = decode_json(self.read(join(directory, "package.json")))
-        except (ValueError, OSError):
-            return None
+        data = self._package(directory)
         return data.get(field) if isinstance(data, dict) else None
+
+    def _package(self, directory: str) -> object:
+        """The package.json in `directory` as read once (None when it is no JSON): each import of
+        a package asks it for its `exports`, `imports` and entry fields."""
+        if directory not in self._packages:
+            try:
+                self._packages[directory] = decode_json(self.read(join(directory, "package.json")))
+            except (ValueError, OSError):
+                self._packages[directory] = None
+        return self._packages[directory]
 
     def _imported(self, importer: str, spec: str, typescript: bool) -> str | None:
         """The file a `#` specifier names by the `imports` map of the importer's own package
