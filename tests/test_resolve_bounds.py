@@ -485,3 +485,51 @@ def test_the_files_a_php_namespace_use_reaches_are_those_a_scan_finds(declaring,
         found = resolver._under(namespace)
         assert found.files == scanned
         assert resolver._defining_used("m.php", found, bound) == expected
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.sampled_from(["./a.ts", "./a.js", "./a.d.ts", "./*.ts", "./x/*", "a.ts", "*"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from([".", "./x", "./x/*", "./*", "types", "import", "default", "*"]), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(_JSON, st.sampled_from([".", "./x", "./x/y", "./a", "./x/a"]), st.booleans())
+def test_any_package_exports_map_gives_a_file_of_the_tree_or_nothing(exports: object, subpath: str, typescript: bool):
+    """A package.json's `exports` is the tree's to write: any JSON there (strings, arrays,
+    conditions, subpaths, patterns, nested as it likes) maps a subpath to a file of the tree,
+    never a declaration for a JavaScript importer, or to nothing, and never raises."""
+    import json
+
+    from indexer.lang.javascript import resolve as js_resolve
+
+    files = {"p/package.json": json.dumps({"name": "p", "exports": exports}).encode(),
+             "p/a.ts": b"", "p/a.js": b"", "p/a.d.ts": b"", "p/x/y.ts": b"", "p/x/a.ts": b""}
+    resolver = js_resolve.JsResolver(TreePaths(files), files.__getitem__)
+    got = resolver._exported("p", subpath, typescript)
+    assert got is None or got in files
+    assert typescript or got is None or not got.endswith(".d.ts")
+
+
+def test_a_workspace_package_json_is_read_once_however_often_it_is_imported():
+    """Each import of a workspace package asks its package.json for `exports` and its entry
+    fields, and each `#` import its own package's `imports`: the file is read once, not once
+    per import of it."""
+    import json
+
+    from indexer.lang.javascript import resolve as js_resolve
+
+    files = {"p/package.json": json.dumps({"name": "p", "main": "lib/main.js", "imports": {"#x": "./x.js"}}).encode(),
+             "p/lib/main.js": b"", "p/x.js": b"", "app/main.js": b""}
+    reads: list[str] = []
+
+    def read(path: str) -> bytes:
+        reads.append(path)
+        return files[path]
+
+    resolver = js_resolve.JsResolver(TreePaths(files), read)
+    outcomes = [resolver.resolve("app/main.js", ImportSpec("es_import", "p", i)) for i in range(50)]
+    outcomes += [resolver.resolve("p/lib/main.js", ImportSpec("es_import", "#x", i)) for i in range(50)]
+    assert outcomes == [("p/lib/main.js",)] * 50 + [("p/x.js",)] * 50
+    assert reads.count("p/package.json") <= 2  # the name map's read, and the package's

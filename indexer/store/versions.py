@@ -86,7 +86,13 @@ PLAIN_VERSION = "1"
 #     and the cmd module's is the tree's package, not external (indexer/lang/go/resolve.py)
 # 74: a Go import naming a testdata, `_x` or `.x` directory reaches its package, as the go tool
 #     finds it (was: unresolved; indexer/lang/go/resolve.py)
-ASSEMBLY_VERSION = "74"
+# 75: a JavaScript/TypeScript import of a directory holding a package.json finds its entry
+#     field, and a workspace package's `exports` map comes first (indexer/lang/javascript/resolve.py)
+# 76: a tsconfig `paths` target in node_modules claims no specifier: `external`, not `unresolved`
+# 77: a JavaScript/TypeScript `#` specifier is resolved by its package.json's `imports` map
+# 78: from TypeScript, a workspace package's TypeScript entry or index before its JavaScript one
+# 79: a tsconfig's `extends` array, and an `extends` naming a workspace package's file, are followed
+ASSEMBLY_VERSION = "79"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

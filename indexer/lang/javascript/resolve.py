@@ -35,6 +35,8 @@ CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 # importer's, and a JavaScript importer's, which Node runs and so never takes a declaration.
 ENTRY_FIELDS = ("source", "types", "typings", "module", "main")
 SCRIPT_ENTRY_FIELDS = ("source", "module", "main")
+# A directory imported by its path is a package to TypeScript's resolver, which reads these.
+DIRECTORY_ENTRY_FIELDS = ("typings", "types", "main")
 
 
 def loads_lenient(text: str) -> object:
@@ -94,7 +96,9 @@ class TsConfig:
         out = []
         for target in self.paths[pattern]:
             joined = normalize(join(self.paths_dir, target.replace("*", star, 1)))
-            if joined is not None:
+            # a target in node_modules is an installed package, which no checkout holds: it
+            # claims the specifier no more than a target outside the tree does
+            if joined is not None and "node_modules" not in joined.split("/"):
                 out.append(joined)
         return out
 
@@ -130,12 +134,13 @@ class JsResolver:
         self.read = read
         self._configs: dict[str, TsConfig | None] = {}
         self._nearest: dict[str, TsConfig | None] = {}
+        self._packages: dict[str, object] = {}
         self.workspaces = self._workspaces()
 
     # -- probing -------------------------------------------------------------------------
-    def probe(self, stem: str, typescript: bool = False) -> str | None:
+    def probe(self, stem: str, typescript: bool = False, entries: bool = True) -> str | None:
         """The file `stem` names, as an importer in TypeScript (`typescript`) or JavaScript
-        would find it."""
+        would find it: a directory by its package.json's entry (`entries`), then its index."""
         tree = self.tree
         if typescript:
             named = _typescript_named(stem)
@@ -153,45 +158,86 @@ class JsResolver:
         for ext in EXTENSIONS:
             if stem + ext in tree:
                 return stem + ext
+        if entries and join(stem, "package.json") in tree:
+            hit = self._directory_entry(stem, typescript)
+            if hit:
+                return hit
         for ext in EXTENSIONS:
             if join(stem, "index" + ext) in tree:
                 return join(stem, "index" + ext)
         return None
 
+    def _directory_entry(self, directory: str, typescript: bool) -> str | None:
+        """The file a directory holding a package.json is imported as by a path (`../hooks`):
+        from TypeScript its `typings`, `types`, then `main`, as TypeScript's resolver reads them;
+        from JavaScript the fields of a workspace package's entry (never a declaration). A field naming a directory finds that directory's index, never another package.json,
+        so no chain of them is followed."""
+        data = self._package(directory)
+        if not isinstance(data, dict):
+            return None
+        for field in DIRECTORY_ENTRY_FIELDS if typescript else SCRIPT_ENTRY_FIELDS:
+            value = data.get(field)
+            stem = normalize(join(directory, value)) if isinstance(value, str) else None
+            hit = stem is not None and self.probe(stem, typescript, entries=False)
+            if hit:
+                return hit
+        return None
+
     # -- tsconfig ------------------------------------------------------------------------
     def _load(self, path: str) -> TsConfig | None:
-        """The config at `path`, its `extends` chain followed inside the tree. The chain is the
-        tree's to make as long as it likes: it is walked in a loop, then each config is made on
-        the one it extends, the last first."""
-        chain: list[tuple[str, dict]] = []
-        inherited: TsConfig | None = None
-        at: str | None = path
-        while at is not None:
-            if at in self._configs:  # made before, or on this chain: an `extends` cycle
-                inherited = self._configs[at]
-                break
-            self._configs[at] = None
+        """The config at `path`, its `extends` followed inside the tree: each config it extends
+        applied before it, an `extends` array's in the order written (TypeScript 5's reading),
+        the later setting `baseUrl` or `paths` winning. The tree may make the chain as long as it
+        likes: it is walked with a stack, each config once (so a cycle ends)."""
+        if path in self._configs:
+            return self._configs[path]
+        order: list[tuple[str, dict]] = []
+        seen: set[str] = set()
+        stack: list[tuple[str, dict | None]] = [(path, None)]
+        while stack:
+            at, read = stack.pop()
+            if read is not None:  # everything it extends is applied: now itself
+                order.append((at, read))
+                continue
+            if at in seen:
+                continue
+            seen.add(at)
             try:
                 data = loads_lenient(self.read(at).decode("utf-8", "replace"))
             except (ValueError, KeyError, OSError):
                 data = None
             if not isinstance(data, dict):
-                break
-            chain.append((at, data))
-            at = self._extends(at, data)
-        for at, data in reversed(chain):
-            inherited = self._configs[at] = self._config(at, data, inherited)
-        return self._configs[path]
+                continue
+            stack.append((at, data))
+            stack.extend((ext, None) for ext in reversed(self._extends(at, data)))
+        made: TsConfig | None = None
+        for at, data in order:
+            made = self._config(at, data, made)
+        self._configs[path] = made
+        return made
 
-    def _extends(self, path: str, data: dict) -> str | None:
-        """The config of the tree that `path` (read as `data`) extends, if any."""
+    def _extends(self, path: str, data: dict) -> list[str]:
+        """The configs of the tree that `path` (read as `data`) extends: a path relative to it,
+        or a workspace package's file (`@repo/tsconfig/base.json`, as TypeScript finds it
+        through node_modules); any other name is a package the tree does not hold."""
         ext = data.get("extends")
-        if not isinstance(ext, str) or not ext.startswith("."):
-            return None
-        target = normalize(join(parent(path), ext))
-        if target and not target.endswith(".json"):
-            target += ".json"
-        return target if target is not None and target in self.tree else None
+        out = []
+        for name in [ext] if isinstance(ext, str) else ext if isinstance(ext, list) else []:
+            if not isinstance(name, str):
+                continue
+            if name.startswith("."):
+                target = normalize(join(parent(path), name))
+            else:
+                parts = name.split("/")
+                n = 2 if name.startswith("@") else 1
+                directory = self.workspaces.get("/".join(parts[:n]))
+                rest = "/".join(parts[n:]) or "tsconfig.json"
+                target = normalize(join(directory, rest)) if directory is not None else None
+            if target and not target.endswith(".json"):
+                target += ".json"
+            if target is not None and target in self.tree:
+                out.append(target)
+        return out
 
     @staticmethod
     def _config(path: str, data: dict, inherited: TsConfig | None) -> TsConfig:
@@ -254,10 +300,11 @@ class JsResolver:
         the first entry field naming a file (a TypeScript file's field naming a TypeScript file
         as written, any other in TypeScript's order, so `main` lib/index.js is the
         lib/index.d.ts beside it), else its index or src/index."""
-        try:
-            data = decode_json(self.read(join(directory, "package.json")))
-        except (ValueError, OSError):
-            data = {}
+        data = self._package(directory)
+        # From TypeScript a package is looked for twice, as TypeScript's resolver does: its
+        # fields and index as TypeScript files first, then as JavaScript, so an index.d.ts at
+        # the package's root comes before a `main` lib/index.js with no declaration beside it.
+        script: str | None = None
         for field in ENTRY_FIELDS if typescript else SCRIPT_ENTRY_FIELDS:
             value = data.get(field) if isinstance(data, dict) else None
             if isinstance(value, str):
@@ -267,9 +314,86 @@ class JsResolver:
                 if typescript and stem.endswith(_TYPESCRIPT_FILES) and stem in self.tree:
                     return stem
                 hit = self.probe(stem, typescript)
-                if hit:
+                if hit and (not typescript or hit.endswith(_TYPESCRIPT_FILES)):
                     return hit
-        return self.probe(join(directory, "index"), typescript) or self.probe(join(directory, "src/index"), typescript)
+                script = script or hit
+        for index in ("index", "src/index"):
+            hit = self.probe(join(directory, index), typescript)
+            if hit and (not typescript or script is None or hit.endswith(_TYPESCRIPT_FILES)):
+                return hit
+        return script
+
+    def _exported(self, directory: str, subpath: str, typescript: bool) -> str | None:
+        """The file a package's `exports` maps `subpath` ("." or "./x") to, as TypeScript reads
+        it, before any entry field: the subpath's own key, else the `*` pattern with the longest
+        part before its `*`; conditions in the order written and arrays in turn, the first target
+        that is a file of the tree (a declaration, under `types` or not, from TypeScript only).
+        A map naming no file of the tree (its targets built output a checkout lacks) leaves the
+        package to its entry fields and folders."""
+        exports = self._package_field(directory, "exports")
+        if isinstance(exports, dict) and any(k.startswith(".") for k in exports):
+            table: dict = exports
+        elif isinstance(exports, (str, list, dict)):
+            table = {".": exports}  # the package's own entry, bare or by conditions
+        else:
+            return None
+        return self._mapped(directory, table, subpath, typescript)
+
+    def _package_field(self, directory: str, field: str) -> object:
+        data = self._package(directory)
+        return data.get(field) if isinstance(data, dict) else None
+
+    def _package(self, directory: str) -> object:
+        """The package.json in `directory` as read once (None when it is no JSON): each import of
+        a package asks it for its `exports`, `imports` and entry fields."""
+        if directory not in self._packages:
+            try:
+                self._packages[directory] = decode_json(self.read(join(directory, "package.json")))
+            except (ValueError, OSError):
+                self._packages[directory] = None
+        return self._packages[directory]
+
+    def _imported(self, importer: str, spec: str, typescript: bool) -> str | None:
+        """The file a `#` specifier names by the `imports` map of the importer's own package
+        (the nearest package.json above it), read as `exports` is; `#` begins no package's name,
+        so a specifier it does not map is missing, never external."""
+        d = parent(importer)
+        while join(d, "package.json") not in self.tree:
+            if not d:
+                return None
+            d = parent(d)
+        table = self._package_field(d, "imports")
+        return self._mapped(d, table, spec, typescript) if isinstance(table, dict) else None
+
+    def _mapped(self, directory: str, table: dict, subpath: str, typescript: bool) -> str | None:
+        """The file an `exports` or `imports` map of the package at `directory` gives `subpath`."""
+        star: str | None = None
+        if subpath in table:
+            target = table[subpath]
+        else:
+            best = ""
+            for key in table:
+                pre, wild, post = key.partition("*")
+                if (wild and "*" not in post and len(pre) > len(best) and subpath.startswith(pre)
+                        and subpath.endswith(post) and len(subpath) >= len(pre) + len(post)):
+                    best, star = key, subpath[len(pre):len(subpath) - len(post)]
+            if not best:
+                return None
+            target = table[best]
+        # a walk in the order written, so nesting as deep as the file likes costs no recursion
+        stack = [target]
+        while stack:
+            at = stack.pop()
+            if isinstance(at, list):
+                stack.extend(reversed(at))
+            elif isinstance(at, dict):
+                stack.extend(reversed([v for k, v in at.items() if typescript or k != "types"]))
+            elif isinstance(at, str) and at.startswith("./"):
+                path = normalize(join(directory, at if star is None else at.replace("*", star)))
+                hit = path is not None and self.probe(path, typescript, entries=False)
+                if hit and (typescript or not hit.endswith(_DECLARATIONS)):
+                    return hit
+        return None
 
     def _workspace(self, spec: str, typescript: bool) -> str | None | bool:
         parts = spec.split("/")
@@ -278,6 +402,9 @@ class JsResolver:
         directory = self.workspaces.get(name)
         if directory is None:
             return False
+        exported = self._exported(directory, "./" + rest if rest else ".", typescript)
+        if exported:
+            return exported
         if not rest:
             return self._workspace_entry(directory, typescript)
         return self.probe(join(directory, rest), typescript) or self.probe(join(directory, "src", rest), typescript)
@@ -308,6 +435,9 @@ class JsResolver:
                 # a `paths` pattern claimed it (an alias of this project): missing, not external
                 ws = self._workspace(spec, typescript)
                 return (ws,) if isinstance(ws, str) else UNRESOLVED
+        if spec.startswith("#"):
+            hit = self._imported(importer, spec, typescript)
+            return (hit,) if hit else UNRESOLVED
         ws = self._workspace(spec, typescript)
         if isinstance(ws, str):
             return (ws,)
