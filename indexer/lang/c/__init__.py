@@ -37,7 +37,11 @@ from indexer.lang.language import Language
 #     q;`; was: all as the first one)
 # 11: `extern` is read among a block's declaration's specifiers alone (`int c = g("extern"), d;`
 #     declares locals c and d; was: d global, and the declaration searched up to each name)
-VERSION = "11"
+# 12: a block comment inside a continued `#define` body is not shown to the parser (the body
+#     ended at it); a struct body's last member macro before its `}` is blanked; arrays of arrays
+#     and pointer-returning function pointers without an initialiser are variables; error
+#     recovery's `else if (x)` under an `#if` in a body is no function `if`
+VERSION = "12"
 
 LANGUAGE = Language(
     name="c",

@@ -71,6 +71,14 @@
 (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable
 (declaration
   declarator: (init_declarator declarator: (pointer_declarator declarator: (_ declarator: (identifier) @name)))) @definition.variable
+; arrays of arrays: `static char bufs[4][16];`, `static const char *merges[15][3] = {...};`
+(declaration declarator: (array_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable
+(declaration declarator: (init_declarator declarator: (array_declarator declarator: (array_declarator
+  declarator: (identifier) @name)))) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (array_declarator declarator: (array_declarator
+  declarator: (identifier) @name)))) @definition.variable
+(declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (array_declarator
+  declarator: (array_declarator declarator: (identifier) @name))))) @definition.variable
 ; function pointers at file scope: `void (*on_free)(void *) = free;`, `void *(*alloc)(size_t) = f;`
 (declaration declarator: (init_declarator declarator: (function_declarator
   declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable
@@ -78,3 +86,5 @@
   declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))))) @definition.variable
 (declaration declarator: (function_declarator
   declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable

@@ -136,6 +136,9 @@ def _function_declarator(def_node: Node, captured: str, name: Node) -> str | Non
     kind = holder.type
     if kind == "declaration" and _in_body(holder):
         return None
+    if kind == "init_declarator" and (outer := parent_of(holder)) is not None and outer.type == "declaration" \
+            and _in_body(outer):
+        return None  # error recovery's `else if (x)` (no `=`) in a body: no function, as any declaration there
     if kind in ("parameter_declaration", "optional_parameter_declaration"):
         return None  # a parameter of function type (`int f(int)`): a pointer to a function, no function
     if kind == "declaration" and (outer := parent_of(holder)) is not None and outer.type == "function_definition":
@@ -237,7 +240,10 @@ def _not_parameters(declarator: Node) -> bool:
 def _in_body(declaration: Node) -> bool:
     """A declaration written inside a function body (past conditionals)."""
     scope = _written_in(declaration)
-    return scope is not None and scope.type in ("compound_statement", "for_statement", "condition_clause")
+    # an `#if` branch in an `if`/`else if` chain sits in the statement, not a block: `else if
+    # (x)` there reads as a declaration of a function `if`
+    return scope is not None and (scope.type in ("compound_statement", "for_statement", "condition_clause",
+                                                 "else_clause") or scope.type.endswith("_statement"))
 
 
 def _macro_name(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
