@@ -51,10 +51,13 @@ _EXPRESSION_KEYWORDS = frozenset((b"return", b"case", b"else", b"goto", b"new", 
 # The same around function heads, definitions and declarations (SPDLOG_INLINE, FMT_API,
 # Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line, when a return type and a name, or a
 # qualified name (`Cls::Cls`), come before the `(` (so `MY_TYPE f(int) {` keeps MY_TYPE as its
-# type); and one after the parameter list, before the body or a constructor's initializer list.
+# type; a return type's template arguments may hold spaces: `YAML_CPP_API std::vector<unsigned
+# char> DecodeBase64(...)`); and one after the parameter list, before the body or a constructor's
+# initializer list.
 _LEADING_MACRO = re.compile(  # run over "\n" + data: a line start the engine can skip to
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+"
-    rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()")
+    rb"(?=(?:[A-Za-z_][\w:]*(?:<[^;{}()\n<>]*(?:<[^;{}()\n<>]*>[^;{}()\n<>]*)*>)?[\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)"
+    rb"[ \t]*\()")
 # OpenSSL's `STACK_OF(X509) *f(const SSL *s);`, `static LHASH_OF(CONF_VALUE) *g(void) {`,
 # `LHASH_OF(V) h(void);`: a macro making the return type, opening the line, its argument a type
 # name, then the function's name, a pointer to the type or not. The C grammar reads a macro

@@ -25,7 +25,9 @@ from indexer.lang.language import Language
 # 11: the same of a type so made returned by value (`LHASH_OF(V) f(void)`; was: no function)
 # 12: C's declarators each by its own pointers (c VERSION 10)
 # 13: C's `extern` among a block's declaration's specifiers alone (c VERSION 11)
-# 14: C's macro view and declarator shapes of c VERSION 12
+# 14: C's macro view and declarator shapes of c VERSION 12; a leading export macro before a
+#     return type whose template arguments hold a space (`API std::vector<unsigned char> f();`)
+#     is blanked (was: a method of `std.vector`)
 VERSION = "14"
 
 LANGUAGE = Language(
