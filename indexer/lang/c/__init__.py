@@ -40,7 +40,9 @@ from indexer.lang.language import Language
 # 12: a block comment inside a continued `#define` body is not shown to the parser (the body
 #     ended at it); a struct body's last member macro before its `}` is blanked; arrays of arrays
 #     and pointer-returning function pointers without an initialiser are variables; error
-#     recovery's `else if (x)` under an `#if` in a body is no function `if`
+#     recovery's `else if (x)` under an `#if` in a body is no function `if`; a function named in
+#     parentheses (`LUA_API int (lua_gettop) (lua_State *L);`) is one, past an export macro; the
+#     parameter declarations of an old-style definition returning a pointer are no variables
 VERSION = "12"
 
 LANGUAGE = Language(

@@ -11,6 +11,9 @@
 ; tags.py names the macro from the argument's first word
 ((preproc_call directive: (preproc_directive) @rennet.directive argument: (preproc_arg) @name) @definition.macro
  (#eq? @rennet.directive "#define"))
+; a function named in parentheses, so that a function-like macro of its name is not expanded
+; (Lua's `LUA_API int (lua_gettop) (lua_State *L);`, `const char *(lua_typename) (...)`)
+(function_declarator declarator: (parenthesized_declarator (identifier) @name)) @definition.function
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 

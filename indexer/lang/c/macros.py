@@ -38,6 +38,11 @@ _EXPORT_MACRO = re.compile(
 _MACRO_BEFORE_KEYWORD = re.compile(  # run over "\n" + data, as _LEADING_MACRO
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+(?=(?:template|class|struct|union|enum|namespace|typedef|extern|static"
     rb"|inline|constexpr|const|volatile|void|int|unsigned|signed|char|short|long|float|double|bool)\b)")
+# An export macro opening the line before a return type and a function named in parentheses
+# (Lua's `LUA_API lua_Number (lua_tonumberx) (lua_State *L, ...);`): the grammar took the type for
+# the function's name. Only that shape, `TYPE (name) (`, which no other declaration has.
+_MACRO_BEFORE_PARENTHESISED_NAME = re.compile(  # run over "\n" + data, as _LEADING_MACRO
+    rb"\n[ \t]*(" + _MACRO + rb")[ \t]+(?=[A-Za-z_]\w*[ \t*]*\([ \t]*[A-Za-z_]\w*[ \t]*\)[ \t]*\()")
 # A calling-convention or export macro between the return type and the name: `int CDECL_MACRO
 # main(void)`, `void ZEXPORT deflate(...)`, `LRESULT WINAPI WndProc(...)`: tree-sitter reads
 # the macro as the name, and the head falls apart. After a type word or a `*`, before a name
@@ -146,7 +151,8 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
              + _standalone_macros(data, lined) + _alternative_branches(data) + _convention_macros(data)
              + _guarded_bodies(data) + _attribute_macros(data) + _define_body_comments(data))
-    spans += [(m.start(1) - 1, m.end(1) - 1) for m in _MACRO_BEFORE_KEYWORD.finditer(lined)]
+    spans += [(m.start(1) - 1, m.end(1) - 1) for pattern in (_MACRO_BEFORE_KEYWORD, _MACRO_BEFORE_PARENTHESISED_NAME)
+              for m in pattern.finditer(lined)]
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
         spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]

@@ -81,6 +81,8 @@ def _declaration(def_node: Node, captured: str, name: Node) -> str | None:
     last = parts[-1] if parts else None
     if last is None or last.type != ";" or last.is_missing or def_node.has_error:
         return None  # error recovery's (`ZEXTERN int ZEXPORT f OF((...))` gives `ZEXTERN int`), not one written
+    if _old_style_parameter(def_node, name):
+        return None
     first = def_node.child_by_field_name("declarator")
     specified = False
     for child in parts:  # the specifiers, before the first declarator
@@ -95,6 +97,41 @@ def _declaration(def_node: Node, captured: str, name: Node) -> str | None:
             specified = True
     holding = parts[bisect_right(parts, name.start_byte, key=_start) - 1]  # the name's declarator
     return "constant" if _const_object(holding, specified) else "variable"
+
+
+_OLD_STYLE_REACH = 32  # how many declarations an old-style head's parameter list is looked for across
+
+
+def _old_style_parameter(declaration: Node, name: Node) -> bool:
+    """Whether a file-scope declaration declares a parameter of an old-style definition the
+    grammar split (`char *gets(file, buf) FILE *file; char *buf; { ... }`: a head returning a
+    pointer ends at its first parameter's declaration, and the rest and the body stand at file
+    scope). So when the declarations run on to a block, which no file scope holds, and back to
+    a head naming it among its parameters."""
+    after = declaration.next_named_sibling
+    for _ in range(_OLD_STYLE_REACH):
+        if after is None or after.type not in ("declaration", "comment"):
+            break
+        after = after.next_named_sibling
+    if after is None or after.type != "compound_statement":
+        return False
+    spelled = name.text
+    head = declaration.prev_named_sibling
+    for _ in range(_OLD_STYLE_REACH):
+        if head is not None and head.type == "comment":
+            head = head.prev_named_sibling
+            continue
+        if head is None or head.type != "declaration":
+            return False
+        declarator = head.child_by_field_name("declarator")
+        while declarator is not None and declarator.type == "pointer_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "function_declarator":
+            parameters = declarator.child_by_field_name("parameters")
+            return parameters is not None and any(
+                p.text == spelled for p in parameters.named_children)
+        head = head.prev_named_sibling
+    return False
 
 
 def _start(node: Node) -> int:
