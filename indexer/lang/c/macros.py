@@ -56,12 +56,14 @@ _EXPRESSION_KEYWORDS = frozenset((b"return", b"case", b"else", b"goto", b"new", 
 # The same around function heads, definitions and declarations (SPDLOG_INLINE, FMT_API,
 # Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line, when a return type and a name, or a
 # qualified name (`Cls::Cls`), come before the `(` (so `MY_TYPE f(int) {` keeps MY_TYPE as its
-# type; a return type's template arguments may hold spaces: `YAML_CPP_API std::vector<unsigned
-# char> DecodeBase64(...)`); and one after the parameter list, before the body or a constructor's
+# type, and `ZPOS64_T f OF((...))`, a type before a pre-ANSI wrapper, too; a return type's
+# template arguments may hold spaces: `YAML_CPP_API std::vector<unsigned char> DecodeBase64(...)`;
+# in C as in C++: Lua's `LUAI_FUNC lua_Integer luaV_idiv (lua_State *L, ...)` read as a function
+# `lua_Integer`); and one after the parameter list, before the body or a constructor's
 # initializer list.
 _LEADING_MACRO = re.compile(  # run over "\n" + data: a line start the engine can skip to
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+"
-    rb"(?=(?:[A-Za-z_][\w:]*(?:<[^;{}()\n<>]*(?:<[^;{}()\n<>]*>[^;{}()\n<>]*)*>)?[\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)"
+    rb"(?=(?:[A-Za-z_][\w:]*(?:<[^;{}()\n<>]*(?:<[^;{}()\n<>]*>[^;{}()\n<>]*)*>)?[\w:<>,]*[ \t*&]+[*&]*(?!(?:OF|__P|_PROTO|PROTO)\b)[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)"
     rb"[ \t]*\()")
 # OpenSSL's `STACK_OF(X509) *f(const SSL *s);`, `static LHASH_OF(CONF_VALUE) *g(void) {`,
 # `LHASH_OF(V) h(void);`: a macro making the return type, opening the line, its argument a type
@@ -153,9 +155,9 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
              + _guarded_bodies(data) + _attribute_macros(data) + _define_body_comments(data))
     spans += [(m.start(1) - 1, m.end(1) - 1) for pattern in (_MACRO_BEFORE_KEYWORD, _MACRO_BEFORE_PARENTHESISED_NAME)
               for m in pattern.finditer(lined)]
+    spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
     if language == "cpp":
         spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
-        spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
         spans += [(m.start(k) - 1, m.end(k) - 1) for m in _MACRO_TYPE_HEAD.finditer(lined) for k in (1, 2)]
         spans += _parameter_wrappers(data)
     return spans
