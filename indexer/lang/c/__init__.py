@@ -42,7 +42,7 @@ from indexer.lang.language import Language
 #     and pointer-returning function pointers without an initialiser are variables; error
 #     recovery's `else if (x)` under an `#if` in a body is no function `if`; a function named in
 #     parentheses (`LUA_API int (lua_gettop) (lua_State *L);`) is one, past an export macro; the
-#     parameter declarations of an old-style definition returning a pointer are no variables
+#     parameter declarations of an old-style definition returning a pointer are no variables;
 #     an export macro opening a head before a return type and a name is blanked in C too
 #     (`LUAI_FUNC lua_Integer luaV_idiv (lua_State *L, ...)`; was: a function `lua_Integer`)
 VERSION = "12"

@@ -27,7 +27,8 @@ from indexer.lang.language import Language
 # 13: C's `extern` among a block's declaration's specifiers alone (c VERSION 11)
 # 14: C's macro view and declarator shapes of c VERSION 12; a leading export macro before a
 #     return type whose template arguments hold a space (`API std::vector<unsigned char> f();`)
-#     is blanked (was: a method of `std.vector`)
+#     is blanked (was: a method of `std.vector`); not one before a type and a pre-ANSI wrapper
+#     (`ZPOS64_T f OF((...))`)
 VERSION = "14"
 
 LANGUAGE = Language(
