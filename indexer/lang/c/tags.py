@@ -108,20 +108,20 @@ def _old_style_parameter(declaration: Node, name: Node) -> bool:
     pointer ends at its first parameter's declaration, and the rest and the body stand at file
     scope). So when the declarations run on to a block, which no file scope holds, and back to
     a head naming it among its parameters."""
-    after = declaration.next_named_sibling
-    for _ in range(_OLD_STYLE_REACH):
-        if after is None or after.type not in ("declaration", "comment"):
-            break
-        after = after.next_named_sibling
+    holder = parent_of(declaration)
+    if holder is None:
+        return False
+    siblings, at = place(declaration, holder)
+    named = [node for node in siblings[at + 1:at + 1 + 2 * _OLD_STYLE_REACH] if node.is_named
+             and node.type != "comment"]
+    after = next((node for node in named if node.type != "declaration"), None)
     if after is None or after.type != "compound_statement":
         return False
     spelled = name.text
-    head = declaration.prev_named_sibling
-    for _ in range(_OLD_STYLE_REACH):
-        if head is not None and head.type == "comment":
-            head = head.prev_named_sibling
+    for head in reversed(siblings[max(0, at - 2 * _OLD_STYLE_REACH):at]):
+        if not head.is_named or head.type == "comment":
             continue
-        if head is None or head.type != "declaration":
+        if head.type != "declaration":
             return False
         declarator = head.child_by_field_name("declarator")
         while declarator is not None and declarator.type == "pointer_declarator":
@@ -130,7 +130,6 @@ def _old_style_parameter(declaration: Node, name: Node) -> bool:
             parameters = declarator.child_by_field_name("parameters")
             return parameters is not None and any(
                 p.text == spelled for p in parameters.named_children)
-        head = head.prev_named_sibling
     return False
 
 
