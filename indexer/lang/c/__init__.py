@@ -45,6 +45,8 @@ from indexer.lang.language import Language
 #     parameter declarations of an old-style definition returning a pointer are no variables;
 #     an export macro opening a head before a return type and a name is blanked in C too
 #     (`LUAI_FUNC lua_Integer luaV_idiv (lua_State *L, ...)`; was: a function `lua_Integer`)
+#     a file-scope declaration through a typedef of a function type in the same file is a function
+#     (`typedef int handler(int); static handler on_open;`; was: a variable)
 VERSION = "12"
 
 LANGUAGE = Language(

@@ -340,7 +340,48 @@ def _conditions(data: bytes, facts: Facts) -> None:
     facts.symbols = marked
 
 
+_BRANCHES = frozenset(("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"))
+
+
+def _typedef_functions(root: Node, facts: Facts) -> None:
+    """A file-scope declaration of a plain name whose type is a typedef, in the same file, of a
+    function type declares a function, not an object (`typedef int handler(int);` then `static
+    handler on_open;`, expat's `Processor`; C11 6.7.8p3, 6.9.1p2): such a `variable` is made a
+    `function`. A typedef of another file is not followed."""
+    if not any(s.kind == "type" for s in facts.symbols) or not any(
+            s.kind in ("variable", "constant") and not s.container for s in facts.symbols):
+        return
+    function_types: set[bytes] = set()
+    declared: list[tuple[bytes, bytes, int]] = []  # (type name, name, 1-based line)
+    stack = [root]
+    while stack:
+        for child in children(stack.pop()):
+            kind = child.type
+            if kind in _BRANCHES:
+                stack.append(child)
+            elif kind == "linkage_specification" and (body := child.child_by_field_name("body")) is not None:
+                stack.append(body)
+            elif kind == "type_definition":
+                for declarator in child.children_by_field_name("declarator"):
+                    named = declarator.child_by_field_name("declarator")
+                    if declarator.type == "function_declarator" and named is not None \
+                            and named.type == "type_identifier" and named.text:
+                        function_types.add(named.text)
+            elif kind == "declaration" and (type_node := child.child_by_field_name("type")) is not None \
+                    and type_node.type == "type_identifier" and type_node.text:
+                for declarator in child.children_by_field_name("declarator"):
+                    if declarator.type == "identifier" and declarator.text:
+                        declared.append((type_node.text, declarator.text, declarator.start_point[0] + 1))
+    functions = {(name.decode("utf-8", "replace"), line) for type_name, name, line in declared
+                 if type_name in function_types}
+    if functions:
+        facts.symbols = [msgspec.structs.replace(s, kind="function")
+                         if s.kind in ("variable", "constant") and not s.container and (s.name, s.line) in functions
+                         else s for s in facts.symbols]
+
+
 def _finish(root: Node, data: bytes, facts: Facts) -> None:
+    _typedef_functions(root, facts)
     _missed_includes(root, data, facts)
     _enum_body_macros(data, facts)
     _conditions(data, facts)
