@@ -43,6 +43,11 @@ _MACRO_BEFORE_KEYWORD = re.compile(  # run over "\n" + data, as _LEADING_MACRO
 # the function's name. Only that shape, `TYPE (name) (`, which no other declaration has.
 _MACRO_BEFORE_PARENTHESISED_NAME = re.compile(  # run over "\n" + data, as _LEADING_MACRO
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+(?=[A-Za-z_]\w*[ \t*]*\([ \t]*[A-Za-z_]\w*[ \t]*\)[ \t]*\()")
+# A specifier before an out-of-line conversion operator (`inline S::operator bool() const {`):
+# tree-sitter-cpp reads `S::operator` as the return type and a function named `bool`; without it
+# the head parses. Not a macro, but as little needed by the tree (the signature is the source's).
+_SPECIFIER_BEFORE_CONVERSION = re.compile(
+    rb"\b(inline|constexpr|explicit|virtual)[ \t]+(?=(?:[A-Za-z_][\w<>, ]*::)+operator[ \t]+[A-Za-z_])")
 # A calling-convention or export macro between the return type and the name: `int CDECL_MACRO
 # main(void)`, `void ZEXPORT deflate(...)`, `LRESULT WINAPI WndProc(...)`: tree-sitter reads
 # the macro as the name, and the head falls apart. After a type word or a `*`, before a name
@@ -157,7 +162,8 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
               for m in pattern.finditer(lined)]
     spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
     if language == "cpp":
-        spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
+        spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO, _SPECIFIER_BEFORE_CONVERSION)
+                  for m in pattern.finditer(data)]
         spans += [(m.start(k) - 1, m.end(k) - 1) for m in _MACRO_TYPE_HEAD.finditer(lined) for k in (1, 2)]
         spans += _parameter_wrappers(data)
     return spans

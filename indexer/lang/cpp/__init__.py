@@ -28,7 +28,8 @@ from indexer.lang.language import Language
 # 14: C's macro view and declarator shapes of c VERSION 12; a leading export macro before a
 #     return type whose template arguments hold a space (`API std::vector<unsigned char> f();`)
 #     is blanked (was: a method of `std.vector`); not one before a type and a pre-ANSI wrapper
-#     (`ZPOS64_T f OF((...))`)
+#     (`ZPOS64_T f OF((...))`); a specifier before an out-of-line conversion operator is not shown
+#     to the parser (`inline S::operator bool() const {`; was: a function `bool`)
 VERSION = "14"
 
 LANGUAGE = Language(
