@@ -107,6 +107,17 @@ def test_conversion_operators_are_named_up_to_their_parameters():
         ("K", "class", 1), ("operator const char *", "method", 2), ("operator T const &", "method", 3)]
 
 
+def test_a_specifier_before_an_out_of_line_conversion_operator():
+    """`inline S::operator bool() const {`: the grammar read `S::operator` as a return type and
+    a function named `bool`; the specifier is not shown to it."""
+    source = (b"namespace YAML {\ninline S::operator bool() const { return true; }\n"
+              b"inline ns::K::operator int() const { return 1; }\ninline int S::size() const { return 1; }\n}\n")
+    facts = extract_blob(source, "a.cpp", "cpp")
+    assert [(s.name, s.kind, s.container, s.line) for s in facts.symbols] == [
+        ("YAML", "namespace", "", 1), ("operator bool", "method", "YAML.S", 2),
+        ("operator int", "method", "YAML.ns.K", 3), ("size", "method", "YAML.S", 4)]
+
+
 def test_volatile_is_no_constant_nor_a_pointer_to_const_and_errors_define_nothing():
     src = (b"volatile int v = 0;\n"
            b"const char *pn;\n"  # a pointer to const, not initialised: it can point anywhere

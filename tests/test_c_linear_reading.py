@@ -83,6 +83,11 @@ def test_hostile_comments_literals_and_long_lines_are_read_in_linear_time():
         for unit in (b"x A_B f( ", b"; X_TRY ", b"; X_INLINE ", b"f() __a((1)) "):
             blanked_spans("cpp", b"int y;\\n" + unit * n + b"\\n")
         parser_view("c", b"enum e {\\n" + b"#if A \\\\\\n" * n + b"\\n#define B 1\\nA,\\n};\\n")
+        parser_view("c", b"#define A \\\\\\n" + b"/* c */ \\\\\\n" * n + b"x\\n")
+        parser_view("c", b"#define A \\\\\\n" * n + b"/* c */ x\\n")
+        for line in (b"<b " * n, b"<b<c> " * n, b"<b<c>" + b">" * n):
+            blanked_spans("cpp", b"int y;\\nMY_API a" + line + b" f(\\n")
+        parser_view("c", b"struct s {\\n" + b"  A_FIELDS\\n" * n + b"};\\n")
     """
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=120, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -8,6 +8,7 @@ import pytest
 
 from indexer.lang.c.macros import (
     _alternative_branches,
+    _define_body_comments,
     blanked_spans,
     enum_body_directives,
     enumerator_macro_edits,
@@ -225,3 +226,58 @@ def test_a_return_before_a_macro_and_a_name_is_an_expression():
 def test_a_group_of_a_head_and_directives_alone_shows_the_head():
     source = b"f(int a,\n#if A\nint b)\n#else\n#define B 1\n#endif\n{}\n"
     assert [source[s:e] for s, e in _alternative_branches(source)] == [b"#if A", b"#else\n#define B 1\n#endif"]
+
+
+def _symbols(source: bytes) -> set[tuple[str, str, int]]:
+    from indexer.extract.blob import extract_blob
+
+    facts = extract_blob(source, "x.c", "c", sites=False)
+    return {(s.kind, s.qualified, s.line) for s in facts.symbols}
+
+
+DEFINE_WITH_COMMENTS = (b"#define REQ_FIELDS \\\n"
+                        b"  void* data; \\\n"
+                        b"  /* read-only */ \\\n"  # 3: a comment the body goes on after
+                        b"  int type; /* last */ \\\n"
+                        b"  REQ_PRIVATE_FIELDS /* open\n"  # not closed on its line: left
+                        b"  */\n"
+                        b"struct req_s {\n"
+                        b"  REQ_FIELDS\n"
+                        b"};\n"
+                        b"int shutdown_req(struct req_s *r);\n")
+
+
+def test_a_comment_inside_a_continued_define_is_blanked():
+    """The grammar's macro body stops at a `/*`: the rest of the body was read as code (a
+    variable `type`), and the struct and the prototype after it were lost."""
+    first = DEFINE_WITH_COMMENTS.index(b"/* read-only */")
+    second = DEFINE_WITH_COMMENTS.index(b"/* last */")
+    assert _define_body_comments(DEFINE_WITH_COMMENTS) == [(first, first + 15), (second, second + 10)]
+    assert _symbols(DEFINE_WITH_COMMENTS) == {
+        ("macro", "REQ_FIELDS", 1), ("struct", "req_s", 7), ("function", "shutdown_req", 10)}
+    # a one-line `#define` and one with a comment on its last line are left as written
+    assert _define_body_comments(b"#define A 1 /* one */\n#define B \\\n  2 /* two */\nint x;\n") == []
+
+
+@pytest.mark.parametrize("body", [
+    b"  HANDLE_FIELDS\n  IDLE_PRIVATE_FIELDS\n",  # after another member macro
+    b"  int x;\n  IDLE_PRIVATE_FIELDS\n",  # after a member
+    b"  IDLE_PRIVATE_FIELDS\n",  # alone in the struct's body
+])
+def test_a_member_macro_before_a_struct_bodys_close_is_blanked(body):
+    """The last member macro of a struct body, before its `}`: the prototypes after the struct
+    were read as its fields."""
+    source = b"struct idle_s {\n" + body + b"};\nint idle_init(struct idle_s *h);\n"
+    at = source.index(b"IDLE_PRIVATE_FIELDS")
+    assert (at, at + len(b"IDLE_PRIVATE_FIELDS")) in blanked_spans("c", source)
+    line = source.count(b"\n", 0, source.index(b"int idle_init")) + 1
+    assert ("function", "idle_init", line) in _symbols(source)
+
+
+@pytest.mark.parametrize("source", [
+    b"enum e {\n  ONLY_ONE\n};\n",  # an enum's only entry
+    b"int a[] = {\n  SOME_VALUE\n};\n",  # a value in braces
+    b"enum e {\n  A_ONE,\n  LAST_ONE\n};\n",  # the last entry, after a comma
+])
+def test_a_lone_name_before_a_brace_elsewhere_stays(source):
+    assert blanked_spans("c", source) == []

@@ -37,7 +37,17 @@ from indexer.lang.language import Language
 #     q;`; was: all as the first one)
 # 11: `extern` is read among a block's declaration's specifiers alone (`int c = g("extern"), d;`
 #     declares locals c and d; was: d global, and the declaration searched up to each name)
-VERSION = "11"
+# 12: a block comment inside a continued `#define` body is not shown to the parser (the body
+#     ended at it); a struct body's last member macro before its `}` is blanked; arrays of arrays
+#     and pointer-returning function pointers without an initialiser are variables; error
+#     recovery's `else if (x)` under an `#if` in a body is no function `if`; a function named in
+#     parentheses (`LUA_API int (lua_gettop) (lua_State *L);`) is one, past an export macro; the
+#     parameter declarations of an old-style definition returning a pointer are no variables;
+#     an export macro opening a head before a return type and a name is blanked in C too
+#     (`LUAI_FUNC lua_Integer luaV_idiv (lua_State *L, ...)`; was: a function `lua_Integer`)
+#     a file-scope declaration through a typedef of a function type in the same file is a function
+#     (`typedef int handler(int); static handler on_open;`; was: a variable)
+VERSION = "12"
 
 LANGUAGE = Language(
     name="c",

@@ -11,6 +11,9 @@
 ; tags.py names the macro from the argument's first word
 ((preproc_call directive: (preproc_directive) @rennet.directive argument: (preproc_arg) @name) @definition.macro
  (#eq? @rennet.directive "#define"))
+; a function named in parentheses, so that a function-like macro of its name is not expanded
+; (Lua's `LUA_API int (lua_gettop) (lua_State *L);`, `const char *(lua_typename) (...)`)
+(function_declarator declarator: (parenthesized_declarator (identifier) @name)) @definition.function
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 
@@ -71,6 +74,14 @@
 (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable
 (declaration
   declarator: (init_declarator declarator: (pointer_declarator declarator: (_ declarator: (identifier) @name)))) @definition.variable
+; arrays of arrays: `static char bufs[4][16];`, `static const char *merges[15][3] = {...};`
+(declaration declarator: (array_declarator declarator: (array_declarator declarator: (identifier) @name))) @definition.variable
+(declaration declarator: (init_declarator declarator: (array_declarator declarator: (array_declarator
+  declarator: (identifier) @name)))) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (array_declarator declarator: (array_declarator
+  declarator: (identifier) @name)))) @definition.variable
+(declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (array_declarator
+  declarator: (array_declarator declarator: (identifier) @name))))) @definition.variable
 ; function pointers at file scope: `void (*on_free)(void *) = free;`, `void *(*alloc)(size_t) = f;`
 (declaration declarator: (init_declarator declarator: (function_declarator
   declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable
@@ -78,3 +89,5 @@
   declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))))) @definition.variable
 (declaration declarator: (function_declarator
   declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name)))) @definition.variable
+(declaration declarator: (pointer_declarator declarator: (function_declarator
+  declarator: (parenthesized_declarator (pointer_declarator declarator: (identifier) @name))))) @definition.variable

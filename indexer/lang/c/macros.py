@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from indexer.lang.c.comments import blanked as uncommented
+from indexer.lang.c.comments import comment_spans
 from indexer.lang.c.conditions import continued
 from indexer.lang.retry_views import blanked
 
@@ -37,6 +38,16 @@ _EXPORT_MACRO = re.compile(
 _MACRO_BEFORE_KEYWORD = re.compile(  # run over "\n" + data, as _LEADING_MACRO
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+(?=(?:template|class|struct|union|enum|namespace|typedef|extern|static"
     rb"|inline|constexpr|const|volatile|void|int|unsigned|signed|char|short|long|float|double|bool)\b)")
+# An export macro opening the line before a return type and a function named in parentheses
+# (Lua's `LUA_API lua_Number (lua_tonumberx) (lua_State *L, ...);`): the grammar took the type for
+# the function's name. Only that shape, `TYPE (name) (`, which no other declaration has.
+_MACRO_BEFORE_PARENTHESISED_NAME = re.compile(  # run over "\n" + data, as _LEADING_MACRO
+    rb"\n[ \t]*(" + _MACRO + rb")[ \t]+(?=[A-Za-z_]\w*[ \t*]*\([ \t]*[A-Za-z_]\w*[ \t]*\)[ \t]*\()")
+# A specifier before an out-of-line conversion operator (`inline S::operator bool() const {`):
+# tree-sitter-cpp reads `S::operator` as the return type and a function named `bool`; without it
+# the head parses. Not a macro, but as little needed by the tree (the signature is the source's).
+_SPECIFIER_BEFORE_CONVERSION = re.compile(
+    rb"\b(inline|constexpr|explicit|virtual)[ \t]+(?=(?:[A-Za-z_][\w<>, ]*::)+operator[ \t]+[A-Za-z_])")
 # A calling-convention or export macro between the return type and the name: `int CDECL_MACRO
 # main(void)`, `void ZEXPORT deflate(...)`, `LRESULT WINAPI WndProc(...)`: tree-sitter reads
 # the macro as the name, and the head falls apart. After a type word or a `*`, before a name
@@ -50,10 +61,15 @@ _EXPRESSION_KEYWORDS = frozenset((b"return", b"case", b"else", b"goto", b"new", 
 # The same around function heads, definitions and declarations (SPDLOG_INLINE, FMT_API,
 # Q_INVOKABLE, SPDLOG_NOEXCEPT): one opening the line, when a return type and a name, or a
 # qualified name (`Cls::Cls`), come before the `(` (so `MY_TYPE f(int) {` keeps MY_TYPE as its
-# type); and one after the parameter list, before the body or a constructor's initializer list.
+# type, and `ZPOS64_T f OF((...))`, a type before a pre-ANSI wrapper, too; a return type's
+# template arguments may hold spaces: `YAML_CPP_API std::vector<unsigned char> DecodeBase64(...)`;
+# in C as in C++: Lua's `LUAI_FUNC lua_Integer luaV_idiv (lua_State *L, ...)` read as a function
+# `lua_Integer`); and one after the parameter list, before the body or a constructor's
+# initializer list.
 _LEADING_MACRO = re.compile(  # run over "\n" + data: a line start the engine can skip to
     rb"\n[ \t]*(" + _MACRO + rb")[ \t]+"
-    rb"(?=(?:[A-Za-z_][\w:<>,]*[ \t*&]+[*&]*[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)[ \t]*\()")
+    rb"(?=(?:[A-Za-z_][\w:]*(?:<[^;{}()\n<>]*(?:<[^;{}()\n<>]*>[^;{}()\n<>]*)*>)?[\w:<>,]*[ \t*&]+[*&]*(?!(?:OF|__P|_PROTO|PROTO)\b)[~A-Za-z_][^\s(]*|[A-Za-z_]\w*::[~A-Za-z_][^\s(]*)"
+    rb"[ \t]*\()")
 # OpenSSL's `STACK_OF(X509) *f(const SSL *s);`, `static LHASH_OF(CONF_VALUE) *g(void) {`,
 # `LHASH_OF(V) h(void);`: a macro making the return type, opening the line, its argument a type
 # name, then the function's name, a pointer to the type or not. The C grammar reads a macro
@@ -117,8 +133,8 @@ _WITH_ARGUMENT = (b"_NOEXCEPT_IF", b"_DEPRECATED", b"_NODISCARD")
 # `extern "C"` block, or declares members; tree-sitter reads it as the type of the
 # declaration after it, and the class or function there comes apart. Only a name with an
 # underscore, after a `;`, `{`, `}`, a directive, a comment or the file's start; not before
-# a `}`, `,`, `=`, `(`, `;`, `.`, `*` or `&` (the last enumerator of a list, an expression
-# going on, a return type on its own line: OpenSSL's `ASN1_UTF8STRING` then
+# a `}` (but for a struct body's last member), `,`, `=`, `(`, `;`, `.`, `*` or `&` (the last
+# enumerator of a list, an expression going on, a return type on its own line: OpenSSL's `ASN1_UTF8STRING` then
 # `*OSSL_CRMF_MSG_get0_regCtrl_regToken(...)`), nor before a bare `name(` line (a return
 # type before its function's name, GNU style).
 _STANDALONE_MACRO = re.compile(  # run over "\n" + data, as _LEADING_MACRO
@@ -141,11 +157,13 @@ def blanked_spans(language: str, data: bytes) -> list[Span]:
     lined = b"\n" + data  # for the patterns that start at a line: offsets one past data's
     spans = (_prototype_wrappers(data) + _exception_macros(data) + _specifier_macros(language, data)
              + _standalone_macros(data, lined) + _alternative_branches(data) + _convention_macros(data)
-             + _guarded_bodies(data) + _attribute_macros(data))
-    spans += [(m.start(1) - 1, m.end(1) - 1) for m in _MACRO_BEFORE_KEYWORD.finditer(lined)]
+             + _guarded_bodies(data) + _attribute_macros(data) + _define_body_comments(data))
+    spans += [(m.start(1) - 1, m.end(1) - 1) for pattern in (_MACRO_BEFORE_KEYWORD, _MACRO_BEFORE_PARENTHESISED_NAME)
+              for m in pattern.finditer(lined)]
+    spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
     if language == "cpp":
-        spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO) for m in pattern.finditer(data)]
-        spans += [(m.start(1) - 1, m.end(1) - 1) for m in _LEADING_MACRO.finditer(lined)]
+        spans += [m.span(1) for pattern in (_EXPORT_MACRO, _TRAILING_MACRO, _SPECIFIER_BEFORE_CONVERSION)
+                  for m in pattern.finditer(data)]
         spans += [(m.start(k) - 1, m.end(k) - 1) for m in _MACRO_TYPE_HEAD.finditer(lined) for k in (1, 2)]
         spans += _parameter_wrappers(data)
     return spans
@@ -428,6 +446,33 @@ def _directive_end(data: bytes, pos: int) -> int:
         pos = end + 1
 
 
+_DEFINE_LINE = re.compile(rb"^[ \t]*#[ \t]*define\b", re.M)
+
+
+def _define_body_comments(data: bytes) -> list[Span]:
+    """Block comments a `#define`'s body goes on after, on a line a backslash continues (libuv's
+    `#define UV_REQ_FIELDS \\ void* data; \\ /* read-only */ \\ ...`). The grammar's macro body
+    is one token that stops at a `/*`: the rest of the body became code, and the struct bodies
+    and declarations after it fell apart. One not closed on its line is left."""
+    spans: list[Span] = []
+    if b"/*" not in data:
+        return spans
+    done = 0  # a `#define` inside a body already read is text of that body
+    for m in _DEFINE_LINE.finditer(data):
+        if m.start() < done:
+            continue
+        first_end = data.find(b"\n", m.end())
+        done = end = _directive_end(data, m.end())
+        if end == first_end or end < 0 or data.find(b"/*", m.end(), end) < 0:
+            continue
+        body = data[m.end():end]
+        for start, stop in comment_spans(body, literals=True):
+            comment = body[start:stop]
+            if comment.startswith(b"/*") and b"\n" not in comment and _CONTINUED.search(body, stop):
+                spans.append((m.end() + start, m.end() + stop))
+    return spans
+
+
 def _units(branch: bytes) -> bool | None:
     """Whether a branch holds whole units; None when it holds no code (directives alone)."""
     code = _DIRECTIVE_LINE.sub(b"", _CONTINUED.sub(b" ", uncommented(branch, literals=True))).strip()
@@ -600,10 +645,24 @@ def _standalone_macros(data: bytes, lined: bytes) -> list[Span]:
         after_macro = bool(spans) and spans[-1][1] == _end_of_previous(data, start)
         if before != -1 and before not in _DECLARATION_BOUNDARY and not after_macro:
             continue
-        if _next_token(data, end) in _GOES_ON or _FUNCTION_NAME_LINE.match(data, end):
+        following = _next_token(data, end)
+        # before a `}`, the last of a struct's members, after a `;`, another such macro or the
+        # body's `{` (libuv's `struct uv_idle_s { UV_HANDLE_FIELDS UV_IDLE_PRIVATE_FIELDS };`):
+        # no enumerator nor value in braces stands there
+        closes_members = following == 125 and (before == 59 or after_macro or before == 123 and _opens_struct_body(
+            data, _end_of_previous(data, start)))
+        if following in _GOES_ON and not closes_members or _FUNCTION_NAME_LINE.match(data, end):
             continue
         spans.append((start, end))
     return spans
+
+
+_STRUCT_HEAD = re.compile(rb"\b(?:struct|union)[ \t\r\n]+[A-Za-z_]\w*[ \t\r\n]*\{\Z")
+
+
+def _opens_struct_body(data: bytes, brace_end: int) -> bool:
+    """Whether the `{` ending just before `brace_end` opens a named struct or union's body."""
+    return _STRUCT_HEAD.search(data, max(0, brace_end - 200), brace_end) is not None
 
 
 def _end_of_previous(data: bytes, pos: int) -> int:

@@ -81,6 +81,8 @@ def _declaration(def_node: Node, captured: str, name: Node) -> str | None:
     last = parts[-1] if parts else None
     if last is None or last.type != ";" or last.is_missing or def_node.has_error:
         return None  # error recovery's (`ZEXTERN int ZEXPORT f OF((...))` gives `ZEXTERN int`), not one written
+    if _old_style_parameter(def_node, name):
+        return None
     first = def_node.child_by_field_name("declarator")
     specified = False
     for child in parts:  # the specifiers, before the first declarator
@@ -95,6 +97,40 @@ def _declaration(def_node: Node, captured: str, name: Node) -> str | None:
             specified = True
     holding = parts[bisect_right(parts, name.start_byte, key=_start) - 1]  # the name's declarator
     return "constant" if _const_object(holding, specified) else "variable"
+
+
+_OLD_STYLE_REACH = 32  # how many declarations an old-style head's parameter list is looked for across
+
+
+def _old_style_parameter(declaration: Node, name: Node) -> bool:
+    """Whether a file-scope declaration declares a parameter of an old-style definition the
+    grammar split (`char *gets(file, buf) FILE *file; char *buf; { ... }`: a head returning a
+    pointer ends at its first parameter's declaration, and the rest and the body stand at file
+    scope). So when the declarations run on to a block, which no file scope holds, and back to
+    a head naming it among its parameters."""
+    holder = parent_of(declaration)
+    if holder is None:
+        return False
+    siblings, at = place(declaration, holder)
+    named = [node for node in siblings[at + 1:at + 1 + 2 * _OLD_STYLE_REACH] if node.is_named
+             and node.type != "comment"]
+    after = next((node for node in named if node.type != "declaration"), None)
+    if after is None or after.type != "compound_statement":
+        return False
+    spelled = name.text
+    for head in reversed(siblings[max(0, at - 2 * _OLD_STYLE_REACH):at]):
+        if not head.is_named or head.type == "comment":
+            continue
+        if head.type != "declaration":
+            return False
+        declarator = head.child_by_field_name("declarator")
+        while declarator is not None and declarator.type == "pointer_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is not None and declarator.type == "function_declarator":
+            parameters = declarator.child_by_field_name("parameters")
+            return parameters is not None and any(
+                p.text == spelled for p in parameters.named_children)
+    return False
 
 
 def _start(node: Node) -> int:
@@ -136,6 +172,9 @@ def _function_declarator(def_node: Node, captured: str, name: Node) -> str | Non
     kind = holder.type
     if kind == "declaration" and _in_body(holder):
         return None
+    if kind == "init_declarator" and (outer := parent_of(holder)) is not None and outer.type == "declaration" \
+            and _in_body(outer):
+        return None  # error recovery's `else if (x)` (no `=`) in a body: no function, as any declaration there
     if kind in ("parameter_declaration", "optional_parameter_declaration"):
         return None  # a parameter of function type (`int f(int)`): a pointer to a function, no function
     if kind == "declaration" and (outer := parent_of(holder)) is not None and outer.type == "function_definition":
@@ -237,7 +276,10 @@ def _not_parameters(declarator: Node) -> bool:
 def _in_body(declaration: Node) -> bool:
     """A declaration written inside a function body (past conditionals)."""
     scope = _written_in(declaration)
-    return scope is not None and scope.type in ("compound_statement", "for_statement", "condition_clause")
+    # an `#if` branch in an `if`/`else if` chain sits in the statement, not a block: `else if
+    # (x)` there reads as a declaration of a function `if`
+    return scope is not None and (scope.type in ("compound_statement", "for_statement", "condition_clause",
+                                                 "else_clause") or scope.type.endswith("_statement"))
 
 
 def _macro_name(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
@@ -298,7 +340,48 @@ def _conditions(data: bytes, facts: Facts) -> None:
     facts.symbols = marked
 
 
+_BRANCHES = frozenset(("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"))
+
+
+def _typedef_functions(root: Node, facts: Facts) -> None:
+    """A file-scope declaration of a plain name whose type is a typedef, in the same file, of a
+    function type declares a function, not an object (`typedef int handler(int);` then `static
+    handler on_open;`, expat's `Processor`; C11 6.7.8p3, 6.9.1p2): such a `variable` is made a
+    `function`. A typedef of another file is not followed."""
+    if not any(s.kind == "type" for s in facts.symbols) or not any(
+            s.kind in ("variable", "constant") and not s.container for s in facts.symbols):
+        return
+    function_types: set[bytes] = set()
+    declared: list[tuple[bytes, bytes, int]] = []  # (type name, name, 1-based line)
+    stack = [root]
+    while stack:
+        for child in children(stack.pop()):
+            kind = child.type
+            if kind in _BRANCHES:
+                stack.append(child)
+            elif kind == "linkage_specification" and (body := child.child_by_field_name("body")) is not None:
+                stack.append(body)
+            elif kind == "type_definition":
+                for declarator in child.children_by_field_name("declarator"):
+                    named = declarator.child_by_field_name("declarator")
+                    if declarator.type == "function_declarator" and named is not None \
+                            and named.type == "type_identifier" and named.text:
+                        function_types.add(named.text)
+            elif kind == "declaration" and (type_node := child.child_by_field_name("type")) is not None \
+                    and type_node.type == "type_identifier" and type_node.text:
+                for declarator in child.children_by_field_name("declarator"):
+                    if declarator.type == "identifier" and declarator.text:
+                        declared.append((type_node.text, declarator.text, declarator.start_point[0] + 1))
+    functions = {(name.decode("utf-8", "replace"), line) for type_name, name, line in declared
+                 if type_name in function_types}
+    if functions:
+        facts.symbols = [msgspec.structs.replace(s, kind="function")
+                         if s.kind in ("variable", "constant") and not s.container and (s.name, s.line) in functions
+                         else s for s in facts.symbols]
+
+
 def _finish(root: Node, data: bytes, facts: Facts) -> None:
+    _typedef_functions(root, facts)
     _missed_includes(root, data, facts)
     _enum_body_macros(data, facts)
     _conditions(data, facts)

@@ -25,7 +25,12 @@ from indexer.lang.language import Language
 # 11: the same of a type so made returned by value (`LHASH_OF(V) f(void)`; was: no function)
 # 12: C's declarators each by its own pointers (c VERSION 10)
 # 13: C's `extern` among a block's declaration's specifiers alone (c VERSION 11)
-VERSION = "13"
+# 14: C's macro view and declarator shapes of c VERSION 12; a leading export macro before a
+#     return type whose template arguments hold a space (`API std::vector<unsigned char> f();`)
+#     is blanked (was: a method of `std.vector`); not one before a type and a pre-ANSI wrapper
+#     (`ZPOS64_T f OF((...))`); a specifier before an out-of-line conversion operator is not shown
+#     to the parser (`inline S::operator bool() const {`; was: a function `bool`)
+VERSION = "14"
 
 LANGUAGE = Language(
     name="cpp",
