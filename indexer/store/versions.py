@@ -86,7 +86,9 @@ PLAIN_VERSION = "1"
 #     and the cmd module's is the tree's package, not external (indexer/lang/go/resolve.py)
 # 74: a Go import naming a testdata, `_x` or `.x` directory reaches its package, as the go tool
 #     finds it (was: unresolved; indexer/lang/go/resolve.py)
-ASSEMBLY_VERSION = "74"
+# 75: a Rust module declared again under another `#[cfg]` with another `#[path]` is each
+#     declaration's own file (was: the last declaration's; indexer/lang/rust/resolve.py)
+ASSEMBLY_VERSION = "75"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"
