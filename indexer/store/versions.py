@@ -88,7 +88,9 @@ PLAIN_VERSION = "1"
 #     finds it (was: unresolved; indexer/lang/go/resolve.py)
 # 75: a Rust module declared again under another `#[cfg]` with another `#[path]` is each
 #     declaration's own file (was: the last declaration's; indexer/lang/rust/resolve.py)
-ASSEMBLY_VERSION = "75"
+# 76: a Rust `mod` with `#[cfg_attr(pred, path = "...")]`s reaches each of their files, and its
+#     usual file when no plain `#[path]` is there (was: the usual file alone; rust/resolve.py)
+ASSEMBLY_VERSION = "76"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -608,15 +608,20 @@ class RustResolver:
     def _declared(self, importer: str, imp: ImportSpec) -> Outcome:
         """`mod b;`, maybe inside inline modules (spec "a::b"), maybe with `#[path = ...]`
         (relative to the file's folder; inside inline modules, to the folder the file's own
-        children are in, then one per inline module: `ModuleTree.child`)."""
+        children are in, then one per inline module: `ModuleTree.child`). With
+        `#[cfg_attr(pred, path = ...)]`s, each of their files, and the usual one too when no
+        plain `#[path]` is there: every build's module, as for a `mod` under a `#[cfg]`."""
         parts = [s for s in imp.spec.strip().rstrip(";").split("::") if s]
         if not parts:
             return UNRESOLVED
-        attr = imp.names[0] if imp.names else ""
-        at = self._declared_from(self._own(importer, parts[0]), parts, attr)
-        if at is None and (beside := self._beside(importer, parts[0])) is not None:
-            at = self._declared_from(beside, parts, attr)
-        return (at.file,) if at is not None and not at.inline else UNRESOLVED
+        files = []
+        for attr in imp.names or ("",):  # `cfg_attr` paths: each the file of some build
+            at = self._declared_from(self._own(importer, parts[0]), parts, attr)
+            if at is None and (beside := self._beside(importer, parts[0])) is not None:
+                at = self._declared_from(beside, parts, attr)
+            if at is not None and not at.inline:
+                files.append(at.file)
+        return tuple(dict.fromkeys(files)) or UNRESOLVED
 
     def _declared_from(self, start: Module, parts: list[str], attr: str) -> Module | None:
         """The module a declaration (spec `parts`, its own `#[path]` `attr`) makes, from the
