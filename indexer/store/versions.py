@@ -92,7 +92,11 @@ PLAIN_VERSION = "1"
 # 77: a JavaScript/TypeScript `#` specifier is resolved by its package.json's `imports` map
 # 78: from TypeScript, a workspace package's TypeScript entry or index before its JavaScript one
 # 79: a tsconfig's `extends` array, and an `extends` naming a workspace package's file, are followed
-ASSEMBLY_VERSION = "79"
+# 80: a Rust module declared again under another `#[cfg]` with another `#[path]` is each
+#     declaration's own file (was: the last declaration's; indexer/lang/rust/resolve.py)
+# 81: a Rust `mod` with `#[cfg_attr(pred, path = "...")]`s reaches each of their files, and its
+#     usual file when no plain `#[path]` is there (was: the usual file alone; rust/resolve.py)
+ASSEMBLY_VERSION = "81"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -17,7 +17,8 @@ from indexer.lang.language import Language
 #    generic type or a trait object (`impl str`, `impl Tr for &a::B<T>`, `impl dyn Any`), and a
 #    `static` a variable whatever its case (was: missed, free functions, a constant); a field of a struct in a const's initializer block is the const's too (`_.S.a`, was `S.a`)
 #    and an impl for a type without a name holds its items under rustdoc's name of it (`slice.sort`)
-VERSION = "8"
+# 9: a `mod`'s `#[cfg_attr(pred, path = "...")]` paths are read (names ("", "u.rs"); was: none)
+VERSION = "9"
 
 LANGUAGE = Language(
     name="rust",

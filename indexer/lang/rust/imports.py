@@ -18,7 +18,8 @@
   `visibility` as a `use`'s (`pub extern crate x as y;` re-exports y, a private one binds it
   in its own module).
 - rust_mod: `mod b;` -> spec "b"; inside inline `mod a { ... }` -> spec "a::b", level 1;
-  `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",).
+  `#[path = "x/y.rs"] mod b;` -> names ("x/y.rs",); `#[cfg_attr(unix, path = "u.rs")] mod b;`
+  -> names ("", "u.rs"): the plain `#[path]` or "" (none), then each `cfg_attr`'s path.
 - rust_path: a path in code (an expression, a type, an attribute) that starts at a name which
   may be a crate's, or at `crate`, `self` or `super`, used without a `use`:
   `other::build::Builder::new()` -> spec "other::build::Builder", the path before its last
@@ -80,12 +81,29 @@ def _names(blocks: _Blocks | None) -> list[str]:
     return names[::-1]
 
 
-def _rust_path_attribute(node: Node, data: bytes) -> str | None:
+def _cfg_attr_path(attribute: Node, data: bytes) -> str | None:
+    """The `path = "..."` a `#[cfg_attr(pred, path = "...")]` sets, None for any other."""
+    args = attribute.child_by_field_name("arguments")
+    if node_text(attribute.named_children[0], data) != "cfg_attr" or args is None:
+        return None
+    tokens = args.children
+    for i in range(len(tokens) - 2):
+        if (tokens[i].type == "identifier" and node_text(tokens[i], data) == "path"
+                and tokens[i + 1].type == "=" and tokens[i + 2].type == "string_literal"):
+            return unquote(node_text(tokens[i + 2], data))
+    return None
+
+
+def _rust_path_attributes(node: Node, data: bytes) -> tuple[str, ...]:
     """The `#[path = "..."]` among the attributes right above a `mod` declaration (its
-    siblings read from its parent's children, `ancestry.place`)."""
+    siblings read from its parent's children, `ancestry.place`), then the paths its
+    `#[cfg_attr(pred, path = "...")]`s set, each a file of some build: ("x.rs",) for a plain
+    one, ("", "unix.rs", "windows.rs") for two `cfg_attr`s and none ("" is the usual file)."""
     holder = ancestry.parent(node)
     if holder is None:
-        return None
+        return ()
+    plain: str | None = None
+    chosen: list[str] = []
     children, at = ancestry.place(node, holder)
     for before in range(at - 1, -1, -1):  # back from it, not a copy of every sibling before it
         sibling = children[before]
@@ -94,11 +112,18 @@ def _rust_path_attribute(node: Node, data: bytes) -> str | None:
         if sibling.type not in ("attribute_item", "line_comment", "block_comment"):
             break
         attribute = sibling.named_children[0] if sibling.type == "attribute_item" and sibling.named_child_count else None
-        if attribute is not None and attribute.named_child_count and node_text(attribute.named_children[0], data) == "path":
+        if attribute is None or not attribute.named_child_count:
+            continue
+        if node_text(attribute.named_children[0], data) == "path":
             value = attribute.child_by_field_name("value")
-            if value is not None and value.type == "string_literal":
-                return unquote(node_text(value, data))
-    return None
+            if value is not None and value.type == "string_literal" and plain is None:
+                plain = unquote(node_text(value, data))
+        elif (alternative := _cfg_attr_path(attribute, data)) is not None:
+            chosen.insert(0, alternative)  # read bottom up: kept in the order written
+    alternatives = [a for a in dict.fromkeys(chosen) if a and a != plain]
+    if not alternatives:
+        return (plain,) if plain is not None else ()
+    return (plain or "", *alternatives)
 
 
 def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
@@ -106,9 +131,8 @@ def _rust_mod(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Impo
     if blocks is not None and (blocks.depth > MOD_NESTING or blocks.chars > MOD_CHARS):
         return []
     spec = "::".join([*_names(blocks), node_text(caps["spec"][0], data)])
-    path = _rust_path_attribute(node, data)
     return [ImportSpec("rust_mod", spec, line_of(node), blocks.depth if blocks is not None else 0,
-                       (path,) if path is not None else ())]
+                       _rust_path_attributes(node, data))]
 
 
 _RUST_COMMENTS = ("line_comment", "block_comment")

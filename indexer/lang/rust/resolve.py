@@ -182,14 +182,18 @@ class ModuleTree:
             found = self._outermost[file] = frozenset(k.partition("::")[0] for k in self.declarations(file))
         return found
 
-    def child(self, at: Module, name: str) -> Module | None:
+    def child(self, at: Module, name: str, attr: str | None = None) -> Module | None:
+        """The module `name` inside `at`. `attr` is one declaration's own `#[path]` ("" for
+        none), given for a `mod` resolved as itself: a module declared again under another
+        `#[cfg]` with another `#[path]` is each declaration's file, not the last one's."""
         # on every segment of every `use` path: the memos are read inline
         file, directory, inline = at
         key = "::".join((*inline, name)) if inline else name
-        declared = self._declared.get(file)
-        if declared is None:
-            declared = self.declarations(file)
-        attr = declared.get(key)
+        if attr is None:
+            declared = self._declared.get(file)
+            if declared is None:
+                declared = self.declarations(file)
+            attr = declared.get(key)
         if attr:
             target = normalize(join(directory if inline else parent(file), attr))
             return Module(target, parent(target)) if target and self.exists(target) else None
@@ -604,14 +608,26 @@ class RustResolver:
     def _declared(self, importer: str, imp: ImportSpec) -> Outcome:
         """`mod b;`, maybe inside inline modules (spec "a::b"), maybe with `#[path = ...]`
         (relative to the file's folder; inside inline modules, to the folder the file's own
-        children are in, then one per inline module: `ModuleTree.child`)."""
+        children are in, then one per inline module: `ModuleTree.child`). With
+        `#[cfg_attr(pred, path = ...)]`s, each of their files, and the usual one too when no
+        plain `#[path]` is there: every build's module, as for a `mod` under a `#[cfg]`."""
         parts = [s for s in imp.spec.strip().rstrip(";").split("::") if s]
         if not parts:
             return UNRESOLVED
-        at, taken = self.modules.walk(self._own(importer, parts[0]), parts)
-        if taken < len(parts) and (beside := self._beside(importer, parts[0])) is not None:
-            at, taken = self.modules.walk(beside, parts)
-        return (at.file,) if taken == len(parts) and not at.inline else UNRESOLVED
+        files = []
+        for attr in imp.names or ("",):  # `cfg_attr` paths: each the file of some build
+            at = self._declared_from(self._own(importer, parts[0]), parts, attr)
+            if at is None and (beside := self._beside(importer, parts[0])) is not None:
+                at = self._declared_from(beside, parts, attr)
+            if at is not None and not at.inline:
+                files.append(at.file)
+        return tuple(dict.fromkeys(files)) or UNRESOLVED
+
+    def _declared_from(self, start: Module, parts: list[str], attr: str) -> Module | None:
+        """The module a declaration (spec `parts`, its own `#[path]` `attr`) makes, from the
+        importer's module `start`: the inline modules around it walked, then its own file."""
+        at, taken = self.modules.walk(start, parts[:-1])
+        return self.modules.child(at, parts[-1], attr) if taken == len(parts) - 1 else None
 
     def _own(self, importer: str, first: str) -> Module:
         """The importer's own module, as its child `first` is looked for from it: its children
