@@ -533,3 +533,52 @@ def test_a_workspace_package_json_is_read_once_however_often_it_is_imported():
     outcomes += [resolver.resolve("p/lib/main.js", ImportSpec("es_import", "#x", i)) for i in range(50)]
     assert outcomes == [("p/lib/main.js",)] * 50 + [("p/x.js",)] * 50
     assert reads.count("p/package.json") <= 2  # the name map's read, and the package's
+
+
+def test_a_long_chain_of_tsconfig_extends_is_read_once_a_config():
+    """Each folder's tsconfig extends the next one's, 300 deep, and each folder imports through
+    the `paths` the deepest one sets: every config is read once, whatever number of configs
+    extend it (each was the whole chain again, a square in the configs)."""
+    import json
+
+    from indexer.lang.javascript import resolve as js_resolve
+
+    n = 300
+    files: dict[str, bytes] = {}
+    for i in range(n):
+        config: dict[str, object] = {"extends": f"../p{i + 1}/tsconfig.json"} if i + 1 < n else \
+            {"compilerOptions": {"paths": {"lib/*": ["./shared/*"]}}}
+        files[f"p{i}/tsconfig.json"] = json.dumps(config).encode()
+        files[f"p{i}/a.ts"] = b""
+    files[f"p{n - 1}/shared/q.ts"] = b""
+    reads: list[str] = []
+
+    def read(path: str) -> bytes:
+        reads.append(path)
+        return files[path]
+
+    resolver = js_resolve.JsResolver(TreePaths(files), read)
+    outcomes = {resolver.resolve(f"p{i}/a.ts", ImportSpec("es_import", "lib/q", 1)) for i in range(n)}
+    assert outcomes == {(f"p{n - 1}/shared/q.ts",)}
+    configs = [r for r in reads if r.endswith("tsconfig.json")]
+    assert len(configs) == len(set(configs)) == n
+
+
+def test_an_extends_array_applies_each_config_whole_as_typescript_does():
+    """`extends: [b, c]` applies b's config, then c's, each with all it extends: c extends d,
+    so d's `paths` (relative to d's folder) come after b's and win, as TypeScript 5 reads it,
+    though d is reached twice; a cycle back to the config adds nothing."""
+    import json
+
+    from indexer.lang.javascript import resolve as js_resolve
+
+    files = {
+        "app/tsconfig.json": json.dumps({"extends": ["../b/tsconfig.json", "../c/tsconfig.json"]}).encode(),
+        "b/tsconfig.json": json.dumps({"extends": "../d/tsconfig.json",
+                                       "compilerOptions": {"paths": {"x/*": ["./bx/*"]}}}).encode(),
+        "c/tsconfig.json": json.dumps({"extends": ["../d/tsconfig.json", "../app/tsconfig.json"]}).encode(),
+        "d/tsconfig.json": json.dumps({"compilerOptions": {"paths": {"x/*": ["./dx/*"]}}}).encode(),
+        "app/main.ts": b"", "b/bx/m.ts": b"", "d/dx/m.ts": b"",
+    }
+    resolver = js_resolve.JsResolver(TreePaths(files), files.__getitem__)
+    assert resolver.resolve("app/main.ts", ImportSpec("es_import", "x/m", 1)) == ("d/dx/m.ts",)

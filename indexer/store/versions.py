@@ -96,7 +96,10 @@ PLAIN_VERSION = "1"
 #     declaration's own file (was: the last declaration's; indexer/lang/rust/resolve.py)
 # 81: a Rust `mod` with `#[cfg_attr(pred, path = "...")]`s reaches each of their files, and its
 #     usual file when no plain `#[path]` is there (was: the usual file alone; rust/resolve.py)
-ASSEMBLY_VERSION = "81"
+# 82: each config of a tsconfig `extends` array is applied whole, with all it extends, as
+#     TypeScript applies it (a config reached twice applies twice), and each config's settings
+#     are made once (indexer/lang/javascript/resolve.py)
+ASSEMBLY_VERSION = "82"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

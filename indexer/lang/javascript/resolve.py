@@ -9,7 +9,7 @@ wildcards, then `baseUrl`); then packages of the tree itself by their package.js
 from __future__ import annotations
 
 import posixpath
-from typing import Callable, Mapping
+from typing import Callable, Mapping, NamedTuple
 
 from indexer.contract.decode import decode_json, string_end
 from indexer.model import BlobFacts, ImportSpec
@@ -128,11 +128,40 @@ class TsConfig:
         return None
 
 
+class _Settings(NamedTuple):
+    """What configs applied in turn set (`JsResolver._load`), each later one winning where it
+    sets `baseUrl` or `paths`: composed with `then`, so a config's own, with all it extends, is
+    made once however many configs extend it."""
+
+    first_here: str  # the first config's folder: `paths` are relative to it when none sets either
+    base_set: bool
+    base_dir: str | None  # the last `baseUrl` set, resolved (None when unset, or leaving the tree)
+    paths: dict[str, list[str]] | None  # the last `paths` set; None when none is
+    last_here: str | None  # the folder of the last config setting either; None when none does
+
+    def then(self, later: _Settings) -> _Settings:
+        """These settings, then `later`'s applied over them."""
+        return _Settings(self.first_here, self.base_set or later.base_set,
+                         later.base_dir if later.base_set else self.base_dir,
+                         later.paths if later.paths is not None else self.paths,
+                         later.last_here if later.last_here is not None else self.last_here)
+
+    def config(self) -> TsConfig:
+        # `paths` are relative to `baseUrl` where one is set, else to the folder of the config
+        # that set either last, as TypeScript reads a config's `paths` from its own folder
+        if self.last_here is None:
+            paths_dir = self.first_here
+        else:
+            paths_dir = self.base_dir if self.base_dir is not None else self.last_here
+        return TsConfig(self.base_dir, self.paths or {}, paths_dir)
+
+
 class JsResolver:
     def __init__(self, tree: TreePaths, read: Callable[[str], bytes]) -> None:
         self.tree = tree
         self.read = read
         self._configs: dict[str, TsConfig | None] = {}
+        self._settings: dict[str, _Settings | None] = {}  # each config's, with all it extends
         self._nearest: dict[str, TsConfig | None] = {}
         self._packages: dict[str, object] = {}
         self.workspaces = self._workspaces()
@@ -186,35 +215,46 @@ class JsResolver:
     # -- tsconfig ------------------------------------------------------------------------
     def _load(self, path: str) -> TsConfig | None:
         """The config at `path`, its `extends` followed inside the tree: each config it extends
-        applied before it, an `extends` array's in the order written (TypeScript 5's reading),
-        the later setting `baseUrl` or `paths` winning. The tree may make the chain as long as it
-        likes: it is walked with a stack, each config once (so a cycle ends)."""
-        if path in self._configs:
-            return self._configs[path]
-        order: list[tuple[str, dict]] = []
-        seen: set[str] = set()
-        stack: list[tuple[str, dict | None]] = [(path, None)]
+        applied before it, with all they extend, an `extends` array's in the order written
+        (TypeScript 5's reading), the later setting `baseUrl` or `paths` winning. The tree may
+        make the chains as long and as shared as it likes: they are walked with a stack, each
+        config read and composed once (`_settings`), and one on the way to itself (a cycle)
+        adds nothing there."""
+        if path not in self._configs:
+            settings = self._settings_of(path)
+            self._configs[path] = settings.config() if settings is not None else None
+        return self._configs[path]
+
+    def _settings_of(self, path: str) -> _Settings | None:
+        pending: dict[str, tuple[_Settings, list[str]]] = {}  # read, waiting for what they extend
+        stack = [path]
         while stack:
-            at, read = stack.pop()
-            if read is not None:  # everything it extends is applied: now itself
-                order.append((at, read))
+            at = stack[-1]
+            if at in self._settings:
+                stack.pop()
                 continue
-            if at in seen:
+            if at not in pending:
+                try:
+                    data = loads_lenient(self.read(at).decode("utf-8", "replace"))
+                except (ValueError, KeyError, OSError):
+                    data = None
+                if not isinstance(data, dict):
+                    self._settings[at] = None
+                    stack.pop()
+                    continue
+                extended = self._extends(at, data)
+                pending[at] = (self._own(at, data), extended)
+                stack.extend(e for e in reversed(extended) if e not in self._settings and e not in pending)
                 continue
-            seen.add(at)
-            try:
-                data = loads_lenient(self.read(at).decode("utf-8", "replace"))
-            except (ValueError, KeyError, OSError):
-                data = None
-            if not isinstance(data, dict):
-                continue
-            stack.append((at, data))
-            stack.extend((ext, None) for ext in reversed(self._extends(at, data)))
-        made: TsConfig | None = None
-        for at, data in order:
-            made = self._config(at, data, made)
-        self._configs[path] = made
-        return made
+            own, extended = pending.pop(at)
+            stack.pop()
+            made: _Settings | None = None
+            for e in extended:  # one still pending extends `at`: a cycle, skipped
+                done = self._settings.get(e)
+                if done is not None:
+                    made = done if made is None else made.then(done)
+            self._settings[at] = own if made is None else made.then(own)
+        return self._settings[path]
 
     def _extends(self, path: str, data: dict) -> list[str]:
         """The configs of the tree that `path` (read as `data`) extends: a path relative to it,
@@ -240,24 +280,19 @@ class JsResolver:
         return out
 
     @staticmethod
-    def _config(path: str, data: dict, inherited: TsConfig | None) -> TsConfig:
+    def _own(path: str, data: dict) -> _Settings:
+        """What the config at `path` (read as `data`) sets itself."""
         here = parent(path)
         opts = data.get("compilerOptions")
         opts = opts if isinstance(opts, dict) else {}
-        base_dir = inherited.base_dir if inherited else None
-        paths = inherited.paths if inherited else {}
-        paths_dir = inherited.paths_dir if inherited else here
-        if isinstance(opts.get("baseUrl"), str):
-            base_dir = normalize(join(here, opts["baseUrl"]))
-            paths_dir = base_dir if base_dir is not None else here
-        if isinstance(opts.get("paths"), dict):
-            paths = {
-                k: [t for t in v if isinstance(t, str)]
-                for k, v in opts["paths"].items()
-                if isinstance(k, str) and isinstance(v, list)
-            }
-            paths_dir = base_dir if base_dir is not None else here
-        return TsConfig(base_dir, paths, paths_dir)
+        base_set = isinstance(opts.get("baseUrl"), str)
+        base_dir = normalize(join(here, opts["baseUrl"])) if base_set else None
+        paths = {
+            k: [t for t in v if isinstance(t, str)]
+            for k, v in opts["paths"].items()
+            if isinstance(k, str) and isinstance(v, list)
+        } if isinstance(opts.get("paths"), dict) else None
+        return _Settings(here, base_set, base_dir, paths, here if base_set or paths is not None else None)
 
     def config_for(self, importer: str) -> TsConfig | None:
         d = parent(importer)
