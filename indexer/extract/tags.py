@@ -490,7 +490,7 @@ _DATA_KINDS = frozenset({"variable", "constant", "field"})
 _TAGGED_KINDS = frozenset({"struct", "enum", "class"})
 
 
-def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: bool = False) -> list[str]:
+def _container_chain(language: str, hooks: TagsHooks, stack: list[_Def], d: _Def, hinted_holders: bool = False) -> list[str]:
     """Names of the definitions enclosing `d`, outermost first. A variable holds no other
     variable (`a = b = 0`, `x, y = pair`: siblings, not members), but does hold what a
     definition inside it holds (Rust's `const _: () = { struct S { a: u8 } };`: `_.S.a`). A C typedef holds the
@@ -505,8 +505,8 @@ def _container_chain(language: str, stack: list[_Def], d: _Def, hinted_holders: 
     initializer: of the names one declaration binds (one span), the last named before `d`
     holds it, and none holds another of them; with `variables_hold_fields`, a variable holds
     any definition inside it. A kind the language's `holderless` names holds nothing. With
-    `selector_holders`, holders are as code selects members (`_selector_chain`)."""
-    hooks = tags_hooks.of(language)
+    `selector_holders`, holders are as code selects members (`_selector_chain`). `hooks` are
+    the language's, which the caller holds for the whole file."""
     if hooks.selector_holders:
         return _selector_chain(stack, d)
     if hooks.declarators_hold:  # no holder: a name after `d`'s, or one whose next one in is of its declaration
@@ -669,9 +669,9 @@ def _symbols(language: str, defs: list[_Def], data: bytes, budget: int) -> tuple
             # interface there (`x.(interface{ Name() string })`): a local, as ctags has it
         elif not d.scope_only:
             if hinted_holders:
-                chain = _container_chain(language, stack, d, True)
+                chain = _container_chain(language, hooks, stack, d, True)
             else:
-                chain = _container_chain(language, stack, d) if stack else []
+                chain = _container_chain(language, hooks, stack, d) if stack else []
                 if d.hint:
                     chain.append(d.hint)
             kind = d.kind
