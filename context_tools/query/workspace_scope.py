@@ -333,7 +333,7 @@ class GoClauses:
 
     def _clause(self, spec: str) -> str:
         from indexer.lang.go.bases import import_clause
-        from indexer.lang.go.resolve import candidate_files
+        from indexer.lang.go.resolve import candidate_files, outside_its_package
         from indexer.resolve.tree import TreePaths
 
         # the longest module path the import path is in, as the go command picks the module; one
@@ -349,7 +349,7 @@ class GoClauses:
         clauses = []
         for path in candidate_files(tree, folder):
             facts = m.snap.core_facts(path)
-            if facts is not None and not facts.build_ignored and facts.package_name != "documentation":
+            if facts is not None and not outside_its_package(facts):
                 clauses.append(facts.package_name)
         return import_clause(clauses)
 

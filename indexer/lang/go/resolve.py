@@ -41,7 +41,13 @@ from typing import Callable, Container, Iterator, Mapping, NamedTuple
 from indexer.manifests.go import GoMod, parse_go_mod
 from indexer.model import BlobFacts, ImportSpec
 from indexer.resolve.tree import EXTERNAL, UNRESOLVED, Outcome, TreePaths, join, normalize, parent
-from indexer.store.facts_table import summaries_of
+from indexer.store.facts_table import FactsSummary, summaries_of
+
+
+def outside_its_package(facts: BlobFacts | FactsSummary) -> bool:
+    """A file no build takes into its folder's package: one `//go:build ignore` excludes, or a
+    `package documentation` file, which go/build passes over."""
+    return facts.build_ignored or facts.package_name == "documentation"
 
 
 def ignored_dir(directory: str) -> bool:
@@ -215,8 +221,8 @@ class GoResolver:
         declared: dict[str, str] = {}
         for path in candidates:
             f = self.summaries.get(path)
-            if f is not None and (f.build_ignored or f.package_name == "documentation"):
-                continue  # go/build passes over a `package documentation` file as one no build takes
+            if f is not None and outside_its_package(f):
+                continue
             declared[path] = f.package_name if f is not None else ""
             if declared[path]:
                 names[declared[path]] += 1
