@@ -10,26 +10,9 @@ from indexer.lang.tags_hooks import TagsHooks
 from indexer.model import Occurrence
 
 
-def _word_name(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
-    """A function's name as written; an alias's, the text of its `name=value` argument before
-    the `=` (none without one: `alias ll` prints, `-g` is an option)."""
-    parent = parent_of(node)
-    if parent is not None and parent.type == "function_definition":
-        return start, name
-    cut = name.find("=")
-    if cut <= 0:
-        return None
-    alias = name[:cut]
-    row, col = node.start_point
-    sites.append(Occurrence(alias, row + 1, col + 1, "definition"))
-    return start, alias
-
-
-def _quoted_alias(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
-    """An alias whose whole argument is quoted (`alias 'la=ls -a'`, `alias "ll=ls -l"`): the
-    text inside the quotes before the `=` (a `raw_string` keeps its quote, a `string`'s first
-    `string_content` does not)."""
-    skip = 1 if node.type == "raw_string" else 0
+def _alias(node: Node, start: int, name: str, sites: list[Occurrence], skip: int = 0) -> tuple[int, str] | None:
+    """An alias's name: the text of its `name=value` argument, from `skip` (past a quote) up to
+    the `=`; none without one (`alias ll` prints, `-g` is an option)."""
     cut = name.find("=", skip)
     if cut <= skip:
         return None
@@ -37,6 +20,21 @@ def _quoted_alias(node: Node, start: int, name: str, data: bytes, sites: list[Oc
     row, col = node.start_point
     sites.append(Occurrence(alias, row + 1, col + 1 + skip, "definition"))
     return start + skip, alias
+
+
+def _word_name(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
+    """A function's name as written; an alias's as `_alias` reads it."""
+    parent = parent_of(node)
+    if parent is not None and parent.type == "function_definition":
+        return start, name
+    return _alias(node, start, name, sites)
+
+
+def _quoted_alias(node: Node, start: int, name: str, data: bytes, sites: list[Occurrence]) -> tuple[int, str] | None:
+    """An alias whose whole argument is quoted (`alias 'la=ls -a'`, `alias "ll=ls -l"`): read
+    inside the quotes (a `raw_string` keeps its quote, a `string`'s first `string_content`
+    does not)."""
+    return _alias(node, start, name, sites, 1 if node.type == "raw_string" else 0)
 
 
 HOOKS = TagsHooks(kinds={"function_definition": "function", "variable_assignment": "variable"},
