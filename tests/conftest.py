@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import compileall
 import itertools
+import re
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -10,6 +13,21 @@ import pytest
 
 from tests import examples  # noqa: F401  # registers and loads the Hypothesis profile first
 from tests.indexed import Asked, index_files
+
+ROOT = Path(__file__).resolve().parent.parent
+# What the suite's child processes import from the checkout.
+PACKAGES = ("indexer", "delta", "context_tools", "corpora", "benchmarks")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the checkout's modules once when Python may not write their bytecode itself.
+
+    Under PYTHONDONTWRITEBYTECODE every process the tests start (CLI runs, servers, pool workers)
+    would compile each module it imports from the checkout again; an installed copy has them
+    compiled by pip. Only the first pytest process compiles: xdist's workers start after it."""
+    if sys.dont_write_bytecode and not hasattr(config, "workerinput"):
+        for package in PACKAGES:
+            compileall.compile_dir(ROOT / package, quiet=2, rx=re.compile(r"[/\\](polyglot|fixtures)[/\\]"))
 
 
 @pytest.fixture
