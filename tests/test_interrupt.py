@@ -35,7 +35,7 @@ def corpus(tmp_path_factory) -> Path:
     from corpora.synthetic import generate
 
     repo = tmp_path_factory.mktemp("interrupt") / "syn.git"
-    generate(repo, files=1000, seed=0)
+    generate(repo, files=500, seed=0)
     return repo
 
 
