@@ -35,21 +35,32 @@ def corpus(tmp_path_factory) -> Path:
     from corpora.synthetic import generate
 
     repo = tmp_path_factory.mktemp("interrupt") / "syn.git"
-    generate(repo, files=1000, seed=0)
+    generate(repo, files=500, seed=0)
     return repo
 
 
-def _group_gone(pgid: int) -> bool:
-    """True once no process of the group is left (waited for up to 10 s: a killed worker's
+def _live(pgid: int) -> list[str]:
+    """The processes of group `pgid` still running. A zombie, ended and waiting for init to
+    reap it once its parent is gone, is not running: init reaps on a cadence of its own (a
+    second, on some), which a test would otherwise wait out."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            found.append(stat.parent.name)
+    return found
+
+
+def _none_live(pgid: int) -> bool:
+    """True once no process of the group is running (waited for up to 10 s: a killed worker's
     parent-death signal is asynchronous)."""
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
+    while _live(pgid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return False
+    return not _live(pgid)
 
 
 def _fingerprint(repo: Path, store: Path, rev: str = "HEAD") -> str:
@@ -83,7 +94,7 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
-    assert _group_gone(p.pid)
+    assert _none_live(p.pid), _live(p.pid)
     assert _fingerprint(corpus, store) == fresh_head
 
 
@@ -103,7 +114,7 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
     out, err = ended_within(p, 30, "the index waited for good on the killed worker's task")
     assert (p.returncode, out) == (1, "")
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
-    assert _group_gone(p.pid)
+    assert _none_live(p.pid), _live(p.pid)
     assert _fingerprint(corpus, store) == fresh_head
 
 
@@ -164,7 +175,7 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
         pytest.fail("the server did not stop on Ctrl-C")
     assert p.stderr is not None
     assert p.returncode == 130 and p.stderr.read().decode().endswith(INTERRUPTED)
-    assert _group_gone(p.pid)
+    assert _none_live(p.pid), _live(p.pid)
 
 
 def test_a_ctrl_c_stops_the_stdio_server_at_once_with_a_call_waiting(tmp_path):
@@ -218,7 +229,7 @@ def test_a_ctrl_c_stops_the_stdio_server_at_once_with_a_call_waiting(tmp_path):
             pytest.fail("the server waited for the call in flight")
         assert p.stderr is not None
         assert p.returncode == 130 and p.stderr.read().decode().endswith(INTERRUPTED)
-        assert _group_gone(p.pid)
+        assert _none_live(p.pid), _live(p.pid)
     finally:
         tracker.close()
         for conn in held:
@@ -249,7 +260,7 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
     _, err = p.communicate(timeout=60)  # to the end of stderr: every process holding it is gone
     said = _stopped_line(sig) if sig == signal.SIGHUP else ""
     assert (p.returncode, err.decode()) == (-sig if sig == signal.SIGKILL else 128 + sig, said)
-    assert _group_gone(p.pid)
+    assert _none_live(p.pid), _live(p.pid)
     assert _fingerprint(corpus, tmp_path / "home") == fresh_head
 
 
@@ -354,7 +365,7 @@ def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
-    assert _group_gone(p.pid)
+    assert _none_live(p.pid), _live(p.pid)
     assert _fingerprint(corpus, store, "HEAD~1") == first
     assert _fingerprint(corpus, store) == fresh
 
@@ -486,27 +497,6 @@ def test_a_stop_grace_that_is_no_number_is_refused_before_serving(tmp_path):
 
 def _stopped_line(sig: int) -> str:
     return f"rennet: interrupted: stopped by {signal.Signals(sig).name}\n"
-
-
-def _live(pgid: int) -> list[str]:
-    """The processes of group `pgid` still running (a zombie the system has yet to reap, its
-    parent gone, is not running)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            found.append(stat.parent.name)
-    return found
-
-
-def _none_live(pgid: int) -> bool:
-    deadline = time.monotonic() + 10
-    while _live(pgid) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return not _live(pgid)
 
 
 # SIGTERM and SIGHUP reach the same handler of the command (`standard_streams.stop_on_signals`)

@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+from indexer.worker_start import PREPARE_ENV
 from tests.test_context_world import ROOT, cli_env
 
 _LOOK = """
@@ -42,8 +43,10 @@ def settled(threads=1):
 
 
 def _run(script: str) -> str:
-    done = subprocess.run([sys.executable, "-c", _LOOK + textwrap.dedent(script)], cwd=ROOT, env=cli_env(None),
-                          capture_output=True, text=True, timeout=60)
+    # A forkserver's preload sets up one language, not every one: no case here parses a blob,
+    # and each would otherwise wait for every grammar's query to compile before its pool starts.
+    done = subprocess.run([sys.executable, "-c", _LOOK + textwrap.dedent(script)], cwd=ROOT,
+                          env={**cli_env(None), PREPARE_ENV: "python"}, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done.stdout.strip()
 
