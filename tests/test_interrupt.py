@@ -600,12 +600,12 @@ def test_a_pool_stopped_after_its_workers_died_holding_its_locks_ends_at_once(le
     assert (p.returncode, out, err) == (0, "ended\n", "")
 
 
-def _http_server(tmp_path: Path, root: Path, token: str) -> tuple[subprocess.Popen, int]:
-    """`rennet mcp --http` on a free port serving `root`, once it listens."""
+def _http_server(tmp_path: Path, root: Path, token: str, *more: str) -> tuple[subprocess.Popen, int]:
+    """`rennet mcp --http` on a free port serving `root` (with the options `more`), once it listens."""
     import socket
 
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
-                          "RENNET_TEST_TOKEN", "--root", str(root)], cwd=ROOT,
+                          "RENNET_TEST_TOKEN", "--root", str(root), *more], cwd=ROOT,
                          env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
@@ -652,7 +652,8 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
     """`rennet mcp --http` indexing for a client (the MCP SDK's own) once the index's workers
     are forked, then SIGTERM to the server's whole group (a service manager's stop) or SIGHUP to
     the server alone: the call is told to stop as a client's cancel tells it, and answers
-    `interrupted` saying the server is stopping, well within the grace; the server then leaves
+    `interrupted` saying the server is stopping, without waiting out its grace (an hour here,
+    so a server that waited would not leave before the test's bound); the server then leaves
     with its status, no process of it left, and the next index of the store gives a fresh
     store's snapshot (was: to the group, `worker_lost`, the signal having ended the workers as
     though one crashed; to the server alone, the index ran on, the server left at the grace's
@@ -660,12 +661,11 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
     import anyio
     from mcp import Client
 
-    from context_tools.faces.mcp_http import SHUTDOWN_SECONDS
     from tests.test_mcp import client_with
 
     token = "t" * 40
-    p, port = _http_server(tmp_path, corpus.parent, token)
-    told: list[float] = []
+    p, port = _http_server(tmp_path, corpus.parent, token, "--stop-grace", "3600")
+    told: list[bool] = []
 
     async def work() -> dict:
         async with Client(client_with(f"http://127.0.0.1:{port}/mcp", token)) as client:
@@ -675,7 +675,7 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
                     assert time.monotonic() < deadline, "the index's workers never started"
                     await anyio.sleep(0.005)
                 (os.killpg if whole_group else os.kill)(p.pid, sig)
-                told.append(time.monotonic())
+                told.append(True)
 
             async with anyio.create_task_group() as group:
                 group.start_soon(stop_once_its_workers_are_up)
@@ -693,7 +693,7 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
-    assert told and time.monotonic() - told[0] < SHUTDOWN_SECONDS, "the server waited out its grace"
+    assert told, "the call answered before the server was told to stop"
     name = signal.Signals(sig).name
     assert answer["error"] == {"code": "interrupted", "message": f"the server is stopping ({name}): this call "
                                "stopped where it was; what was stored stays whole: call again once the server is back"}
