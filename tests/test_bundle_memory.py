@@ -76,11 +76,13 @@ def _distinct(n: int) -> list[str]:
 
 # shape -> (files, the facts of each)
 _HOSTILE: dict[str, tuple[int, Callable[[], BlobFacts]]] = {
-    # decoded, the costliest items a byte can make
-    "one-character names outside Latin-1": (64, lambda: BlobFacts("python", 1, local_names=_wide(8_000))),
-    # written, a name-index key for every occurrence
+    # decoded, the costliest items a byte can make (every blob's decoded at once held 25 times
+    # the body at any count)
+    "one-character names outside Latin-1": (64, lambda: BlobFacts("python", 1, local_names=_wide(3_000))),
+    # written, a name-index key for every occurrence (stored forms made all before the commit
+    # hold over 7 times the body at any count, so a count past half a MiB in all will do)
     "occurrences of distinct names": (64, lambda: BlobFacts("python", 1, occurrences=[
-        Occurrence(n, 1, 1, "r") for n in _distinct(6_500)])),
+        Occurrence(n, 1, 1, "r") for n in _distinct(1_200)])),
     # fingerprinted, an `inherits` edge and its line for every base (fewer a file than the
     # allowance takes: each edge costs tracemalloc much time, and a file's are made together;
     # the old peak held every edge at once, so it stays as many times the body at any count)

@@ -48,7 +48,7 @@ def repos(tmp_path_factory):
     root = tmp_path_factory.mktemp("dask-repos")
     history = build_history(root / "history")
     polyglot = build_polyglot(root / "polyglot")
-    generate(root / "synthetic", files=120, seed=3, follow_ups=2)
+    generate(root / "synthetic", files=40, seed=3, follow_ups=2)
     generate(root / "long", files=40, seed=5, follow_ups=11)  # 12 commits: two streams of six
     return {"history": history, "polyglot": polyglot, "synthetic": str(root / "synthetic"), "long": str(root / "long")}
 

@@ -48,7 +48,7 @@ def test_the_mcp_server_indexes_a_series_as_fresh_processes_do(tmp_path):
     """The server (workers from its forkserver, summaries kept) indexes a base commit and two
     follow-ups, each changing enough files to fork workers; each follow-up's snapshot is byte
     for byte the one a fresh process writes into a fresh store."""
-    corpus = generate(tmp_path / "repo", files=150, seed=3, change_share=0.2, follow_ups=2)
+    corpus = generate(tmp_path / "repo", files=60, seed=3, change_share=0.2, follow_ups=2)
     repo = str(corpus.path)
     assert all(len(changed) > 8 for changed in corpus.changed)  # each re-index parses in workers
     served = tmp_path / "served"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +29,19 @@ def make_change(path: Path, messages: list[str], branch: str = "feature", files:
 
 
 def install_gh(monkeypatch: Any, tmp_path: Path, table: dict[str, Any], token: str) -> Path:
-    """Put the fake gh first on PATH answering from `table`; returns the invocation log path."""
+    """Put the fake gh first on PATH answering from `table`; returns the invocation log path.
+    On PATH is an executable `gh` that runs the fake with this interpreter, isolated and without
+    site: `python3` found through PATH may be a version manager's shim, which costs many times
+    the fake's own start at every call of a build."""
     data = tmp_path / "gh-data.json"
     data.write_text(json.dumps(table))
     log = tmp_path / "gh-calls.jsonl"
-    monkeypatch.setenv("PATH", f"{FAKE_BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    folder = tmp_path / "fake-bin"
+    folder.mkdir(exist_ok=True)
+    gh = folder / "gh"
+    gh.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -I -S {shlex.quote(str(FAKE_BIN / 'gh'))} \"$@\"\n")
+    gh.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
     monkeypatch.setenv("FAKE_GH_DATA", str(data))
     monkeypatch.setenv("FAKE_GH_LOG", str(log))
     monkeypatch.setenv("GH_TOKEN", token)
