@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import warnings
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Awaitable, Callable, Iterator, TypeVar
 
@@ -77,21 +78,50 @@ def run_stdio(store: str, work, *extra: str, root: str | None = None):
     return anyio.run(_session, params, work)
 
 
-@pytest.fixture(scope="module")
-def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
-    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
-    the default root: `work(client)` in one session of one spawned server, held open in a
-    thread of its own across those tests."""
+@contextmanager
+def _held_stdio(store: str, root: str) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+    """`run_stdio(store, work, root=root)` for many calls of `work(client)`: each in one session
+    of one spawned server, held open in a thread of its own until the block ends."""
     import anyio.from_thread
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(
-        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir()],
-        env=cli_env(world.store), cwd=str(ROOT))
+        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root],
+        env=cli_env(store), cwd=str(ROOT))
     with anyio.from_thread.start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(Client(params)) as client:
             yield lambda work: portal.call(work, client)
+
+
+@pytest.fixture(scope="module")
+def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
+    the default root, across those tests."""
+    with _held_stdio(world.store, tempfile.gettempdir()) as run:
+        yield run
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """A plain stdio server whose one root is `root`, with a store of its own beside it: each
+    test that uses it builds its repositories in a folder of its own under `root` (`place`)."""
+    root: Path
+    run: Callable[[Callable[[object], Awaitable[object]]], object]
+
+    def place(self, name: str) -> Path:
+        folder = self.root / name
+        folder.mkdir()
+        return folder
+
+
+@pytest.fixture(scope="module")
+def scratch_server(tmp_path_factory) -> Iterator[Scratch]:
+    """One spawned server for the tests that index repositories of their own under its root and
+    read them back: a server start each spared, each test in its own folder of the root."""
+    root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
+    with _held_stdio(str(tmp_path_factory.mktemp("scratch-store")), str(root)) as run:
+        yield Scratch(root, run)
 
 
 def text_of(result) -> dict:
@@ -368,12 +398,11 @@ def test_the_packet_tool_writes_the_files_rennet_delta_writes(job_session, world
         assert (out / "noise-offer.json").read_bytes() == offer_bytes
 
 
-def test_a_read_tool_never_indexes_and_says_which_tool_does(tmp_path):
+def test_a_read_tool_never_indexes_and_says_which_tool_does(scratch_server: Scratch):
     from corpora.gitbuild import RepoBuilder
 
-    repo = tmp_path / "fresh"
+    repo = scratch_server.place("never") / "fresh"  # a repository the server's store never held
     RepoBuilder(repo).commit({"m.py": "def fresh():\n    return 1\n"})
-    home = str(tmp_path / "home")
 
     async def work(client):
         first = await client.call_tool("context_symbol", {"repo": str(repo), "name": "fresh"})
@@ -382,7 +411,7 @@ def test_a_read_tool_never_indexes_and_says_which_tool_does(tmp_path):
         again = await client.call_tool("context_symbol", {"repo": str(repo), "name": "fresh"})
         return first, listed, indexed, again
 
-    first, listed, indexed, again = run_stdio(home, work, root=str(tmp_path))
+    first, listed, indexed, again = scratch_server.run(work)
     error = text_of(first)["error"]
     assert error["code"] == "not_indexed" and "repo_index" in error["message"]
     assert text_of(listed)["data"]["revs"] == []  # the read left no snapshot behind
@@ -1151,12 +1180,12 @@ def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_error
     assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]
 
 
-def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
+def test_a_root_inside_a_repository_does_not_serve_that_repository(scratch_server: Scratch, tmp_path):
     """Git finds the repository holding a folder by climbing from it: a root inside a repository
     (a home folder kept in git) must not serve the files of that repository, which lie outside."""
     from corpora.gitbuild import RepoBuilder
 
-    outer = tmp_path / "home"
+    outer = scratch_server.place("inside") / "home"
     RepoBuilder(outer).commit({"secrets.py": "def outer_secret():\n    return 'key'\n", "projects/README": "hi\n"})
     inner = outer / "projects"
     inner.mkdir()
@@ -1175,7 +1204,8 @@ def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
     async def served(client):
         return await client.call_tool("repo_index", {"repo": str(inner), "rev": "HEAD"})
 
-    assert run_stdio(store, served, root=str(outer)).structured_content["ok"] is True
+    # a root holding the whole repository serves it
+    assert scratch_server.run(served).structured_content["ok"] is True
 
 
 def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, stdio_server, tmp_path):
@@ -2279,7 +2309,7 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
     check()
 
 
-def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
+def test_a_repository_under_a_root_is_not_read_from_outside_it(scratch_server: Scratch, tmp_path):
     """Whoever may write under a root (an agent sandboxed to its workspace, the server not) can
     point a repository there at another: a `.git` file naming a git directory whose `commondir`
     is another repository's, or `objects/info/alternates` naming its objects. Either gave the
@@ -2289,10 +2319,10 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
 
     from corpora.gitbuild import RepoBuilder
 
-    secret = tmp_path / "secret"
+    secret = tmp_path / "secret"  # outside the server's root
     RepoBuilder(secret).commit({"secret.py": "def outside_secret():\n    return 'key'\n"})
     head = str(pygit2.Repository(str(secret)).head.target)
-    ws = tmp_path / "ws"
+    ws = scratch_server.place("under")
     (ws / "fake").mkdir(parents=True)
     (ws / "evil").mkdir()
     (ws / "fake" / "commondir").write_text(f"{secret / '.git'}\n")
@@ -2302,7 +2332,6 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
     RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})
     (ws / "own" / "sub").mkdir()
     alternates = ws / "own" / ".git" / "objects" / "info" / "alternates"
-    store = str(tmp_path / "store")
 
     async def work(client):
         redirected = [await client.call_tool("repo_index", {"repo": str(ws / "evil"), "rev": "HEAD"}),
@@ -2316,7 +2345,7 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
         borrowed = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": head})
         return redirected, (own, own_sub), borrowed
 
-    redirected, own, borrowed = run_stdio(store, work, root=str(ws))
+    redirected, own, borrowed = scratch_server.run(work)
     assert [reply.structured_content["ok"] for reply in own] == [True, True]
     for reply in (*redirected, borrowed):  # was: indexed and served
         error = reply.structured_content["error"]
@@ -2332,7 +2361,7 @@ def _packed(path: Path, files: dict[str, str]) -> Path:
     return path / ".git"
 
 
-def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(tmp_path):
+def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(scratch_server: Scratch, tmp_path):
     """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, as a pack
     file, or as a loose object in a fan-out folder, wherever it leads: whoever may write under
     a root could link another repository's objects in. Each such repository is `forbidden`
@@ -2346,9 +2375,9 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
 
     from corpora.gitbuild import RepoBuilder
 
-    outside = tmp_path / "outside"
+    outside = tmp_path / "outside"  # outside the server's root
     outside.mkdir()
-    ws = tmp_path / "ws"
+    ws = scratch_server.place("linked")
     secret = {"secret.py": "def outside_secret():\n    return 'key'\n"}
     linked_pack = _packed(ws / "linked_pack", secret)
     shutil.move(linked_pack / "objects" / "pack", outside / "pack")
@@ -2363,7 +2392,6 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
     RepoBuilder(ws / "loose").commit({"loose.py": "def loose():\n    return 1\n"})
     head = str(pygit2.Repository(str(ws / "loose")).head.target)
     loose = ws / "loose" / ".git" / "objects" / head[:2] / head[2:]
-    store = str(tmp_path / "store")
 
     async def work(client):
         async def index(name: str):
@@ -2379,7 +2407,7 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
         refused = [await index("linked_pack"), await index("linked_file"), await index("own"), await index("loose")]
         return served, refused, await index("plain")
 
-    served, refused, still = run_stdio(store, work, root=str(ws))
+    served, refused, still = scratch_server.run(work)
     assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True, True]
     places = [outside / "pack", outside / pack_file.name, outside / fan_out.name, outside / loose.name]
     for reply, place in zip(refused, places):
