@@ -1136,7 +1136,7 @@ def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: W
     held, the call waited 10 s and went on as if the client had declared none)."""
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, world.store, "/")
+    server = http_server  # its root holds the repository; the client's roots, declared in a session of its own, do not
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     hello = {"protocolVersion": "2025-06-18", "capabilities": {"roots": {"listChanged": True}},
@@ -1144,24 +1144,21 @@ def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: W
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "context_symbol", "arguments": {"repo": world.repo, "name": "Flask"}}}
     seen: list[dict] = []
-    try:
-        opened = httpx2.post(server.url, headers=headers, timeout=30,
-                             json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
-        headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
-        httpx2.post(server.url, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
-                    timeout=30)
-        with httpx2.stream("POST", server.url, headers=headers, json=call, timeout=60) as stream:
-            for line in stream.iter_lines():
-                if not line.startswith("data:"):
-                    continue
-                seen.append(json.loads(line[5:]))
-                if seen[-1].get("method") == "roots/list":  # a folder beside the repository, not it
-                    answer = {"jsonrpc": "2.0", "id": seen[-1]["id"], "result": {"roots": [{"uri": tmp_path.as_uri()}]}}
-                    httpx2.post(server.url, headers=headers, json=answer, timeout=30)
-                if seen[-1].get("id") == 2 and "method" not in seen[-1]:
-                    break
-    finally:
-        server.close()
+    opened = httpx2.post(server.url, headers=headers, timeout=30,
+                         json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+    headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+    httpx2.post(server.url, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                timeout=30)
+    with httpx2.stream("POST", server.url, headers=headers, json=call, timeout=60) as stream:
+        for line in stream.iter_lines():
+            if not line.startswith("data:"):
+                continue
+            seen.append(json.loads(line[5:]))
+            if seen[-1].get("method") == "roots/list":  # a folder beside the repository, not it
+                answer = {"jsonrpc": "2.0", "id": seen[-1]["id"], "result": {"roots": [{"uri": tmp_path.as_uri()}]}}
+                httpx2.post(server.url, headers=headers, json=answer, timeout=30)
+            if seen[-1].get("id") == 2 and "method" not in seen[-1]:
+                break
     assert [message.get("method") for message in seen] == ["roots/list", None], seen
     error = json.loads(seen[-1]["result"]["content"][0]["text"])["error"]
     assert error["code"] == "forbidden" and "the roots the client declared" in error["message"], error
@@ -1532,7 +1529,7 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     assert "did not issue" in after.json()["error"]["message"], after.json()
 
 
-def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_answered(tmp_path):
+def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_answered(world: World, http_server):
     """The SDK routes a session's answers by the text of their request's id: while a call of id 5
     was in flight, a ping of id "5" (a distinct id in JSON-RPC) took its route, and the call's
     answer went nowhere, its client waiting for good. The second is refused, 409 with -32600,
@@ -1543,45 +1540,43 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
 
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
+    server = http_server  # in a session of its own
+    # the server's root itself: a folder under its roots that is no repository
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-            "params": {"name": "repo_snapshots", "arguments": {"repo": str(tmp_path)}}}
+            "params": {"name": "repo_snapshots", "arguments": {"repo": str(Path(world.repo).parent)}}}
     asked: list[dict] = []
     answered: list[dict] = []
     roots_asked = threading.Event()
-    try:
-        with httpx2.Client(timeout=60) as client:
-            session = roots_session(server, client)
+    with httpx2.Client(timeout=60) as client:
+        session = roots_session(server, client)
 
-            def first() -> None:
-                with httpx2.Client(timeout=60) as caller, caller.stream("POST", server.url, json=call,
-                                                                        headers=session) as stream:
-                    for line in stream.iter_lines():
-                        message = json.loads(line[5:]) if line.startswith("data:") else {}
-                        if message.get("method") == "roots/list":  # the call waits on it
-                            asked.append(message)
-                            roots_asked.set()
-                        elif message.get("id") == 5:
-                            answered.append(message)
-                            return
+        def first() -> None:
+            with httpx2.Client(timeout=60) as caller, caller.stream("POST", server.url, json=call,
+                                                                    headers=session) as stream:
+                for line in stream.iter_lines():
+                    message = json.loads(line[5:]) if line.startswith("data:") else {}
+                    if message.get("method") == "roots/list":  # the call waits on it
+                        asked.append(message)
+                        roots_asked.set()
+                    elif message.get("id") == 5:
+                        answered.append(message)
+                        return
 
-            calling = threading.Thread(target=first, daemon=True)
-            calling.start()
-            assert roots_asked.wait(60)
-            twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
-            client.post(server.url, json={"jsonrpc": "2.0", "id": asked[0]["id"], "result": {"roots": []}},
-                        headers=session)
-            calling.join(timeout=60)  # was: waited for good
-            again = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
-    finally:
-        server.close()
+        calling = threading.Thread(target=first, daemon=True)
+        calling.start()
+        assert roots_asked.wait(60)
+        twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
+        client.post(server.url, json={"jsonrpc": "2.0", "id": asked[0]["id"], "result": {"roots": []}},
+                    headers=session)
+        calling.join(timeout=60)  # was: waited for good
+        again = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
     assert twin.status_code == 409 and twin.json()["id"] == "5", twin.text  # was: 200, its ping answered
     assert twin.json()["error"]["code"] == -32600
     assert answered and "not_a_repository" in json.dumps(answered[0])
     assert again.status_code == 200 and '"id":"5","result":{}' in again.text  # the id is free once answered
 
 
-def test_a_request_naming_two_sessions_is_refused_and_closes_neither(tmp_path):
+def test_a_request_naming_two_sessions_is_refused_and_closes_neither(http_server):
     """Two `Mcp-Session-Id` headers: the SDK reads the first, the guard the last. Was: naming an
     unknown id first and session A last, the SDK answered 404 and the guard then closed A, a
     session the sender did not hold the place of. Now the request is 400 and A serves on."""
@@ -1589,30 +1584,27 @@ def test_a_request_naming_two_sessions_is_refused_and_closes_neither(tmp_path):
 
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
+    server = http_server  # A, a session of its own
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     ping = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"})
-    try:
-        with httpx2.Client(timeout=60) as client:
-            opened = client.post(server.url, json=INIT, headers=headers)
-            a = opened.headers["mcp-session-id"]
-            session = {**headers, "mcp-session-id": a, "mcp-protocol-version": "2025-06-18"}
-            client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
-            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-            conn.putrequest("POST", "/mcp", skip_accept_encoding=True)
-            for key, value in {**headers, "mcp-protocol-version": "2025-06-18",
-                               "content-length": str(len(ping))}.items():
-                conn.putheader(key, value)
-            conn.putheader("mcp-session-id", "f" * 32)
-            conn.putheader("mcp-session-id", a)
-            conn.endheaders(ping.encode())
-            both = conn.getresponse()
-            refused = (both.status, both.read())
-            conn.close()
-            after = client.post(server.url, content=ping, headers=session)
-    finally:
-        server.close()
+    with httpx2.Client(timeout=60) as client:
+        opened = client.post(server.url, json=INIT, headers=headers)
+        a = opened.headers["mcp-session-id"]
+        session = {**headers, "mcp-session-id": a, "mcp-protocol-version": "2025-06-18"}
+        client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        conn.putrequest("POST", "/mcp", skip_accept_encoding=True)
+        for key, value in {**headers, "mcp-protocol-version": "2025-06-18",
+                           "content-length": str(len(ping))}.items():
+            conn.putheader(key, value)
+        conn.putheader("mcp-session-id", "f" * 32)
+        conn.putheader("mcp-session-id", a)
+        conn.endheaders(ping.encode())
+        both = conn.getresponse()
+        refused = (both.status, both.read())
+        conn.close()
+        after = client.post(server.url, content=ping, headers=session)
     assert refused[0] == 400 and b"more than one Mcp-Session-Id" in refused[1], refused
     assert after.status_code == 200 and '"id":7,"result":{}' in after.text, after.text  # was: 404, A closed
 
