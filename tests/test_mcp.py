@@ -856,6 +856,13 @@ def test_a_relative_root_that_is_the_whole_machine_is_refused(cwd, roots, tmp_pa
     assert p.returncode == 1 and p.stdout == ""
     assert p.stderr.startswith("rennet: bad_input: ") and p.stderr.count("\n") == 1, p.stderr
     assert "serve every repository on this machine" in p.stderr and "--root /" in p.stderr
+
+
+@pytest.mark.parametrize("cwd", ["/", "/tmp"])
+def test_the_whole_machine_written_as_its_root_stands(cwd, tmp_path):
+    """`--root /` written so is served, in each folder a refused relative root was run from
+    above (a server start each folder, not each refused spelling)."""
+    env = {**cli_env(str(tmp_path / "store")), "PYTHONPATH": str(ROOT)}
     stands = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", "/"], cwd=cwd, env=env,
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert stands.returncode == 0, stands.stderr  # served, then ended by the end of its input
