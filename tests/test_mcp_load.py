@@ -169,15 +169,30 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp
     async def work(client):
         rounds = []
         for repo, _, _ in repos:
-            holder = hold_store(store, 1.2)
+            release = threading.Event()
+            holder = hold_store(store, 120, release)
             answers: dict = {}
-            async with anyio.create_task_group() as tasks:
-                async def call(name, args, repo=repo):
-                    answers[name] = await client.call_tool(name, {"repo": str(repo), **args})
+            told: dict[str, list[str]] = {"repo_index": [], "context_symbol": []}
+            try:
+                async with anyio.create_task_group() as tasks:
+                    async def call(name, args, repo=repo):
+                        async def heard(progress, total, message):
+                            told[name].append(message or "")
 
-                tasks.start_soon(call, "repo_index", {})
-                await anyio.sleep(0.4)  # the index call waits on the holder by now
-                tasks.start_soon(call, "context_symbol", {"name": "two"})
+                        answers[name] = await client.call_tool(name, {"repo": str(repo), **args},
+                                                               progress_callback=heard)
+
+                    # The read first, then the index call: each waits on the holder, polling its
+                    # lock, the read a moment ahead of the index. Let go as the index call is told
+                    # it waits, the store is found free by the read's next poll before the index
+                    # call's takes it: the read finds nothing stored yet, every round.
+                    tasks.start_soon(call, "context_symbol", {"name": "two"})
+                    await _told_it_waits(told["context_symbol"])
+                    tasks.start_soon(call, "repo_index", {})
+                    await _told_it_waits(told["repo_index"])
+                    release.set()
+            finally:
+                release.set()
             holder.join()
             rounds.append(answers)
         return rounds
@@ -186,6 +201,14 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp
         index, read = text_of(answers["repo_index"]), text_of(answers["context_symbol"])
         assert index["ok"] and index["data"]["oid"] == second, index
         assert read["ok"] and read["data"]["definitions"][0]["path"] == "b.py", read  # was: not_indexed
+
+
+async def _told_it_waits(told: list[str]) -> None:
+    """Once a call was told it waits for another indexer (one never told fails the test after a
+    minute)."""
+    with anyio.fail_after(60):
+        while not any(m.startswith("waiting for another index of this store") for m in told):
+            await anyio.sleep(0.005)
 
 
 def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkeypatch):
