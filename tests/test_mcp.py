@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import warnings
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Awaitable, Callable, Iterator, TypeVar
 
@@ -77,21 +78,50 @@ def run_stdio(store: str, work, *extra: str, root: str | None = None):
     return anyio.run(_session, params, work)
 
 
-@pytest.fixture(scope="module")
-def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
-    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
-    the default root: `work(client)` in one session of one spawned server, held open in a
-    thread of its own across those tests."""
+@contextmanager
+def _held_stdio(store: str, root: str) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+    """`run_stdio(store, work, root=root)` for many calls of `work(client)`: each in one session
+    of one spawned server, held open in a thread of its own until the block ends."""
     import anyio.from_thread
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(
-        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir()],
-        env=cli_env(world.store), cwd=str(ROOT))
+        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root],
+        env=cli_env(store), cwd=str(ROOT))
     with anyio.from_thread.start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(Client(params)) as client:
             yield lambda work: portal.call(work, client)
+
+
+@pytest.fixture(scope="module")
+def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
+    the default root, across those tests."""
+    with _held_stdio(world.store, tempfile.gettempdir()) as run:
+        yield run
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """A plain stdio server whose one root is `root`, with a store of its own beside it: each
+    test that uses it builds its repositories in a folder of its own under `root` (`place`)."""
+    root: Path
+    run: Callable[[Callable[[object], Awaitable[object]]], object]
+
+    def place(self, name: str) -> Path:
+        folder = self.root / name
+        folder.mkdir()
+        return folder
+
+
+@pytest.fixture(scope="module")
+def scratch_server(tmp_path_factory) -> Iterator[Scratch]:
+    """One spawned server for the tests that index repositories of their own under its root and
+    read them back: a server start each spared, each test in its own folder of the root."""
+    root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
+    with _held_stdio(str(tmp_path_factory.mktemp("scratch-store")), str(root)) as run:
+        yield Scratch(root, run)
 
 
 def text_of(result) -> dict:
@@ -368,12 +398,11 @@ def test_the_packet_tool_writes_the_files_rennet_delta_writes(job_session, world
         assert (out / "noise-offer.json").read_bytes() == offer_bytes
 
 
-def test_a_read_tool_never_indexes_and_says_which_tool_does(tmp_path):
+def test_a_read_tool_never_indexes_and_says_which_tool_does(scratch_server: Scratch):
     from corpora.gitbuild import RepoBuilder
 
-    repo = tmp_path / "fresh"
+    repo = scratch_server.place("never") / "fresh"  # a repository the server's store never held
     RepoBuilder(repo).commit({"m.py": "def fresh():\n    return 1\n"})
-    home = str(tmp_path / "home")
 
     async def work(client):
         first = await client.call_tool("context_symbol", {"repo": str(repo), "name": "fresh"})
@@ -382,7 +411,7 @@ def test_a_read_tool_never_indexes_and_says_which_tool_does(tmp_path):
         again = await client.call_tool("context_symbol", {"repo": str(repo), "name": "fresh"})
         return first, listed, indexed, again
 
-    first, listed, indexed, again = run_stdio(home, work, root=str(tmp_path))
+    first, listed, indexed, again = scratch_server.run(work)
     error = text_of(first)["error"]
     assert error["code"] == "not_indexed" and "repo_index" in error["message"]
     assert text_of(listed)["data"]["revs"] == []  # the read left no snapshot behind
@@ -827,6 +856,13 @@ def test_a_relative_root_that_is_the_whole_machine_is_refused(cwd, roots, tmp_pa
     assert p.returncode == 1 and p.stdout == ""
     assert p.stderr.startswith("rennet: bad_input: ") and p.stderr.count("\n") == 1, p.stderr
     assert "serve every repository on this machine" in p.stderr and "--root /" in p.stderr
+
+
+@pytest.mark.parametrize("cwd", ["/", "/tmp"])
+def test_the_whole_machine_written_as_its_root_stands(cwd, tmp_path):
+    """`--root /` written so is served, in each folder a refused relative root was run from
+    above (a server start each folder, not each refused spelling)."""
+    env = {**cli_env(str(tmp_path / "store")), "PYTHONPATH": str(ROOT)}
     stands = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", "/"], cwd=cwd, env=env,
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert stands.returncode == 0, stands.stderr  # served, then ended by the end of its input
@@ -1083,31 +1119,38 @@ def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path)
     from context_tools.faces.declared_roots import MAX_DECLARED_ROOTS
 
     filler = [types.Root(uri=(tmp_path / f"r{i}").as_uri()) for i in range(MAX_DECLARED_ROOTS)]
+    repository = types.Root(uri=Path(world.repo).as_uri())
+    declared = [repository, *filler]
 
-    async def first(context):
-        return types.ListRootsResult(roots=[types.Root(uri=Path(world.repo).as_uri()), *filler])
-
-    async def last(context):
-        return types.ListRootsResult(roots=[*filler, types.Root(uri=Path(world.repo).as_uri())])
+    async def roots(context):
+        return types.ListRootsResult(roots=declared)
 
     params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", "/"],
                                    env=cli_env(world.store), cwd=str(ROOT))
 
-    async def work(roots):
+    async def work():
         async with Client(params, list_roots_callback=roots, mode="legacy") as client:
-            return await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+            first = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+            # the same roots, the repository's now past the bound: asked again once the client
+            # says they changed, in the same session (one server start spared)
+            declared[:] = [*filler, repository]
+            with warnings.catch_warnings():  # deprecated from protocol 2026-07-28, still what handshake clients send
+                warnings.simplefilter("ignore")
+                await client.send_roots_list_changed()
+            return first, await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
 
-    assert anyio.run(work, first).is_error is False
-    assert anyio.run(work, last).structured_content["error"]["code"] == "forbidden"  # the repository's root is not read
+    first, last = anyio.run(work)
+    assert first.is_error is False
+    assert last.structured_content["error"]["code"] == "forbidden"  # the repository's root is not read
 
 
-def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: World, tmp_path):
+def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: World, http_server, tmp_path):
     """A client need not open the session's GET stream: the roots a call needs are asked on the
     stream of that call's POST, where the client reads them (was: sent to a GET stream nobody
     held, the call waited 10 s and went on as if the client had declared none)."""
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, world.store, "/")
+    server = http_server  # its root holds the repository; the client's roots, declared in a session of its own, do not
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     hello = {"protocolVersion": "2025-06-18", "capabilities": {"roots": {"listChanged": True}},
@@ -1115,24 +1158,21 @@ def test_over_http_the_declared_roots_are_asked_on_the_calls_own_stream(world: W
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "context_symbol", "arguments": {"repo": world.repo, "name": "Flask"}}}
     seen: list[dict] = []
-    try:
-        opened = httpx2.post(server.url, headers=headers, timeout=30,
-                             json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
-        headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
-        httpx2.post(server.url, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
-                    timeout=30)
-        with httpx2.stream("POST", server.url, headers=headers, json=call, timeout=60) as stream:
-            for line in stream.iter_lines():
-                if not line.startswith("data:"):
-                    continue
-                seen.append(json.loads(line[5:]))
-                if seen[-1].get("method") == "roots/list":  # a folder beside the repository, not it
-                    answer = {"jsonrpc": "2.0", "id": seen[-1]["id"], "result": {"roots": [{"uri": tmp_path.as_uri()}]}}
-                    httpx2.post(server.url, headers=headers, json=answer, timeout=30)
-                if seen[-1].get("id") == 2 and "method" not in seen[-1]:
-                    break
-    finally:
-        server.close()
+    opened = httpx2.post(server.url, headers=headers, timeout=30,
+                         json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+    headers |= {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+    httpx2.post(server.url, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                timeout=30)
+    with httpx2.stream("POST", server.url, headers=headers, json=call, timeout=60) as stream:
+        for line in stream.iter_lines():
+            if not line.startswith("data:"):
+                continue
+            seen.append(json.loads(line[5:]))
+            if seen[-1].get("method") == "roots/list":  # a folder beside the repository, not it
+                answer = {"jsonrpc": "2.0", "id": seen[-1]["id"], "result": {"roots": [{"uri": tmp_path.as_uri()}]}}
+                httpx2.post(server.url, headers=headers, json=answer, timeout=30)
+            if seen[-1].get("id") == 2 and "method" not in seen[-1]:
+                break
     assert [message.get("method") for message in seen] == ["roots/list", None], seen
     error = json.loads(seen[-1]["result"]["content"][0]["text"])["error"]
     assert error["code"] == "forbidden" and "the roots the client declared" in error["message"], error
@@ -1151,12 +1191,12 @@ def test_http_answers_parse_errors_invalid_and_deep_requests_with_json_rpc_error
     assert [(a.json()["id"], a.json()["error"]["code"]) for a in answers] == [(None, -32700), (None, -32600), (9, -32600)]
 
 
-def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
+def test_a_root_inside_a_repository_does_not_serve_that_repository(scratch_server: Scratch, tmp_path):
     """Git finds the repository holding a folder by climbing from it: a root inside a repository
     (a home folder kept in git) must not serve the files of that repository, which lie outside."""
     from corpora.gitbuild import RepoBuilder
 
-    outer = tmp_path / "home"
+    outer = scratch_server.place("inside") / "home"
     RepoBuilder(outer).commit({"secrets.py": "def outer_secret():\n    return 'key'\n", "projects/README": "hi\n"})
     inner = outer / "projects"
     inner.mkdir()
@@ -1175,7 +1215,8 @@ def test_a_root_inside_a_repository_does_not_serve_that_repository(tmp_path):
     async def served(client):
         return await client.call_tool("repo_index", {"repo": str(inner), "rev": "HEAD"})
 
-    assert run_stdio(store, served, root=str(outer)).structured_content["ok"] is True
+    # a root holding the whole repository serves it
+    assert scratch_server.run(served).structured_content["ok"] is True
 
 
 def test_a_body_file_is_a_regular_file_read_to_a_bound(world: World, stdio_server, tmp_path):
@@ -1502,7 +1543,7 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     assert "did not issue" in after.json()["error"]["message"], after.json()
 
 
-def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_answered(tmp_path):
+def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_answered(world: World, http_server):
     """The SDK routes a session's answers by the text of their request's id: while a call of id 5
     was in flight, a ping of id "5" (a distinct id in JSON-RPC) took its route, and the call's
     answer went nowhere, its client waiting for good. The second is refused, 409 with -32600,
@@ -1513,45 +1554,43 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
 
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
+    server = http_server  # in a session of its own
+    # the server's root itself: a folder under its roots that is no repository
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-            "params": {"name": "repo_snapshots", "arguments": {"repo": str(tmp_path)}}}
+            "params": {"name": "repo_snapshots", "arguments": {"repo": str(Path(world.repo).parent)}}}
     asked: list[dict] = []
     answered: list[dict] = []
     roots_asked = threading.Event()
-    try:
-        with httpx2.Client(timeout=60) as client:
-            session = roots_session(server, client)
+    with httpx2.Client(timeout=60) as client:
+        session = roots_session(server, client)
 
-            def first() -> None:
-                with httpx2.Client(timeout=60) as caller, caller.stream("POST", server.url, json=call,
-                                                                        headers=session) as stream:
-                    for line in stream.iter_lines():
-                        message = json.loads(line[5:]) if line.startswith("data:") else {}
-                        if message.get("method") == "roots/list":  # the call waits on it
-                            asked.append(message)
-                            roots_asked.set()
-                        elif message.get("id") == 5:
-                            answered.append(message)
-                            return
+        def first() -> None:
+            with httpx2.Client(timeout=60) as caller, caller.stream("POST", server.url, json=call,
+                                                                    headers=session) as stream:
+                for line in stream.iter_lines():
+                    message = json.loads(line[5:]) if line.startswith("data:") else {}
+                    if message.get("method") == "roots/list":  # the call waits on it
+                        asked.append(message)
+                        roots_asked.set()
+                    elif message.get("id") == 5:
+                        answered.append(message)
+                        return
 
-            calling = threading.Thread(target=first, daemon=True)
-            calling.start()
-            assert roots_asked.wait(60)
-            twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
-            client.post(server.url, json={"jsonrpc": "2.0", "id": asked[0]["id"], "result": {"roots": []}},
-                        headers=session)
-            calling.join(timeout=60)  # was: waited for good
-            again = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
-    finally:
-        server.close()
+        calling = threading.Thread(target=first, daemon=True)
+        calling.start()
+        assert roots_asked.wait(60)
+        twin = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
+        client.post(server.url, json={"jsonrpc": "2.0", "id": asked[0]["id"], "result": {"roots": []}},
+                    headers=session)
+        calling.join(timeout=60)  # was: waited for good
+        again = client.post(server.url, json={"jsonrpc": "2.0", "id": "5", "method": "ping"}, headers=session)
     assert twin.status_code == 409 and twin.json()["id"] == "5", twin.text  # was: 200, its ping answered
     assert twin.json()["error"]["code"] == -32600
     assert answered and "not_a_repository" in json.dumps(answered[0])
     assert again.status_code == 200 and '"id":"5","result":{}' in again.text  # the id is free once answered
 
 
-def test_a_request_naming_two_sessions_is_refused_and_closes_neither(tmp_path):
+def test_a_request_naming_two_sessions_is_refused_and_closes_neither(http_server):
     """Two `Mcp-Session-Id` headers: the SDK reads the first, the guard the last. Was: naming an
     unknown id first and session A last, the SDK answered 404 and the guard then closed A, a
     session the sender did not hold the place of. Now the request is 400 and A serves on."""
@@ -1559,30 +1598,27 @@ def test_a_request_naming_two_sessions_is_refused_and_closes_neither(tmp_path):
 
     import httpx2
 
-    server = HttpServer("127.0.0.1", 0, str(tmp_path / "home"), str(tmp_path))
+    server = http_server  # A, a session of its own
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
     ping = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "ping"})
-    try:
-        with httpx2.Client(timeout=60) as client:
-            opened = client.post(server.url, json=INIT, headers=headers)
-            a = opened.headers["mcp-session-id"]
-            session = {**headers, "mcp-session-id": a, "mcp-protocol-version": "2025-06-18"}
-            client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
-            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-            conn.putrequest("POST", "/mcp", skip_accept_encoding=True)
-            for key, value in {**headers, "mcp-protocol-version": "2025-06-18",
-                               "content-length": str(len(ping))}.items():
-                conn.putheader(key, value)
-            conn.putheader("mcp-session-id", "f" * 32)
-            conn.putheader("mcp-session-id", a)
-            conn.endheaders(ping.encode())
-            both = conn.getresponse()
-            refused = (both.status, both.read())
-            conn.close()
-            after = client.post(server.url, content=ping, headers=session)
-    finally:
-        server.close()
+    with httpx2.Client(timeout=60) as client:
+        opened = client.post(server.url, json=INIT, headers=headers)
+        a = opened.headers["mcp-session-id"]
+        session = {**headers, "mcp-session-id": a, "mcp-protocol-version": "2025-06-18"}
+        client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        conn.putrequest("POST", "/mcp", skip_accept_encoding=True)
+        for key, value in {**headers, "mcp-protocol-version": "2025-06-18",
+                           "content-length": str(len(ping))}.items():
+            conn.putheader(key, value)
+        conn.putheader("mcp-session-id", "f" * 32)
+        conn.putheader("mcp-session-id", a)
+        conn.endheaders(ping.encode())
+        both = conn.getresponse()
+        refused = (both.status, both.read())
+        conn.close()
+        after = client.post(server.url, content=ping, headers=session)
     assert refused[0] == 400 and b"more than one Mcp-Session-Id" in refused[1], refused
     assert after.status_code == 200 and '"id":7,"result":{}' in after.text, after.text  # was: 404, A closed
 
@@ -2279,7 +2315,7 @@ def test_any_line_is_a_message_or_one_json_rpc_error():
     check()
 
 
-def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
+def test_a_repository_under_a_root_is_not_read_from_outside_it(scratch_server: Scratch, tmp_path):
     """Whoever may write under a root (an agent sandboxed to its workspace, the server not) can
     point a repository there at another: a `.git` file naming a git directory whose `commondir`
     is another repository's, or `objects/info/alternates` naming its objects. Either gave the
@@ -2289,10 +2325,10 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
 
     from corpora.gitbuild import RepoBuilder
 
-    secret = tmp_path / "secret"
+    secret = tmp_path / "secret"  # outside the server's root
     RepoBuilder(secret).commit({"secret.py": "def outside_secret():\n    return 'key'\n"})
     head = str(pygit2.Repository(str(secret)).head.target)
-    ws = tmp_path / "ws"
+    ws = scratch_server.place("under")
     (ws / "fake").mkdir(parents=True)
     (ws / "evil").mkdir()
     (ws / "fake" / "commondir").write_text(f"{secret / '.git'}\n")
@@ -2302,7 +2338,6 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
     RepoBuilder(ws / "own").commit({"own.py": "def own():\n    return 1\n"})
     (ws / "own" / "sub").mkdir()
     alternates = ws / "own" / ".git" / "objects" / "info" / "alternates"
-    store = str(tmp_path / "store")
 
     async def work(client):
         redirected = [await client.call_tool("repo_index", {"repo": str(ws / "evil"), "rev": "HEAD"}),
@@ -2316,7 +2351,7 @@ def test_a_repository_under_a_root_is_not_read_from_outside_it(tmp_path):
         borrowed = await client.call_tool("repo_index", {"repo": str(ws / "own"), "rev": head})
         return redirected, (own, own_sub), borrowed
 
-    redirected, own, borrowed = run_stdio(store, work, root=str(ws))
+    redirected, own, borrowed = scratch_server.run(work)
     assert [reply.structured_content["ok"] for reply in own] == [True, True]
     for reply in (*redirected, borrowed):  # was: indexed and served
         error = reply.structured_content["error"]
@@ -2332,7 +2367,7 @@ def _packed(path: Path, files: dict[str, str]) -> Path:
     return path / ".git"
 
 
-def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(tmp_path):
+def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(scratch_server: Scratch, tmp_path):
     """libgit2 follows a link as `objects/pack`, as a fan-out folder of `objects`, as a pack
     file, or as a loose object in a fan-out folder, wherever it leads: whoever may write under
     a root could link another repository's objects in. Each such repository is `forbidden`
@@ -2346,9 +2381,9 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
 
     from corpora.gitbuild import RepoBuilder
 
-    outside = tmp_path / "outside"
+    outside = tmp_path / "outside"  # outside the server's root
     outside.mkdir()
-    ws = tmp_path / "ws"
+    ws = scratch_server.place("linked")
     secret = {"secret.py": "def outside_secret():\n    return 'key'\n"}
     linked_pack = _packed(ws / "linked_pack", secret)
     shutil.move(linked_pack / "objects" / "pack", outside / "pack")
@@ -2363,7 +2398,6 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
     RepoBuilder(ws / "loose").commit({"loose.py": "def loose():\n    return 1\n"})
     head = str(pygit2.Repository(str(ws / "loose")).head.target)
     loose = ws / "loose" / ".git" / "objects" / head[:2] / head[2:]
-    store = str(tmp_path / "store")
 
     async def work(client):
         async def index(name: str):
@@ -2379,7 +2413,7 @@ def test_a_link_among_a_repositorys_objects_is_not_read_from_outside_the_roots(t
         refused = [await index("linked_pack"), await index("linked_file"), await index("own"), await index("loose")]
         return served, refused, await index("plain")
 
-    served, refused, still = run_stdio(store, work, root=str(ws))
+    served, refused, still = scratch_server.run(work)
     assert [reply.structured_content["ok"] for reply in (*served, still)] == [True, True, True, True]
     places = [outside / "pack", outside / pack_file.name, outside / fan_out.name, outside / loose.name]
     for reply, place in zip(refused, places):

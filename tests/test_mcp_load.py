@@ -169,15 +169,30 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp
     async def work(client):
         rounds = []
         for repo, _, _ in repos:
-            holder = hold_store(store, 1.2)
+            release = threading.Event()
+            holder = hold_store(store, 120, release)
             answers: dict = {}
-            async with anyio.create_task_group() as tasks:
-                async def call(name, args, repo=repo):
-                    answers[name] = await client.call_tool(name, {"repo": str(repo), **args})
+            told: dict[str, list[str]] = {"repo_index": [], "context_symbol": []}
+            try:
+                async with anyio.create_task_group() as tasks:
+                    async def call(name, args, repo=repo):
+                        async def heard(progress, total, message):
+                            told[name].append(message or "")
 
-                tasks.start_soon(call, "repo_index", {})
-                await anyio.sleep(0.4)  # the index call waits on the holder by now
-                tasks.start_soon(call, "context_symbol", {"name": "two"})
+                        answers[name] = await client.call_tool(name, {"repo": str(repo), **args},
+                                                               progress_callback=heard)
+
+                    # The read first, then the index call: each waits on the holder, polling its
+                    # lock, the read a moment ahead of the index. Let go as the index call is told
+                    # it waits, the store is found free by the read's next poll before the index
+                    # call's takes it: the read finds nothing stored yet, every round.
+                    tasks.start_soon(call, "context_symbol", {"name": "two"})
+                    await _told_it_waits(told["context_symbol"])
+                    tasks.start_soon(call, "repo_index", {})
+                    await _told_it_waits(told["repo_index"])
+                    release.set()
+            finally:
+                release.set()
             holder.join()
             rounds.append(answers)
         return rounds
@@ -186,6 +201,14 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp
         index, read = text_of(answers["repo_index"]), text_of(answers["context_symbol"])
         assert index["ok"] and index["data"]["oid"] == second, index
         assert read["ok"] and read["data"]["definitions"][0]["path"] == "b.py", read  # was: not_indexed
+
+
+async def _told_it_waits(told: list[str]) -> None:
+    """Once a call was told it waits for another indexer (one never told fails the test after a
+    minute)."""
+    with anyio.fail_after(60):
+        while not any(m.startswith("waiting for another index of this store") for m in told):
+            await anyio.sleep(0.005)
 
 
 def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkeypatch):
@@ -266,35 +289,49 @@ def _stdio_server(store: str, readers: str):
                                                    *flag], env=env, cwd=str(ROOT))
 
 
-def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: World):
+_READS = [("context_symbol", {"name": "Flask.route"}),
+          ("context_map", {"budget": "1k"}),
+          ("context_file", {"path": "src/webapp/app.py", "limit": 3}),
+          ("context_symbol", {"name": "Nope", "fuzzy": False})]  # a typed error too
+
+
+async def _with_readers(world: World, readers: str) -> dict:
+    """One stdio server of `--readers` `readers`: the answers to the reads before and once a
+    reader is up and has answered from the store, the server's pid, the readers it spawned and
+    those that mapped the store; with readers, then a `repo_index` (a write tool) sent to it."""
+    from mcp import Client
+
+    calls = [(name, {"repo": world.repo, **args}) for name, args in _READS]
+    async with Client(_stdio_server(world.store, readers)) as client:
+        server = next(p for p in children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
+        first = [await client.call_tool(name, args) for name, args in calls]
+        seen: list[int] = []
+        for _ in range(400):  # bounded: until a reader is up and has answered from the store
+            spawned = [p for p in children(server) if "spawn_main" in _cmdline(p)]
+            seen = [p for p in spawned if _maps_store(p, world.store)]
+            if seen or readers == "0":
+                break
+            async with anyio.create_task_group() as tg:
+                for name, args in calls:
+                    tg.start_soon(client.call_tool, name, args)
+            await anyio.sleep(0.05)
+        later = [await client.call_tool(name, args) for name, args in calls]
+        written = await client.call_tool("repo_index", {"repo": world.repo}) if readers != "0" else None
+    return {"first": first, "later": later, "server": server, "spawned": spawned, "seen": seen, "written": written}
+
+
+@pytest.fixture(scope="module")
+def with_readers(world: World) -> dict:
+    """`_with_readers(world, "2")`, its server gone, for the tests of reads in reader processes
+    and of a write beside them: one server (and its readers' start) for both."""
+    return anyio.run(_with_readers, world, "2")
+
+
+def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: World, with_readers: dict):
     """With `--readers 2` the server's read calls go to reader processes started on the first
     read call, each with the store open on its own; their answers are those a server without
     readers (the default) gives, byte for byte."""
-    from mcp import Client
-
-    calls = [("context_symbol", {"repo": world.repo, "name": "Flask.route"}),
-             ("context_map", {"repo": world.repo, "budget": "1k"}),
-             ("context_file", {"repo": world.repo, "path": "src/webapp/app.py", "limit": 3}),
-             ("context_symbol", {"repo": world.repo, "name": "Nope", "fuzzy": False})]  # a typed error too
-
-    async def work(readers: str):
-        async with Client(_stdio_server(world.store, readers)) as client:
-            server = next(p for p in children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
-            first = [await client.call_tool(name, args) for name, args in calls]
-            seen: list[int] = []
-            for _ in range(400):  # bounded: until a reader is up and has answered from the store
-                spawned = [p for p in children(server) if "spawn_main" in _cmdline(p)]
-                seen = [p for p in spawned if _maps_store(p, world.store)]
-                if seen or readers == "0":
-                    break
-                async with anyio.create_task_group() as tg:
-                    for name, args in calls:
-                        tg.start_soon(client.call_tool, name, args)
-                await anyio.sleep(0.05)
-            later = [await client.call_tool(name, args) for name, args in calls]
-            return first, later, spawned, seen
-
-    first, later, spawned, seen = anyio.run(work, "2")
+    first, later, spawned, seen = (with_readers[k] for k in ("first", "later", "spawned", "seen"))
     assert len(spawned) == 2 and seen, "no reader process answered from the store"
     for _ in range(600):  # the readers go with the server (bounded wait, not a timing)
         if not any(Path(f"/proc/{p}").exists() and "spawn_main" in _cmdline(p) for p in spawned):
@@ -302,42 +339,24 @@ def test_read_calls_are_answered_by_reader_processes_and_answer_the_same(world: 
         time.sleep(0.05)
     else:
         raise AssertionError(f"reader processes {spawned} outlived the server")
-    plain, plain_later, none, _ = anyio.run(work, "0")
-    assert none == []
-    for a, b, c in zip(later, plain, first):
+    plain = anyio.run(_with_readers, world, "0")
+    assert plain["spawned"] == []
+    for a, b, c in zip(later, plain["later"], first):
         assert a.content[0].text == b.content[0].text == c.content[0].text
         assert a.structured_content == b.structured_content and a.is_error == b.is_error
     assert later[-1].is_error is True and later[-1].structured_content["error"]["code"] == "not_found"
 
 
-def test_a_write_tool_runs_in_the_server_never_in_a_reader(world: World):
-    """With a reader up and answering reads, `repo_index` (a write tool) is still run by the
+def test_a_write_tool_runs_in_the_server_never_in_a_reader(world: World, with_readers: dict):
+    """With readers up and answering reads, `repo_index` (a write tool) is still run by the
     server's own process: its receipt in the ledger carries the server's pid (a receipt's key
-    holds the pid of the process that wrote it), a read's carries the reader's."""
-    from mcp import Client
-
+    holds the pid of the process that wrote it), a read's carries a reader's."""
     from context_tools.faces.ledger import KV_NAME, _decode
     from indexer.store.database import Store
 
-    read = ("context_symbol", {"repo": world.repo, "name": "Flask.route"})
-
-    async def work():
-        async with Client(_stdio_server(world.store, "1")) as client:
-            server = next(p for p in children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
-            readers: list[int] = []
-            for _ in range(400):  # bounded: until the reader is up and has answered from the store
-                await client.call_tool(*read)
-                readers = [p for p in children(server) if "spawn_main" in _cmdline(p) and _maps_store(p, world.store)]
-                if readers:
-                    break
-                await anyio.sleep(0.05)
-            await client.call_tool(*read)
-            written = await client.call_tool("repo_index", {"repo": world.repo})
-            assert written.is_error is False, written.content[0].text
-            return server, readers
-
-    server, readers = anyio.run(work)
+    server, readers, written = with_readers["server"], with_readers["seen"], with_readers["written"]
     assert readers, "no reader process answered from the store"
+    assert written.is_error is False, written.content[0].text
     with Store.open(world.store) as store:
         by = [(int.from_bytes(bytes(k)[8:12], "big"), _decode(v).command) for k, v in store.kv(KV_NAME).items()]
     mine = [(pid, command) for pid, command in by if pid in (server, *readers)]

@@ -30,15 +30,21 @@ TOKEN = "t" * 40
 
 
 @pytest.fixture(scope="module")
-def repos(tmp_path_factory) -> tuple[Path, Path]:
-    """(a one-file repository, a 5,000-file one), side by side under one root."""
+def small(tmp_path_factory) -> Path:
+    """A one-file repository, alone in a folder of its own."""
+    builder = RepoBuilder(tmp_path_factory.mktemp("limited") / "small")
+    builder.commit({"a.py": "def first():\n    return 1\n"}, "one")
+    return builder.path
+
+
+@pytest.fixture(scope="module")
+def repos(small: Path) -> tuple[Path, Path]:
+    """(the one-file repository, a 5,000-file one), side by side under one root: generated only
+    for the test that indexes it (a test process that runs only the others spares it)."""
     from corpora.synthetic import generate
 
-    root = tmp_path_factory.mktemp("limited")
-    builder = RepoBuilder(root / "small")
-    builder.commit({"a.py": "def first():\n    return 1\n"}, "one")
-    generate(root / "large.git", files=5000, seed=0)
-    return builder.path, root / "large.git"
+    generate(small.parent / "large.git", files=5000, seed=0)
+    return small, small.parent / "large.git"
 
 
 async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dict]:
@@ -115,7 +121,7 @@ def _http_server(tmp_path: Path, root: Path, *options: str, limit: int | None = 
             p.wait()
 
 
-def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sigterm(repos, tmp_path):
+def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sigterm(small, tmp_path):
     """`rennet mcp --http` whose address space is all but used (its limit lowered, as it runs,
     to a few MiB above what it maps: no room for another thread's stack, as after an index
     that ran short): each read is answered, or is `out_of_memory`, and a SIGTERM ends it, exit
@@ -125,7 +131,6 @@ def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sig
     left)."""
     from mcp import Client
 
-    small, _ = repos
 
     async def work(p: subprocess.Popen, url: str) -> list[dict]:
         async with Client(client_with(url, TOKEN)) as client:
@@ -146,13 +151,12 @@ def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sig
     assert (p.returncode, err) == (143, "")
 
 
-def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_memory(repos, tmp_path):
+def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_memory(small, tmp_path):
     """`rennet mcp --http` under `ulimit -v` 400 MiB: it starts and lists its tools, but the
     store's map (half the limit) does not fit beside what the server maps. Each call answers
     `out_of_memory` naming the limit and the map, saying nothing is wrong with the store (was:
     `store_error`, as though the store were at fault); SIGTERM ends it, 143, stderr holding
     nothing but its address (no `receipt not recorded` line for the same fault)."""
-    small, _ = repos
     with _http_server(tmp_path, small.parent, "--readers", "0", limit=400 << 20) as (p, url):
         replies = anyio.run(_calls, url, TOKEN, [("repo_index", {"repo": str(small)}),
                                                  ("context_overview", {"repo": str(small)})])

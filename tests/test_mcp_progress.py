@@ -349,7 +349,7 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     assert not by_id[2]["result"]["isError"] and by_id[3] == {"jsonrpc": "2.0", "id": 3, "result": {}}
 
 
-CANCELLED_FILES = 3000
+CANCELLED_FILES = 1500
 
 
 @pytest.fixture(scope="module")
