@@ -6,6 +6,8 @@ indentation of nested definitions, and how the byte budget is kept and said."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 import numpy as np
 import pytest
@@ -186,3 +188,27 @@ def test_only_the_first_256_importers_in_path_order_are_read():
     client, repo = CROWDED.asked()
     lib = next(f for f in client.call("context.map", repo=repo, budget=65536).data.files if f.path == "lib.py")
     assert lib.symbols == [f"def f{i:02}():" for i in range(12)] and lib.more_symbols == 3
+
+
+def test_a_focus_name_of_many_parts_costs_no_pass_over_the_paths_a_part(indexed_files):
+    """A focus name is looked up part by part (`a.b.c` may be module `a.b`'s `c`), and the
+    files of each leading part were found by a pass over the snapshot's paths: a client's
+    `a.a.a...` of 512 parts, within the name's bound, cost 511 passes, and a list of such
+    names as many again each. A module of more parts than the deepest path has no file of
+    that path, so each part past a short name's costs a few lines of the walk through its
+    leading parts (which bindings may still reach), not a pass over the 301 paths."""
+    from context_tools.query.repomap import _focus_files
+    from indexer.api import open_store
+    from indexer.store.snapshot import load
+    from tests.lines_run import counted
+
+    asked = indexed_files({f"m{i:03}.py": f"def a{i}():\n    return {i}\n" for i in range(300)}
+                          | {"pkg/a.py": "def a():\n    return 0\n"})
+    with open_store(Path(asked.repo).parent / "store") as store:
+        snap = load(store, asked.repo, "main")
+        short, long = "a." * 7 + "a", "a." * 511 + "a"
+        (found, unmatched), ran_short = counted(lambda: _focus_files(snap, [short]))
+        assert (found, unmatched) == ([], [short])
+        (found, unmatched), ran_long = counted(lambda: _focus_files(snap, [long]))
+        assert (found, unmatched) == ([], [long])
+    assert ran_long - ran_short <= 32 * (512 - 8), (ran_short, ran_long)

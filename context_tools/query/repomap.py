@@ -71,15 +71,19 @@ class RepoMap(Struct):
 
 def _focus_files(snap: Snapshot, focus: list[str]) -> tuple[list[str], list[str]]:
     from context_tools.query.symbols.lookup import find_exact
+    from context_tools.query.symbols.walks import Walks
 
     paths = [f.path for f in snap.files]
     found: set[str] = set()
     unmatched = []
+    # what one name's lookup finds of the modules is kept for the next's, each way of writing
+    # names (dotted, or Rust's `::`) its own
+    walks = {crates: Walks(snap, crates) for crates in (False, True)}
     for item in focus:
         item_path = tree_path(item)
         hits = {p for p in paths if p == item_path or p.startswith(item_path + "/")}
         if not hits:
-            hits = {path for path, _, _ in find_exact(snap, item)}
+            hits = {path for path, _, _ in find_exact(snap, item, walks=walks["::" in item])}
         if hits:
             found |= hits
         else:

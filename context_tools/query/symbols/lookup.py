@@ -103,11 +103,15 @@ def _qualifies_through_reexport(path: str, sym: Symbol, prefix: list[str], walks
     return "qualified" if (path, top) in walks.reached(module, wanted) else None
 
 
-def find_exact(snap: Snapshot, query: str, kind: str | None = None, path: str | None = None) -> list[Hit]:
+def find_exact(snap: Snapshot, query: str, kind: str | None = None, path: str | None = None,
+               walks: Walks | None = None) -> list[Hit]:
+    """The definitions `query` names exactly; `walks`: what lookups of the same snapshot found
+    before (a `focus` list's names share it), else a new one's."""
     parts = name_parts(query)
     simple, prefix = parts[-1], parts[:-1]
     hits: list[Hit] = []
-    walks = Walks(snap, crates="::" in query)
+    if walks is None or walks.crates != ("::" in query):
+        walks = Walks(snap, crates="::" in query)
     for p, sym in snap.definitions(simple):
         if kind and sym.kind != kind:
             continue

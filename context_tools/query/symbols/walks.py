@@ -17,13 +17,15 @@ if TYPE_CHECKING:
 
 
 class Walks:
-    """What one exact lookup finds once for all the definitions it checks: the files of each
-    module part (one pass over the path list each, and the modules files of its leading parts
-    bind), the modules a crate's name reaches (`Scopes.module_files`), and where the re-exports
-    of each (module part, name) lead (`reexport_walk`)."""
+    """What exact lookups of one snapshot find once for all the definitions they check (one
+    lookup's, or a `focus` list's): the files of each module part (one pass over the path list
+    each, and the modules files of its leading parts bind), the modules a crate's name reaches
+    (`Scopes.module_files`), and where the re-exports of each (module part, name) lead
+    (`reexport_walk`)."""
 
     def __init__(self, snap: Snapshot, crates: bool = True) -> None:
         self.snap = snap
+        self.crates = crates
         # crate names are looked for in a query written as Rust writes paths (`demo::Conn`):
         # each costs reading the tree's Cargo manifests (and its language column), which a
         # dotted query of a tree with some Rust need not pay
@@ -32,6 +34,15 @@ class Walks:
         self._modules: dict[tuple[str, ...], list[str]] = {}
         self._named: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
         self._reached: dict[tuple[tuple[str, ...], str], dict[tuple[str, str], bool]] = {}
+        self._deepest: int | None = None
+
+    def deepest(self) -> int:
+        """The most segments a path of the snapshot has. No module path has more parts, so a
+        longer module (`a.a.a...`, as a client may send one) needs no pass over the paths to
+        find that none ends with it."""
+        if self._deepest is None:
+            self._deepest = max((p.count("/") + 1 for p in self.snap.paths), default=0)
+        return self._deepest
 
     def files_of(self, module: list[str]) -> list[str]:
         """The files whose module path ends with `module` (`pytest` for src/pytest/__init__.py),
@@ -41,7 +52,8 @@ class Walks:
         if found is None:
             # a module path's parts are its path's segments: they stand in it joined by slashes
             joined = "/".join(module)
-            tails = {p for p in self.snap.paths if joined in p and ends_with(module_parts(p), module)}
+            tails = {p for p in self.snap.paths if joined in p and ends_with(module_parts(p), module)
+                     } if len(module) <= self.deepest() else set()
             found = self._files[key] = sorted(tails.union(self.scopes.module_files(module)))
         return found
 
