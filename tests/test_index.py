@@ -222,7 +222,7 @@ def killable(tmp_path_factory) -> tuple[str, str]:
     root = tmp_path_factory.mktemp("killable")
     make_repo(root / "repo", [{f"pkg/m{i}.py": _module(i) * 3 for i in range(400)}])
     with Store.open(root / "clean") as clean:
-        return str(root / "repo"), api.index(str(root / "repo"), "main", store=clean, workers=2).fingerprint
+        return str(root / "repo"), api.index(str(root / "repo"), "main", store=clean, workers=1).fingerprint
 
 
 @pytest.mark.parametrize("moment", ["at its start", "its workers into their work", "its workers gone"])
@@ -258,7 +258,7 @@ def test_killed_indexer_leaves_no_half_snapshot(moment, killable, tmp_path):
         finally:
             store.close()
     store = Store.open(home)
-    finished = api.index(repo, "main", store=store, workers=2)
+    finished = api.index(repo, "main", store=store, workers=1)  # in this process: the store is under test
     assert finished.fingerprint == clean_fingerprint
 
 
