@@ -215,17 +215,24 @@ api.index(sys.argv[1], "main", store=Store.open(sys.argv[2]), workers=2)
 """
 
 
+@pytest.fixture(scope="module")
+def killable(tmp_path_factory) -> tuple[str, str]:
+    """A repository of 400 modules, which the killed indexes read and never change, and the
+    fingerprint of its `main` indexed into a fresh store."""
+    root = tmp_path_factory.mktemp("killable")
+    make_repo(root / "repo", [{f"pkg/m{i}.py": _module(i) * 3 for i in range(400)}])
+    with Store.open(root / "clean") as clean:
+        return str(root / "repo"), api.index(str(root / "repo"), "main", store=clean, workers=1).fingerprint
+
+
 @pytest.mark.parametrize("moment", ["at its start", "its workers into their work", "its workers gone"])
-def test_killed_indexer_leaves_no_half_snapshot(moment, tmp_path):
+def test_killed_indexer_leaves_no_half_snapshot(moment, killable, tmp_path):
     """SIGKILL to an index at a state of its run (its workers' own, through /proc): at the start,
     mid-extraction, and once its workers are gone, as it assembles and writes. What the store
     holds after is no snapshot or the whole one, and an index then gives a clean one's."""
     from tests.processes import children, into_their_work, wait_for_children
 
-    files = {f"pkg/m{i}.py": _module(i) * 3 for i in range(400)}
-    make_repo(tmp_path / "repo", [files])
-    repo = str(tmp_path / "repo")
-    clean = api.index(repo, "main", store=Store.open(tmp_path / "clean"), workers=2)
+    repo, clean_fingerprint = killable
     home = tmp_path / "killed"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for _ in range(2):  # the second run on a store the first was killed writing
@@ -247,12 +254,12 @@ def test_killed_indexer_leaves_no_half_snapshot(moment, tmp_path):
                 snap_oid = api.snapshot(repo, "main", store=store, index_if_absent=False).fingerprint
             except Exception as exc:  # absent is the only acceptable failure
                 assert getattr(exc, "code", "") == "not_indexed", exc
-            assert snap_oid in (None, clean.fingerprint)
+            assert snap_oid in (None, clean_fingerprint)
         finally:
             store.close()
     store = Store.open(home)
-    finished = api.index(repo, "main", store=store, workers=2)
-    assert finished.fingerprint == clean.fingerprint
+    finished = api.index(repo, "main", store=store, workers=1)  # in this process: the store is under test
+    assert finished.fingerprint == clean_fingerprint
 
 
 # Reads the snapshot of rev argv[4] over and over: says so once it has read it, and stops once

@@ -64,11 +64,13 @@ def _none_live(pgid: int) -> bool:
 
 
 def _fingerprint(repo: Path, store: Path, rev: str = "HEAD") -> str:
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", "--repo", str(repo), "--store", str(store),
-                        "--rev", rev, "--json", "--quiet"], cwd=ROOT, env=cli_env(None), capture_output=True,
-                       text=True, timeout=300)
-    assert p.returncode == 0, p.stderr
-    return json.loads(p.stdout)["data"]["fingerprint"]
+    """The fingerprint an index of `rev` into `store` gives, indexed here: what is under test is
+    the store the stopped command left, which any index reads alike, not the index's own face."""
+    from indexer import api
+    from indexer.store.database import Store
+
+    with Store.open(store) as opened:
+        return api.index(str(repo), rev, store=opened, workers=1).fingerprint
 
 
 @pytest.fixture(scope="module")

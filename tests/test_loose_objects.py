@@ -61,14 +61,24 @@ def _index(store: Path, repo: Path, rev: str) -> subprocess.CompletedProcess:
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+def _indexed(store: Path, repo: Path, rev: str) -> str:
+    """The fingerprint of `rev` indexed into `store` in this process: a store to start from, or
+    the snapshot to compare with, where the index's face is not what a test is about."""
+    from indexer import api
+    from indexer.store.database import Store
+
+    with Store.open(store) as opened:
+        return api.index(str(repo), rev, store=opened, workers=1).fingerprint
+
+
 @pytest.fixture(scope="module")
-def other_store(tmp_path_factory) -> tuple[str, Path]:
+def other_store(tmp_path_factory) -> tuple[Path, str, Path]:
     """Another repository (no object in common with `_repo`'s default) indexed into a store:
-    (its head, the store), which each test copies and never changes."""
+    (the repository, its head, the store), which each test copies and never changes."""
     root = tmp_path_factory.mktemp("other")
     other, _, other_head = _repo(root / "other", seed=8)
-    assert _index(root / "store", other.path, "HEAD").returncode == 0
-    return other_head, root / "store"
+    _indexed(root / "store", other.path, "HEAD")
+    return other.path, other_head, root / "store"
 
 
 @pytest.mark.parametrize(("what", "rev"), [("blob", "HEAD"), ("tree", "HEAD"), ("subtree", "HEAD"),
@@ -80,7 +90,7 @@ def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, 
     """Was: the index never returned (libgit2 spinning in its inflate); now one typed error
     naming the object, at once. Another repository's snapshot in the same store still answers."""
     builder, base, head = _repo(tmp_path / "repo")
-    other_head, indexed = other_store
+    other, other_head, indexed = other_store
     store = tmp_path / "store"
     shutil.copytree(indexed, store, ignore=shutil.ignore_patterns("lock.mdb", "*.lock"))
     repo = builder.repo
@@ -99,10 +109,11 @@ def test_a_loose_object_cut_short_is_a_typed_error_not_a_loop_without_end(what, 
     error = json.loads(done.stdout)["error"]
     assert error["code"] in ("missing_objects", "bad_tree"), error
     assert "damaged" in error["message"] and damaged[:12] in error["message"], error
-    listed = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "store", "list", "--store", str(store),
-                             "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert other_head in listed.stdout
+    from indexer import api
+    from indexer.store.database import Store
+
+    with Store.open(store) as opened:  # read here: the store, not a face of it, is what must still answer
+        assert api.snapshot(str(other), "HEAD", store=opened, index_if_absent=False).oid == other_head
 
 
 _KIND = {b"commit": 1, b"tree": 2, b"blob": 3, b"tag": 4}  # pygit2's object type numbers
@@ -188,7 +199,8 @@ def test_a_damaged_commit_deep_in_history_ends_a_walk_typed_and_spares_an_index(
     builder.checkout(first)
     builder.commit({"pkg/side.py": "S = 1\n"}, branch="side", parents=[first])
     store = tmp_path / "store"
-    assert _run(store, "index", "--repo", str(builder.path), "--rev", "side").returncode == 0
+    _indexed(store, builder.path, "side")
+    fresh = _indexed(tmp_path / "fresh", builder.path, third)  # the reference, made before the damage
     _cut(builder.repo, second)  # on main's line only: HEAD~1
     for args in (("delta", "--repo", str(builder.path), "--base", "side", "--head", "main"),
                  ("batch", "--repo", str(builder.path), "--range", "side..main")):
@@ -198,8 +210,7 @@ def test_a_damaged_commit_deep_in_history_ends_a_walk_typed_and_spares_an_index(
         assert "Traceback" not in done.stderr
     indexed = _run(store, "index", "--repo", str(builder.path), "--rev", "main")
     assert indexed.returncode == 0, indexed.stdout + indexed.stderr
-    fresh = _run(tmp_path / "fresh", "index", "--repo", str(builder.path), "--rev", third)
-    assert json.loads(indexed.stdout)["data"]["fingerprint"] == json.loads(fresh.stdout)["data"]["fingerprint"]
+    assert json.loads(indexed.stdout)["data"]["fingerprint"] == fresh
 
 
 @pytest.mark.parametrize(("damaged", "rev"), [("parent commit", ":/no such message"),
@@ -320,7 +331,7 @@ def test_a_checkouts_status_checks_heads_trees_first(tmp_path):
     for args in (["checkout", "-q", "-f", "main"], ["reset", "-q", "--hard"]):  # an index: a checkout
         subprocess.run(["git", "-C", str(builder.path), *args], check=True)
     store = tmp_path / "store"
-    assert _run(store, "index", "--repo", str(builder.path)).returncode == 0
+    _indexed(store, builder.path, "HEAD")
     (builder.path / "app.py").write_text("A = 2\n")
     src = str(builder.repo[builder.repo.head.target].tree["src"].id)
     _cut(builder.repo, src, keep=0.8)
@@ -397,12 +408,12 @@ def test_an_index_from_an_earlier_snapshot_reads_only_the_trees_that_differ(what
     diff up for the whole walk: either way the snapshot is the one made before the damage."""
     builder, base, head = _shared(tmp_path / "repo")
     store = tmp_path / "store"
-    assert _run(store, "index", "--repo", str(builder.path), "--rev", base).returncode == 0
-    before = _run(tmp_path / "before", "index", "--repo", str(builder.path), "--rev", head)
+    _indexed(store, builder.path, base)
+    before = _indexed(tmp_path / "before", builder.path, head)
     _cut(builder.repo, str(builder.repo[base].tree[what].id), keep=0.8)
     done = _run(store, "index", "--repo", str(builder.path), "--rev", head)
     assert done.returncode == 0, (done.stdout, done.stderr)
-    assert json.loads(done.stdout)["data"]["fingerprint"] == json.loads(before.stdout)["data"]["fingerprint"]
+    assert json.loads(done.stdout)["data"]["fingerprint"] == before
 
 
 def _history(path: Path) -> tuple[RepoBuilder, str]:

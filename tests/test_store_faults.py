@@ -34,6 +34,29 @@ def rennet(home: Path, *args: str, limit: tuple[int, int] | None = None) -> tupl
     return done.returncode, json.loads(done.stdout), done.stderr
 
 
+def indexed(home: Path, repo: Path, rev: str) -> str:
+    """The fingerprint of `rev` indexed into the store at `home` in this process: a store to
+    start from, a reference, or an index that must succeed once a fault is gone, where the
+    command's face is not what the test is about."""
+    from indexer import api
+    from indexer.store.database import Store
+
+    with Store.open(home) as store:
+        return api.index(str(repo), rev, store=store, workers=1).fingerprint
+
+
+def answers(home: Path, repo: Path, rev: str) -> str:
+    """What the store at `home` holds of `rev`, read in this process without indexing: its
+    fingerprint, once `first` (the first commit's function) is found defined in it."""
+    from indexer import api
+    from indexer.store.database import Store
+
+    with Store.open(home) as store:
+        snap = api.snapshot(str(repo), rev, store=store, index_if_absent=False)
+        assert snap.definitions("first"), f"`first` not defined in {rev}"
+        return snap.fingerprint
+
+
 def mount(*args: str) -> None:
     done = subprocess.run(["mount", *args], capture_output=True, text=True)
     if done.returncode != 0:
@@ -64,18 +87,14 @@ def two_revs(tmp_path_factory):
 def clean_main(two_revs, tmp_path_factory) -> str:
     """The fingerprint of `main` indexed into a fresh store, with no limit: what an index
     after a fault must give."""
-    code, clean, _ = rennet(tmp_path_factory.mktemp("clean") / "home", "index", str(two_revs), "--rev", "main")
-    assert code == 0
-    return clean["data"]["fingerprint"]
+    return indexed(tmp_path_factory.mktemp("clean") / "home", two_revs, "main")
 
 
 @pytest.fixture(scope="module")
 def first_stored(two_revs, tmp_path_factory) -> tuple[Path, str]:
     """A store holding `main~1` alone, to be copied by each test that faults it; its fingerprint."""
     home = tmp_path_factory.mktemp("first-stored") / "home"
-    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
-    assert code == 0
-    return home, first["data"]["fingerprint"]
+    return home, indexed(home, two_revs, "main~1")
 
 
 def _copy_of(first_stored: tuple[Path, str], tmp_path: Path) -> tuple[Path, str]:
@@ -106,8 +125,7 @@ def fill(point: Path) -> Path:
 
 def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, clean_main):
     home = device / "home"
-    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
-    assert code == 0
+    first = indexed(home, two_revs, "main~1")
     filler = fill(device)
     assert os.statvfs(device).f_bavail == 0
     code, reply, _ = rennet(home, "index", str(two_revs), "--rev", "main")
@@ -115,11 +133,10 @@ def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, clean_mai
     assert "free space and retry" in reply["error"]["message"] and "nothing stored was lost" in reply["error"]["message"]
     # what was stored before still answers, on the full disk
     code, answer, said = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
-    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    assert code == 0 and answer["freshness"]["fingerprint"] == first
     assert said.strip() == "" or "receipt not recorded: store_full: " in said
     filler.unlink()
-    code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    assert code == 0 and retried["data"]["fingerprint"] == clean_main
+    assert indexed(home, two_revs, "main") == clean_main
 
 
 def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, clean_main, tmp_path):
@@ -153,10 +170,8 @@ def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mi
     assert code == 1 and reply["error"]["code"] == "out_of_memory", reply
     assert f"(`ulimit -v` is {mib} MiB)" in reply["error"]["message"] and "nothing stored was lost" in said
     assert said.startswith("rennet: out_of_memory: ") and said.count("\n") == 1, said
-    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
-    assert code == 0 and answer["freshness"]["fingerprint"] == first
-    code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    assert code == 0 and retried["data"]["fingerprint"] == clean_main
+    assert answers(home, two_revs, "main~1") == first
+    assert indexed(home, two_revs, "main") == clean_main
 
 
 def test_an_mcp_server_under_a_limit_too_small_to_read_a_message_says_so_on_one_line(tmp_path):
@@ -306,8 +321,7 @@ def test_a_store_whose_map_finds_no_room_under_the_limit_is_out_of_memory_and_da
     import resource
 
     home = tmp_path / "home"
-    code, first, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    assert code == 0
+    first = indexed(home, two_revs, "main")
     data = home / "lmdb" / "data.mdb"
     if state == "damaged":
         with open(data, "r+b") as fh:
@@ -324,8 +338,7 @@ def test_a_store_whose_map_finds_no_room_under_the_limit_is_out_of_memory_and_da
     assert message.startswith(f"this process's address-space limit (`ulimit -v` is 1024 MiB) leaves no room for the "
                               f"map of the store at {home} (512 MiB, half the limit) beside the "), message
     assert message.endswith("; nothing is wrong with the store and nothing stored was lost: raise the limit and retry")
-    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main")
-    assert code == 0 and answer["freshness"]["fingerprint"] == first["data"]["fingerprint"]
+    assert answers(home, two_revs, "main") == first
 
 
 def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, clean_main, first_stored,
@@ -343,20 +356,17 @@ def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs
     assert code == 1 and reply["error"]["code"] == "store_full", reply
     assert "ulimit -f" in reply["error"]["message"] and "nothing stored was lost" in reply["error"]["message"]
     assert data.stat().st_size <= cap
-    code, answer, _ = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
-    assert code == 0 and answer["freshness"]["fingerprint"] == first
-    code, retried, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    assert code == 0 and retried["data"]["fingerprint"] == clean_main
+    assert answers(home, two_revs, "main~1") == first
+    assert indexed(home, two_revs, "main") == clean_main
 
 
 def test_a_store_on_a_read_only_file_system_answers_reads(device, two_revs):
     home = device / "home"
-    code, indexed, _ = rennet(home, "index", str(two_revs), "--rev", "main~1")
-    assert code == 0
+    first = indexed(home, two_revs, "main~1")
     mount("-o", "remount,ro", str(device))
     code, answer, said = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
     assert code == 0 and answer["data"]["definitions"][0]["path"] == "a.py"
-    assert answer["freshness"]["fingerprint"] == indexed["data"]["fingerprint"]
+    assert answer["freshness"]["fingerprint"] == first
     assert said == ""  # a read-only store keeps no receipt, and says nothing of it (was never held)
     code, refused, _ = rennet(home, "index", str(two_revs), "--rev", "main")
     assert code == 1 and refused["error"]["code"] == "store_error" and "read-only" in refused["error"]["message"]
@@ -370,8 +380,7 @@ def test_a_spill_on_a_read_only_file_system_is_store_error(device, two_revs):
     from context_tools.faces.roots import Roots
 
     home = device / "home"
-    code, _, _ = rennet(home, "index", str(two_revs), "--rev", "main")
-    assert code == 0
+    indexed(home, two_revs, "main")
     mount("-o", "remount,ro", str(device))
     executor = Executor("mcp", store=str(home), ceiling=600, roots=Roots.of([str(two_revs)]))
     reply = executor.run("context.file", {"repo": str(two_revs), "path": "m0.py", "rev": "main"})
