@@ -71,19 +71,15 @@ def test_one_module_at_many_paths_has_its_facts_decoded_once(tmp_path, monkeypat
 
 
 def _references_with_sites_bound(repo: str, home: Path, bound: int, name: str) -> dict:
-    """`context references NAME --json` in a process of its own whose REFERENCE_SITES is `bound`."""
-    script = textwrap.dedent(f"""
-        import sys
-        from context_tools.query.symbols import sites
-        sites.REFERENCE_SITES = {bound}
-        from context_tools.faces.cli import main
-        sys.exit(main(["context", "references", {name!r}, "--repo", {repo!r}, "--rev", "main", "--json",
-                       "--limit", "200"]))
-    """)
-    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+    """`context.references` of NAME as `rennet call` prints it, asked with REFERENCE_SITES at
+    `bound` by a client of its own (an answer another client kept is never this one's)."""
+    from unittest import mock
+
+    from context_tools.query.symbols import sites
+
+    with mock.patch.object(sites, "REFERENCE_SITES", bound):
+        return context_tools.Client(store=str(home)).envelope("context.references", repo=repo, rev="main",
+                                                              name=name, limit=200)
 
 
 def test_a_references_answer_reads_a_bounded_number_of_sites_its_importers_first(tmp_path):
