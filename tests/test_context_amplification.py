@@ -123,10 +123,8 @@ def test_a_name_used_at_a_hundred_thousand_paths_is_answered_within_bounded_memo
     repository of kilobytes (was: every site read: 2 million took 42 s and 1.4 GB; 200 million
     ran the machine out of its 24 GB). Under a 2 GiB address-space limit the answer reads
     REFERENCE_SITES sites and counts the rest of the files as unread."""
-    from context_tools.query.symbols import sites
+    from context_tools.query.symbols.sites import REFERENCE_SITES
 
-    # an eighth of the shipped bound, set in the child: the sites past it are as many, those read fewer
-    bound = sites.REFERENCE_SITES // 8
     user = "from m import f\n" + "f()\n" * 1000
     repo = _many_paths(tmp_path, {"m.py": "def f():\n    pass\n"}, user, 20, 1000)
     home = tmp_path / "home"
@@ -134,8 +132,6 @@ def test_a_name_used_at_a_hundred_thousand_paths_is_answered_within_bounded_memo
     script = textwrap.dedent(f"""
         import resource, sys
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-        from context_tools.query.symbols import sites
-        sites.REFERENCE_SITES = {bound}
         from context_tools.faces.cli import main
         sys.exit(main(["context", "references", "f", "--repo", {repo!r}, "--rev", "main", "--json"]))
     """)
@@ -144,7 +140,7 @@ def test_a_name_used_at_a_hundred_thousand_paths_is_answered_within_bounded_memo
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)["data"]
     read = sum(data["by_resolution"].values())
-    assert bound - 1001 < read <= bound and read % 1001 == 0  # whole files
+    assert REFERENCE_SITES - 1001 < read <= REFERENCE_SITES and read % 1001 == 0  # whole files
     assert data["files_unread"] == 20_000 - read // 1001
 
 
