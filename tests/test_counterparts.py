@@ -407,11 +407,15 @@ def test_a_test_module_attribute_however_spaced_holds_the_files_tests():
         ("src/scan.rs", "rust:#[cfg(test)] in the file")]
 
 
+# STEM_CANDIDATES as the bound tests past it set it: a quarter of the shipped cap
+_CAP = 16
+
+
 def _pairs(n: int) -> list[str]:
     return [p for k in range(n) for p in (f"pkg{k}/utils.py", f"tests/pkg{k}/test_utils.py")] + ["lone/thing.py"]
 
 
-def test_a_stem_many_files_carry_costs_each_file_a_bounded_ranking():
+def test_a_stem_many_files_carry_costs_each_file_a_bounded_ranking(monkeypatch):
     """A thousand utils.py beside a thousand test_utils.py (a commit under review may hold them;
     about 40 kB) made `rennet delta` rank every test of the stem for each implementation, and
     again for each while learning where the repository puts tests: the square of them, 51 s.
@@ -420,14 +424,17 @@ def test_a_stem_many_files_carry_costs_each_file_a_bounded_ranking():
     place is looked for in the layout the pairs show) its conventional one, and twice the pairs
     cost about twice the work (the lines of Rennet's code run): from STEM_CANDIDATES pairs, where
     ranking every test of the stem cost four times as much at twice the pairs."""
-    from delta.counterparts import STEM_CANDIDATES
+    from delta import counterparts
+
+    # the bound holds past any cap: a smaller one crosses it at fewer pairs, each traced
+    monkeypatch.setattr(counterparts, "STEM_CANDIDATES", _CAP)
 
     def ask(n: int) -> list:
         paths = _pairs(n)
         index = CounterpartIndex(paths, changed_paths=set(paths))
         return [index.counterparts(p) for p in paths]
 
-    small, large = STEM_CANDIDATES, 2 * STEM_CANDIDATES
+    small, large = _CAP, 2 * _CAP
     # the answers checked are those counted; the larger is counted first, so any work done once
     # a process (about 2,000 lines) falls on it, not on the smaller it is held to
     answers, ran = counted(lambda: ask(large))
@@ -542,14 +549,16 @@ def test_many_folder_named_tests_modules_of_one_stem_cost_work_linear_in_them():
     assert large <= 2.5 * small, (small, large)
 
 
-def test_folder_named_tests_modules_naming_every_implementation_cost_each_a_bounded_ranking():
+def test_folder_named_tests_modules_naming_every_implementation_cost_each_a_bounded_ranking(monkeypatch):
     """n implementations lib/<w>/foo.py and n tests/<w>/foo_lib_tests/tests.py: each module's
     folder names the stem and a folder of every implementation, so each implementation was
     offered every module and ranked them all (2,000 of each: 82 s, the square of n). Past
     STEM_CANDIDATES modules, an implementation's are those nearest it, as among a stem's
     files. Each still gets its three counterparts by that rule, and lines run at n and 2n."""
     from delta import counterparts
-    from delta.counterparts import NAMELESS_RULE, STEM_CANDIDATES
+    from delta.counterparts import NAMELESS_RULE
+
+    monkeypatch.setattr(counterparts, "STEM_CANDIDATES", _CAP)  # as above: crossed at fewer modules
 
     letters = str.maketrans("0123456789", "abcdefghij")
 
@@ -562,7 +571,7 @@ def test_folder_named_tests_modules_naming_every_implementation_cost_each_a_boun
             assert [c.rule for c in answer] == [NAMELESS_RULE] * 3, answer  # type: ignore[union-attr]
         return ran
 
-    small, large = work(2 * STEM_CANDIDATES), work(4 * STEM_CANDIDATES)
+    small, large = work(2 * _CAP), work(4 * _CAP)
     assert large <= 2.5 * small, (small, large)
 
 def _suggest_weighing_every_placement(placements, folder: str, stem: str, ext: str, folders: frozenset[str]):

@@ -281,7 +281,7 @@ def test_the_packets_summary_an_agent_gets_says_when_renames_were_not_assessed(t
     import context_tools
     from indexer.git import renames
 
-    b = _moved_and_edited(tmp_path / "r", 30)
+    b = _moved_and_edited(tmp_path / "r", 10)  # shared spans far past the bound set below
     b.tag("v1", str(b.repo.head.target))
     b.commit({"dst/b000.py": python_source(3000).decode() + "# 0 edited again\n"})
     client = context_tools.Client(store=str(tmp_path / "home"))

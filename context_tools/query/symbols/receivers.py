@@ -7,6 +7,7 @@ decided it (`Typed.rule`); anything else is untyped, and its site stays a name m
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING, Callable, Iterator, Literal, NamedTuple
@@ -340,6 +341,7 @@ def functions_in(snap: Snapshot, path: str) -> list[Symbol]:
     return [s for s in (facts.symbols if facts else ()) if s.kind in _FUNCTIONS]
 
 
+@functools.lru_cache(maxsize=1024)  # once a name: a query of many names outgrows re's own cache
 def _assignment(name: str | bytes) -> re.Pattern[bytes]:
     """`name = ...`, `name: T = ...` (group 1 the annotation), and `with Class(...) as name:`
     (what the class's `__enter__` returns: itself, for the context managers a Repo Map names)."""

@@ -6,6 +6,7 @@ any other binding of it (`bound_otherwise`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from array import array
 from bisect import bisect_left, bisect_right
@@ -53,6 +54,7 @@ def inner_functions(text: bytes, start: int = 0) -> tuple[list[int], list[int]]:
     return opens, closes
 
 
+@functools.lru_cache(maxsize=1024)  # once a name: a query of many names outgrows re's own cache
 def declared(name: str) -> re.Pattern[bytes]:
     """`const name`, `let name`, `var name` (`export` before them), group 1 the colon of an annotation."""
     return re.compile(rb"(?:^\s*export\s+|\b)(?:const|let|var)\s+" + re.escape(name.encode()) + rb"(?![\w$])\s*(:?)\s*")
@@ -83,6 +85,7 @@ def _plain_before(text: bytes, end: int) -> bool:
     return _PLAIN_HEAD.search(text[max(0, k - _HEAD_WORD):opened]) is not None
 
 
+@functools.lru_cache(maxsize=1024)
 def bound_otherwise(name: str) -> re.Pattern[bytes]:
     """A binding of the name other than `const`/`let`/`var name`: in a destructuring pattern,
     an arrow's or a function's parameter, a `catch`'s."""

@@ -10,6 +10,7 @@ in its own file. Also `this` in a function declaring `this: T`."""
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left, bisect_right
 from typing import TYPE_CHECKING
@@ -25,6 +26,15 @@ if TYPE_CHECKING:
     from context_tools.query.symbols.script_signatures import Signatures
     from context_tools.query.symbols.script_values import DeclaredValues
     from indexer.model import Symbol
+
+
+@functools.lru_cache(maxsize=1024)  # once a name: a query of many names outgrows re's own cache
+def _parameter_patterns(name: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """A parameter `name` annotated (`name: T`, `name?: T`, a TypeScript modifier before it),
+    and the name standing alone."""
+    word = re.escape(name.encode())
+    return (re.compile(rb"(?:^|[,(])\s*(?:(?:public|private|protected|readonly)\s+)*" + word + rb"\s*\??\s*:\s*"),
+            re.compile(rb"(?<![\w$.])" + word + rb"(?![\w$])"))
 
 
 class DeclaredNames:
@@ -120,13 +130,13 @@ class DeclaredNames:
         leaves it untyped whatever its body binds): an annotation's type, or a JSDoc
         `@param`'s for a parameter without one. Read once a function and name, however many
         sites ask."""
-        word = re.escape(name.encode())
+        annotated, mentioned = _parameter_patterns(name)
         params = self.read.parameters(path, holder)[0]
-        m = re.search(rb"(?:^|[,(])\s*(?:(?:public|private|protected|readonly)\s+)*" + word + rb"\s*\??\s*:\s*", params)
+        m = annotated.search(params)
         if m is not None:
             typed = read(params[m.end():])
             return (Declared(typed[0], f"annotation `{typed[1]}` of parameter `{name}`") if typed else None), True, False
-        if re.search(rb"(?<![\w$.])" + word + rb"(?![\w$])", params):
+        if mentioned.search(params):
             documented = self.read.documented(path, holder, name, read)
             if documented is None:
                 return None, True, True

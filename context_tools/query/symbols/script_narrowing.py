@@ -7,6 +7,7 @@ name again."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,7 @@ def _if_condition(head: bytes) -> bytes | None:
     return text[opened + 1:-1]
 
 
+@functools.lru_cache(maxsize=1024)  # once a name: a query of many names outgrows re's own cache
 def _patterns(name: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """`if (name instanceof T)` (group 1 T) and `if (isT(name))` (group 1 isT)."""
     word = re.escape(name.encode())

@@ -11,6 +11,7 @@ by `export { x }`), never what a plain `import` binds.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Iterable
 
@@ -58,12 +59,11 @@ class JavaScriptBindings(Bindings):
         """`const self = this` (`let`, `var`, `var that = this`, `const self: C = this`)
         declares an alias of `this`; another declaration of the name on the line (`const self =
         other`, `let self;`, a parameter `function (self)`, `self =>`) declares something else."""
-        word = re.escape(name.encode())
-        declared = re.search(rb"\b(?:const|let|var)\s+" + word + rb"(?![\w$])\s*(?::[^=]*)?(=?)", line)
+        declaring, alone, arrow = _alias_patterns(name)
+        declared = declaring.search(line)
         if declared is not None:
             return bool(declared.group(1)) and _THIS.match(line, declared.end()) is not None
-        alone = re.compile(rb"(?<![\w$.])" + word + rb"(?![\w$.])")
-        if _parameter(line, alone) or re.search(alone.pattern + rb"\s*=>", line):
+        if _parameter(line, alone) or arrow.search(line):
             return False  # a parameter of a function or an arrow
         return None
 
@@ -102,6 +102,15 @@ class JavaScriptBindings(Bindings):
     def binds_variable(self, spec: ImportSpec, line: int) -> bool:
         """Does the import declare a variable on `line` (`const W = require(...)`)?"""
         return spec.kind == "js" and spec.line == line
+
+
+@functools.lru_cache(maxsize=1024)  # once a name: a query of many names outgrows re's own cache
+def _alias_patterns(name: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
+    """A declaration of `name` (group 1 its `=`), the name standing alone, and it before `=>`."""
+    word = re.escape(name.encode())
+    alone = rb"(?<![\w$.])" + word + rb"(?![\w$.])"
+    return (re.compile(rb"\b(?:const|let|var)\s+" + word + rb"(?![\w$])\s*(?::[^=]*)?(=?)"),
+            re.compile(alone), re.compile(alone + rb"\s*=>"))
 
 
 def _es_module(snap: Snapshot, path: str) -> bool:
