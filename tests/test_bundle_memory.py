@@ -87,13 +87,13 @@ _HOSTILE: dict[str, tuple[int, Callable[[], BlobFacts]]] = {
     # allowance takes: each edge costs tracemalloc much time, and a file's are made together;
     # the old peak held every edge at once, so it stays as many times the body at any count)
     "bases of one-character names": (64, lambda: BlobFacts("python", 1, bases=[Base(c, c, 300)
-                                                                               for c in _wide(750)])),
+                                                                               for c in _wide(375)])),
 }
 
 
 @pytest.mark.parametrize("shape", sorted(_HOSTILE))
 def test_a_hostile_bundle_imports_holding_under_four_times_its_inflated_body(tmp_path, shape):
-    """Files whose facts are all of the costliest items, over half a MiB of them in all (the old
+    """Files whose facts are all of the costliest items, over a quarter MiB of them in all (the old
     peak grew with them; under tracemalloc each costs much time), fingerprint true: imported
     (checked, then written) while every blob's facts were decoded at once, their stored forms
     all made before the commit and every `inherits` edge held until all were made, the peak
@@ -102,7 +102,7 @@ def test_a_hostile_bundle_imports_holding_under_four_times_its_inflated_body(tmp
     count, facts = _HOSTILE[shape]
     files = python_files(count)
     data, raw = sealed(files, facts())
-    assert raw > 1 << 19
+    assert raw > 1 << 18
     assert len(data) * bundle.MAX_RATIO > raw and raw < bundle.raw_allowance(bundle.parse_header(data)[0])
     with Store.open(tmp_path / "store") as store:
         report, peak = peak_of(lambda: bundle.import_data(store, data, trust_unsigned=True))
