@@ -286,16 +286,19 @@ def test_the_names_a_file_repeats_are_held_to_its_size(shape):
     assert budget // 2 < repeated(many) <= budget  # the bound is met, not far off
 
 
-def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
+def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut(monkeypatch):
+    """At a cap of 64 symbols a file: the extractor reads its cap as it cuts, so the cut is the
+    one its own cap makes, reached without parsing a file of that many definitions."""
+    from indexer.extract import tags
     from indexer.extract.blob import extract_blob
-    from indexer.extract.tags import SYMBOL_CAP
 
+    monkeypatch.setattr(tags, "SYMBOL_CAP", 64)
     # an impl block is a scope, not a symbol: past the cap it cuts nothing
-    full = "".join(f"fn f{i}() {{}}\n" for i in range(SYMBOL_CAP)) + "impl S {}\n"
+    full = "".join(f"fn f{i}() {{}}\n" for i in range(64)) + "impl S {}\n"
     facts = extract_blob(full.encode(), "many.rs", "rust")
-    assert len(facts.symbols) == SYMBOL_CAP and not facts.symbols_capped
+    assert len(facts.symbols) == 64 and not facts.symbols_capped
     facts = extract_blob((full + "fn g() {}\n").encode(), "many.rs", "rust")
-    assert len(facts.symbols) == SYMBOL_CAP and facts.symbols_capped
+    assert len(facts.symbols) == 64 and facts.symbols_capped
 
 
 # Shapes whose nesting kept a match in progress at every level of a pattern whose root captured
