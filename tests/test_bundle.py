@@ -16,13 +16,13 @@ from corpora.gitbuild import Link, RepoBuilder, Submodule
 from indexer.contract.errors import RennetError
 from indexer.fleet import bundle
 from indexer.store.database import Store, WriteLock
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(home: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home)],
-                          cwd=ROOT, capture_output=True, timeout=300)
+    return run_cli(*args, "--store", str(home), text=False)
 
 
 def _ok(done: subprocess.CompletedProcess) -> dict:

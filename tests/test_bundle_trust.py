@@ -27,6 +27,7 @@ from indexer.fleet import bundle, signing
 from indexer.git.tree_names import TREE_RULES
 from indexer.store.database import Store
 from indexer.store.records import decode_record, load_stored_record
+from tests.cli_runs import cli_env, run_cli
 from tests.examples import examples
 from tests.processes import PEAK_AT_EXIT, peak_said
 from tests.test_bundle import _counts, _parts, _seal, forge
@@ -36,11 +37,8 @@ KEY = "k3y-for-the-bundles-of-this-test-0123456789"
 
 
 def rennet(home: Path, *args: str, key: str | None = KEY) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    if key is not None:
-        env["BUNDLE_KEY"] = key
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home), "--json"],
-                          cwd=ROOT, capture_output=True, timeout=300, env=env)
+    return run_cli(*args, "--store", str(home), "--json", env=cli_env(**({} if key is None else {"BUNDLE_KEY": key})),
+                   text=False)
 
 
 def reply(done: subprocess.CompletedProcess, code: int = 0) -> dict:

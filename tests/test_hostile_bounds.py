@@ -11,7 +11,6 @@ import base64
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,15 +18,13 @@ import msgspec
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(*args: str, home: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    env.pop("RENNET_DEBUG", None)
-    out = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=str(home.parent),
-                         capture_output=True, timeout=300)
+    out = run_cli(*args, home=home, cwd=home.parent, text=False)
     err = out.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err and "internal_error" not in err, err[-2000:]
     assert b"internal_error" not in out.stdout
