@@ -185,10 +185,15 @@ def test_a_rederived_bundle_cannot_name_another_tree(tmp_path):
     builder = RepoBuilder(tmp_path / "repo")
     first = builder.commit({"a.py": "def old():\n    return 1\n"})
     second = builder.commit({"a.py": "def new():\n    return 2\n"})
-    origin, plain = tmp_path / "origin", tmp_path / "plain.rnb"
-    reply(rennet(origin, "index", str(builder.path), "--rev", first))
-    reply(rennet(origin, "export", "--repo", str(builder.path), "--rev", first, "--out", str(plain)))
-    clean = reply(rennet(tmp_path / "clean", "index", str(builder.path), "--rev", second))["data"]["fingerprint"]
+    from indexer.api import index
+    from indexer.store.snapshot import load
+
+    plain = tmp_path / "plain.rnb"  # the honest bundle and the clean index made in this process: the import is tested
+    with Store.open(tmp_path / "origin") as origin:
+        index(str(builder.path), first, origin)
+        bundle.export(load(origin, str(builder.path), first), plain)
+    with Store.open(tmp_path / "clean") as store:
+        clean = index(str(builder.path), second, store).fingerprint
     header, body = _parts(plain.read_bytes())
     record = decode_record(body.record)
     record.tree = str(builder.repo[second].peel(pygit2.Tree).id)
