@@ -17,7 +17,8 @@ def cli_env(home: str | os.PathLike[str] | None = None, **extra: str) -> dict[st
     when one is named, and `extra` on top; without RENNET_DEBUG, whose tracebacks the tests
     would otherwise meet."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    # no empty entry: it would put the folder a command runs in on the path
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     env.pop("RENNET_DEBUG", None)
     if home is not None:
         env["RENNET_HOME"] = str(home)
