@@ -158,7 +158,7 @@ def test_within_the_caps_decoding_holds_a_bounded_multiple_of_the_inflated_body(
     """The worst shapes measured (lists of two-character names: a 3-byte item becomes a
     50-byte string and a pointer) stay under 24 times the inflated body, which the caps bound."""
     if shape == "bare files":
-        files = python_files(20_000)
+        files = python_files(10_000)
         data, raw = seal(record_of(files), with_facts(files, BlobFacts("python", 1)))
     else:
         files = python_files(3)

@@ -8,12 +8,12 @@ import subprocess
 
 import pytest
 
+from tests.cli_runs import run_cli
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 
 
 def rennet(*args: str, store: str | None = None, input: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([PY, "-m", "context_tools.faces.cli", *args], cwd=ROOT, env=cli_env(store),
-                          capture_output=True, text=True, timeout=120, input=input)
+    return run_cli(*args, home=store, input=input, timeout=120)
 
 
 def test_json_prints_exactly_the_result_contract(world: World):

@@ -11,7 +11,6 @@ import base64
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,15 +18,13 @@ import msgspec
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(*args: str, home: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    env.pop("RENNET_DEBUG", None)
-    out = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=str(home.parent),
-                         capture_output=True, timeout=300)
+    out = run_cli(*args, home=home, cwd=home.parent, text=False)
     err = out.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err and "internal_error" not in err, err[-2000:]
     assert b"internal_error" not in out.stdout
@@ -286,16 +283,19 @@ def test_the_names_a_file_repeats_are_held_to_its_size(shape):
     assert budget // 2 < repeated(many) <= budget  # the bound is met, not far off
 
 
-def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut():
+def test_at_the_symbol_cap_only_a_symbol_cut_marks_the_list_cut(monkeypatch):
+    """At a cap of 64 symbols a file: the extractor reads its cap as it cuts, so the cut is the
+    one its own cap makes, reached without parsing a file of that many definitions."""
+    from indexer.extract import tags
     from indexer.extract.blob import extract_blob
-    from indexer.extract.tags import SYMBOL_CAP
 
+    monkeypatch.setattr(tags, "SYMBOL_CAP", 64)
     # an impl block is a scope, not a symbol: past the cap it cuts nothing
-    full = "".join(f"fn f{i}() {{}}\n" for i in range(SYMBOL_CAP)) + "impl S {}\n"
+    full = "".join(f"fn f{i}() {{}}\n" for i in range(64)) + "impl S {}\n"
     facts = extract_blob(full.encode(), "many.rs", "rust")
-    assert len(facts.symbols) == SYMBOL_CAP and not facts.symbols_capped
+    assert len(facts.symbols) == 64 and not facts.symbols_capped
     facts = extract_blob((full + "fn g() {}\n").encode(), "many.rs", "rust")
-    assert len(facts.symbols) == SYMBOL_CAP and facts.symbols_capped
+    assert len(facts.symbols) == 64 and facts.symbols_capped
 
 
 # Shapes whose nesting kept a match in progress at every level of a pattern whose root captured

@@ -16,15 +16,13 @@ import pygit2
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(*args: str, home: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    env.pop("RENNET_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=str(home.parent),
-                          capture_output=True, text=True, timeout=120, input=stdin)
+    return run_cli(*args, home=home, cwd=home.parent, input=stdin, timeout=120)
 
 
 def one_typed_line(out: subprocess.CompletedProcess, code: str) -> None:

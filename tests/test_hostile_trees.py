@@ -482,24 +482,26 @@ def wide(repo: pygit2.Repository, folders: int, files: int, parent: pygit2.Oid) 
     return raw_commit(repo, raw_tree(repo, [*entries, (BLOB, b"ok.py", blob(repo, "x = 1\n"))]), parent)
 
 
-def test_a_commit_of_more_files_than_a_snapshot_holds_is_refused_and_loses_nothing(tmp_path):
-    """1,025 folders of 1,024 files, from a repository of a few kilobytes: one past the cap of
-    files a snapshot holds (the `files` limit, as a bundle's). `rennet index` refuses it in one
-    line once its walk passes the cap (a Delta packet's diff, below), and the parent's snapshot
-    answers as before (was: 1,000,000 files of such a repository indexed in 24 s and 884 MB, and a Delta
-    packet of them took 3 minutes and 3 GB; any multiple of that was as easy to write)."""
-    from indexer.contract.limits import DEFAULT
-
+def test_a_commit_of_more_files_than_a_snapshot_holds_is_refused_and_loses_nothing(tmp_path, monkeypatch):
+    """2 folders of 512 files and `ok.py`, from a repository of a few kilobytes: one past a cap of
+    1,024 files a snapshot holds (the `files` limit, as a user sets it; its default is
+    tests/test_limits.py's). `rennet index` refuses it in one line once its walk passes the cap (a
+    Delta packet's diff, below), and the parent's snapshot answers as before (was: 1,000,000
+    files of such a repository indexed in 24 s and 884 MB, and a Delta packet of them took 3
+    minutes and 3 GB; any multiple of that was as easy to write). The walk is the same whatever
+    the cap, so the cap a user sets is crossed as surely as the default, without a walk of a
+    million entries."""
+    monkeypatch.setenv("RENNET_LIMITS", "files=1K")
     b = RepoBuilder(tmp_path / "repo")
     b.commit({"ok.py": "x = 1\n"})
     repo = b.repo
-    head = wide(repo, DEFAULT.files // 1024 + 1, 1024, repo.head.target)
+    head = wide(repo, 2, 512, repo.head.target)
     home = tmp_path / "home"
     assert rennet("index", str(tmp_path / "repo"), "--rev", "main~1", home=home).returncode == 0
     out = rennet("index", str(tmp_path / "repo"), "--rev", head, home=home)
     one_typed_line(out, "bad_tree")
-    assert f"the tree of {head[:12]} holds over {DEFAULT.files:,} files" in out.stderr
-    assert "($RENNET_LIMITS=files=2M raises it)" in out.stderr
+    assert f"the tree of {head[:12]} holds over 1,024 files" in out.stderr
+    assert "($RENNET_LIMITS=files=2k raises it)" in out.stderr
     kept = rennet("context", "file", "ok.py", "--repo", str(tmp_path / "repo"), "--rev", "main~1", "--json",
                   home=home)
     assert kept.returncode == 0 and json.loads(kept.stdout)["data"]["meta"]["path"] == "ok.py"

@@ -7,19 +7,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(home: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home), "--json"],
-                          cwd=ROOT, capture_output=True, timeout=300)
+    return run_cli(*args, "--store", str(home), "--json", text=False)
 
 
 @pytest.fixture(scope="module")

@@ -236,8 +236,29 @@ def test_mcp_worktree_default_applies_only_where_the_caller_chose_nothing():
     assert worktree_default(delta, {"base": "v1"}) == {"base": "v1", "worktree": True}
 
 
+@pytest.fixture(scope="module")
+def worktree_stdio(tmp_path_factory):
+    """`run_stdio(home, work, "--worktree")` for the tests that send a `--worktree` server calls
+    about checkouts of their own, held open across them (a server start each spared), with a
+    store of its own: each checkout is a repository the others do not name."""
+    import tempfile
+
+    import anyio.from_thread
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    from tests.test_context_world import PY, cli_env
+
+    params = StdioServerParameters(
+        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir(), "--worktree"],
+        env=cli_env(str(tmp_path_factory.mktemp("worktree-server-home"))), cwd=str(ROOT))
+    with anyio.from_thread.start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(Client(params)) as client:
+            yield lambda work: portal.call(work, client)
+
+
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path, transport):
+def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path, transport, request):
     from tests.test_mcp import run_session, text_of
 
     async def work(client):
@@ -248,7 +269,10 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
                                                               "rev": "HEAD"})
         return tools, text_of(indexed), text_of(seen), text_of(committed)
 
-    tools, indexed, seen, committed = run_session(transport, str(tmp_path / "home"), work, "--worktree")
+    if transport == "stdio":
+        tools, indexed, seen, committed = request.getfixturevalue("worktree_stdio")(work)
+    else:
+        tools, indexed, seen, committed = run_session(transport, str(tmp_path / "home"), work, "--worktree")
     # a tool that reads the working tree writes its snapshot: the server says so
     assert tools["context_symbol"].annotations.read_only_hint is False
     assert indexed["ok"]
@@ -259,11 +283,11 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
     assert committed["freshness"]["worktree"]["changed"] == 4
 
 
-def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(edited, tmp_path):
+def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(edited, worktree_stdio):
     """docs/agents.md, argument types: a value whose JSON type a client lost is read as the tool's
     schema declares it. A `--worktree` server lists `worktree` on its read tools, so `"true"` and
     `"false"` read as the booleans there, as `"5"` does for a limit."""
-    from tests.test_mcp import run_stdio, text_of
+    from tests.test_mcp import text_of
 
     async def work(client):
         await client.call_tool("repo_index", {"repo": str(edited), "rev": "HEAD"})
@@ -277,7 +301,7 @@ def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(e
             answers.append(pair)
         return answers
 
-    answers = run_stdio(str(tmp_path / "home"), work, "--worktree", root=str(tmp_path))
+    answers = worktree_stdio(work)
     for got, want in answers:
         assert want["ok"], want
         for body in (got, want):
