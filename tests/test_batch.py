@@ -18,6 +18,7 @@ from indexer import api
 from indexer.fleet import batch
 from indexer.store.database import Store, WriteLock
 from indexer.store.snapshot import pinned_oid
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,8 +41,7 @@ def _history(path: Path, commits: int, files: int) -> tuple[RepoBuilder, list[st
 
 
 def rennet(home: Path, *args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    return run_cli(*args, "--store", str(home), timeout=timeout)
 
 
 def _lines(stdout: str) -> tuple[list[dict], dict]:

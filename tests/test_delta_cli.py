@@ -4,22 +4,19 @@ contract on stdout, typed one-line errors with exit 1."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def rennet(*args: str, home: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, RENNET_HOME=str(home), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=120)
+    return run_cli(*args, home=home, timeout=120)
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from corpora.gitbuild import Link, RepoBuilder
 from indexer import api
 from indexer.contract.errors import MissingObjects, UnknownRev
 from indexer.store.database import Store
+from tests.cli_runs import run_cli
 
 FILES = {
     "pkg/a.py": "def alpha():\n    return 1\n",
@@ -74,9 +75,7 @@ def test_the_freshness_says_partial_and_require_complete_refuses(clones, tmp_pat
     home = str(tmp_path / "store")
 
     def rennet(*args: str) -> subprocess.CompletedProcess:
-        import sys
-        return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", "--store", home, *args],
-                              capture_output=True, text=True)
+        return run_cli("--store", home, *args)
 
     refused = rennet("index", "--repo", str(part), "--require-complete", "--quiet")
     assert refused.returncode != 0 and refused.stderr.count("\n") == 1 and "missing_objects" in refused.stderr

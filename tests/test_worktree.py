@@ -18,6 +18,7 @@ import context_tools
 from context_tools.faces.dispatch import worktree_default
 from context_tools.faces.registry import registry
 from indexer.contract.errors import RennetError
+from tests.cli_runs import run_cli
 from tests.test_mcp import python_prepared  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,9 +32,7 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def rennet(*args: str, home: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, RENNET_HOME=str(home), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=120)
+    return run_cli(*args, home=home, timeout=120)
 
 
 def written_tree(checkout: Path, scratch: Path) -> str:
