@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -31,6 +30,7 @@ from hypothesis import strategies as st
 from context_tools.faces.dispatch import Executor, Reply
 from context_tools.faces.registry import Command, registry
 from indexer.contract.errors import RennetError
+from tests.schema_checks import row_validator
 from tests.schema_strategies import values_of
 from tests.shop_repo import ODD, index_shop, offline
 
@@ -203,27 +203,12 @@ def _called(row: Command, store: str, arguments: dict[str, Any]) -> Reply:
     return Reply(row.id, envelope, envelope, error=error)
 
 
-_VALIDATORS: dict[tuple[str, str], Any] = {}
-
-
-def _validate(instance: Any, row: Command, side: str) -> None:
-    """`jsonschema.validate` of `instance` against the row's input or output schema, the schema
-    checked against its meta-schema once a row rather than once an example."""
-    key = (row.id, side)
-    if key not in _VALIDATORS:
-        schema = row.input_schema() if side == "input" else row.output_schema()
-        kind = jsonschema.validators.validator_for(schema)
-        kind.check_schema(schema)
-        _VALIDATORS[key] = kind(schema)
-    _VALIDATORS[key].validate(instance)
-
-
 def assert_typed(row: Command, reply: Reply) -> None:
     envelope = reply.envelope
     assert envelope["command"] == row.id
     if envelope["ok"]:
         assert reply.error is None and isinstance(envelope["data"], dict)
-        _validate(reply.wire, row, "output")
+        row_validator(row.id, "output").validate(reply.wire)
     else:
         error = envelope["error"]
         assert error["code"] in TYPED, error
@@ -251,7 +236,7 @@ def test_any_input_the_schema_admits_gets_a_result_or_a_typed_error(shop: Shop, 
         lines = data.draw(st.lists(st.one_of(st.just(f"{shop.repo}@main"), st.just(shop.repo),
                                              st.just(f"{shop.repo}@v1"), st.sampled_from(ODD)), max_size=3))
         (here / "jobs").write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogateescape")
-    _validate(arguments, row, "input")
+    row_validator(row.id, "input").validate(arguments)
     store = shop.store
     copied = row.authority == "write" or "out" in schema["properties"]
     if copied:  # its own copy: a write (or an output) neither loses nor feeds the shared store
