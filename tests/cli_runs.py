@@ -20,7 +20,7 @@ def cli_env(home: str | os.PathLike[str] | None = None, **extra: str) -> dict[st
     # no empty entry: it would put the folder a command runs in on the path
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     env.pop("RENNET_DEBUG", None)
-    if home is not None:
+    if home:  # None or "" names no store
         env["RENNET_HOME"] = str(home)
     env.update(extra)
     return env

@@ -10,7 +10,6 @@ Other test modules import the fixtures from here; the builds are cached per proc
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.cli_runs import cli_env  # noqa: F401 - imported from here by the modules of the world
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -214,15 +214,6 @@ def world() -> World:
 @pytest.fixture(scope="session")
 def big() -> Big:
     return build_big()
-
-
-def cli_env(store: str | None = None) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("RENNET_DEBUG", None)
-    if store:
-        env["RENNET_HOME"] = store
-    return env
 
 
 def test_world_is_indexed_at_every_rev(world: World) -> None:
