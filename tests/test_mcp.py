@@ -79,27 +79,21 @@ def run_stdio(store: str, work, *extra: str, root: str | None = None):
 
 
 @contextmanager
-def _held_stdio(store: str, root: str) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+def _held_stdio(store: str, root: str, env: dict[str, str] | None = None
+                ) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
     """`run_stdio(store, work, root=root)` for many calls of `work(client)`: each in one session
-    of one spawned server, held open in a thread of its own until the block ends."""
+    of one spawned server (its environment's `env` set over the test's), held open in a thread
+    of its own until the block ends."""
     import anyio.from_thread
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(
         command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root],
-        env=cli_env(store), cwd=str(ROOT))
+        env={**cli_env(store), **(env or {})}, cwd=str(ROOT))
     with anyio.from_thread.start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(Client(params)) as client:
             yield lambda work: portal.call(work, client)
-
-
-@pytest.fixture(scope="module")
-def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
-    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
-    the default root, across those tests."""
-    with _held_stdio(world.store, tempfile.gettempdir()) as run:
-        yield run
 
 
 @dataclass(frozen=True)

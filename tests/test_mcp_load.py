@@ -302,8 +302,9 @@ async def _with_readers(world: World, readers: str) -> dict:
     from mcp import Client
 
     calls = [(name, {"repo": world.repo, **args}) for name, args in _READS]
+    running = set(children(os.getpid()))  # a server shared across the test process's modules among them
     async with Client(_stdio_server(world.store, readers)) as client:
-        server = next(p for p in children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
+        server = next(p for p in children(os.getpid()) if p not in running and "faces.cli mcp" in _cmdline(p))
         first = [await client.call_tool(name, args) for name, args in calls]
         seen: list[int] = []
         for _ in range(400):  # bounded: until a reader is up and has answered from the store
