@@ -6,24 +6,66 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Awaitable, Callable, Iterator
 
 import anyio
 import pytest
 
 from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import HttpServer, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
+from tests.test_mcp import HttpServer, _held_stdio, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 
 
 def _repo(path: Path, files: int) -> Path:
+    """Two commits of `files` modules, each file naming the repository's folder: blobs of
+    their own, which a store another test indexed into has never parsed."""
     from corpora.gitbuild import RepoBuilder
 
+    tag = f"# {path.parent.name}\n"
     builder = RepoBuilder(path)
-    builder.commit({f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(files)})
-    builder.commit({"pkg/m0.py": "def f0():\n    return 'changed'\n", "pkg/new.py": "X = 1\n"})
+    builder.commit({f"pkg/m{i}.py": f"{tag}def f{i}():\n    return {i}\n" for i in range(files)})
+    builder.commit({"pkg/m0.py": f"{tag}def f0():\n    return 'changed'\n", "pkg/new.py": f"{tag}X = 1\n"})
     return builder.path
+
+
+@dataclass(frozen=True)
+class Served:
+    """A plain server over one transport, its one root `root` and a store of its own (`store`),
+    for the tests that send it calls: each builds its repositories in a folder of its own under
+    `root` (`place`), of blobs of their own (`_repo`). A server start spared each test."""
+    root: Path
+    store: Path
+    run: Callable[[Callable[[object], Awaitable[object]]], object]
+
+    def place(self, name: str) -> Path:
+        folder = self.root / name
+        folder.mkdir()
+        return folder
+
+
+@pytest.fixture(scope="module")
+def served_root(tmp_path_factory) -> Path:
+    """The one root of this module's shared servers, each over a store of its own."""
+    return tmp_path_factory.mktemp("progress")
+
+
+@pytest.fixture(scope="module")
+def stdio_served(served_root: Path, tmp_path_factory) -> Iterator[Served]:
+    store = tmp_path_factory.mktemp("progress-stdio") / "store"
+    with _held_stdio(str(store), str(served_root)) as run:
+        yield Served(served_root, store, run)
+
+
+@pytest.fixture(scope="module")
+def http_served(served_root: Path, tmp_path_factory) -> Iterator[Served]:
+    store = tmp_path_factory.mktemp("progress-http") / "store"
+    server = HttpServer("127.0.0.1", 0, str(store), str(served_root))
+    try:
+        yield Served(served_root, store, lambda work: anyio.run(_session, client_with(server.url, server.token), work))
+    finally:
+        server.close()
 
 
 def _waits(told: list[tuple[float, float | None, str | None]]) -> list[str]:
@@ -45,14 +87,14 @@ def _strictly_growing(seen: list[tuple[float, float | None, str | None]]) -> Non
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
+def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, request):
     """A client that passes a progress callback (the SDK sends `_meta.progressToken`) hears the
     blobs parsed of the whole, the assembly, and the end, each later value above the one before,
     the last equal to its total (was: nothing until the answer, which a large repository's
     index brings after many clients' request timeout). A packet that indexes its base and head
     counts on across both runs."""
-    repo = _repo(tmp_path / "repo", 40)
-    store = str(tmp_path / "store")
+    served: Served = request.getfixturevalue(f"{transport}_served")
+    repo = _repo(served.place(f"told-{transport}") / "repo", 40)
     indexed: list[tuple[float, float | None, str | None]] = []
     packet: list[tuple[float, float | None, str | None]] = []
 
@@ -67,14 +109,7 @@ def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
         again = await client.call_tool("repo_index", {"repo": str(repo), "rev": "HEAD"})
         return first, delta, again
 
-    if transport == "stdio":
-        first, delta, again = run_stdio(store, work, root=str(tmp_path))
-    else:
-        server = HttpServer("127.0.0.1", 0, store, str(tmp_path))
-        try:
-            first, delta, again = anyio.run(_session, client_with(server.url, server.token), work)
-        finally:
-            server.close()
+    first, delta, again = served.run(work)
     assert not first.is_error and not delta.is_error and not again.is_error, text_of(first)
     parsed = text_of(first)["data"]["parsed_blobs"]
     assert parsed == 40
@@ -88,7 +123,7 @@ def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
     assert "parsing: 2 of 2 blobs" in [m for _, _, m in packet]
 
 
-def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
+def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(stdio_served: Served):
     """Another indexer holds the store (another call, another process): a `repo_index` and a read
     of a rev not yet indexed wait for it. Was: nothing told while waiting, so a client that resets
     its timeout on progress still gave up on a wait longer than that timeout. Now the client hears
@@ -96,8 +131,8 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
     through the index that follows."""
     from tests.held_store import hold_store
 
-    repo = _repo(tmp_path / "repo", 6)
-    store = tmp_path / "store"
+    repo = _repo(stdio_served.place("waiting") / "repo", 6)
+    store = stdio_served.store
     indexed: list[tuple[float, float | None, str | None]] = []
     read: list[tuple[float, float | None, str | None]] = []
 
@@ -126,7 +161,7 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
         holder.join()
         return answers
 
-    answers = run_stdio(str(store), work, root=str(tmp_path))
+    answers = stdio_served.run(work)
     by_command = {text_of(a)["command"]: text_of(a) for a in answers}
     assert by_command["repo.index"]["ok"], by_command
     assert by_command["context.symbol"]["error"]["code"] == "not_indexed", by_command
@@ -353,19 +388,19 @@ CANCELLED_FILES = 1500
 
 
 @pytest.fixture(scope="module")
-def cancelled_repo(tmp_path_factory) -> tuple[Path, str]:
+def cancelled_repo(served_root: Path, tmp_path_factory) -> tuple[Path, str]:
     """A repository large enough that its index is still parsing when a cancel reaches it, and
     the fingerprint a fresh store's index of it gives; each transport's test only reads it."""
-    root = tmp_path_factory.mktemp("cancelled")
-    repo = _repo(root / "repo", CANCELLED_FILES)
+    repo = _repo(served_root / "cancelled" / "repo", CANCELLED_FILES)
     fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
-                           env=cli_env(str(root / "fresh")), capture_output=True, text=True, timeout=300)
+                           env=cli_env(str(tmp_path_factory.mktemp("cancelled") / "fresh")), capture_output=True,
+                           text=True, timeout=300)
     return repo, json.loads(fresh.stdout)["data"]["fingerprint"]
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_there(transport, cancelled_repo,
-                                                                                  tmp_path):
+                                                                                  request):
     """A client cancels a call (Esc in an agent, its request timeout: the SDKs send
     `notifications/cancelled`) while it indexes: the index ends at its next report of progress,
     before it writes the snapshot, and the call's slot and the store's lock are let go (was: it
@@ -373,7 +408,7 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
     finds no snapshot, parses what the cancelled one had not stored, and gives the fingerprint
     of an index never cancelled."""
     repo, fingerprint = cancelled_repo
-    store = str(tmp_path / "store")
+    served: Served = request.getfixturevalue(f"{transport}_served")
 
     async def work(client):
         parsing = anyio.Event()
@@ -392,14 +427,7 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
             group.cancel_scope.cancel()  # the SDK sends notifications/cancelled for the call
         return await client.call_tool("repo_index", {"repo": str(repo)})
 
-    if transport == "stdio":
-        again = run_stdio(store, work, root=str(repo.parent))
-    else:
-        server = HttpServer("127.0.0.1", 0, store, str(repo.parent))
-        try:
-            again = anyio.run(_session, client_with(server.url, server.token), work)
-        finally:
-            server.close()
+    again = served.run(work)
     assert not again.is_error, text_of(again)
     data = text_of(again)["data"]
     # the cancelled call wrote no snapshot (run to its end, it had: this call, waiting for it,
