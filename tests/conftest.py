@@ -75,3 +75,17 @@ def stdio_server() -> Iterator[Callable[[Callable[[Any], Awaitable[Any]]], Any]]
 
     with _held_stdio(build_world().store, tempfile.gettempdir(), {PREPARE_ENV: "python"}) as run:
         yield run
+
+
+@pytest.fixture(scope="session")
+def scratch_server(tmp_path_factory) -> Iterator[Any]:
+    """One spawned server (a `tests.test_mcp.Scratch`) for the tests of any module that index
+    repositories of their own under its root and read them back: a server start each spared,
+    each test in its own folder of the root. Python's queries prepared alone, as above."""
+    from indexer.worker_start import PREPARE_ENV
+    from tests.test_mcp import Scratch, _held_stdio
+
+    root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
+    store = tmp_path_factory.mktemp("scratch-store")
+    with _held_stdio(str(store), str(root), {PREPARE_ENV: "python"}) as run:
+        yield Scratch(root, store, run)

@@ -99,24 +99,16 @@ def _held_stdio(store: str, root: str, env: dict[str, str] | None = None
 
 @dataclass(frozen=True)
 class Scratch:
-    """A plain stdio server whose one root is `root`, with a store of its own beside it: each
-    test that uses it builds its repositories in a folder of its own under `root` (`place`)."""
+    """A plain stdio server whose one root is `root`, with a store of its own beside it (`store`):
+    each test that uses it builds its repositories in a folder of its own under `root` (`place`)."""
     root: Path
+    store: Path
     run: Callable[[Callable[[object], Awaitable[object]]], object]
 
     def place(self, name: str) -> Path:
         folder = self.root / name
         folder.mkdir()
         return folder
-
-
-@pytest.fixture(scope="module")
-def scratch_server(tmp_path_factory) -> Iterator[Scratch]:
-    """One spawned server for the tests that index repositories of their own under its root and
-    read them back: a server start each spared, each test in its own folder of the root."""
-    root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
-    with _held_stdio(str(tmp_path_factory.mktemp("scratch-store")), str(root)) as run:
-        yield Scratch(root, run)
 
 
 def text_of(result) -> dict:
