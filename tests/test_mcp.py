@@ -478,8 +478,8 @@ class RawStdio:
     input it exits 0, nothing answered past a batch. A server start spared each test: the
     SDK's import is most of a server's cost."""
 
-    def __init__(self, store: str) -> None:
-        self.proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(store),
+    def __init__(self, store: str, *extra: str) -> None:
+        self.proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", *extra], cwd=ROOT, env=cli_env(store),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert self.proc.stderr is not None
         os.set_blocking(self.proc.stderr.fileno(), False)

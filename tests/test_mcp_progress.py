@@ -15,7 +15,7 @@ import pytest
 
 from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import HttpServer, _held_stdio, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
+from tests.test_mcp import HttpServer, RawStdio, _held_stdio, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 
 
 def _repo(path: Path, files: int) -> Path:
@@ -56,6 +56,17 @@ def stdio_served(served_root: Path, tmp_path_factory) -> Iterator[Served]:
     store = tmp_path_factory.mktemp("progress-stdio") / "store"
     with _held_stdio(str(store), str(served_root)) as run:
         yield Served(served_root, store, run)
+
+
+@pytest.fixture(scope="module")
+def raw_served(served_root: Path, tmp_path_factory) -> Iterator[RawStdio]:
+    """A server of the same root written raw lines (`tests.test_mcp.RawStdio`), over a store of its own."""
+    server = RawStdio(str(tmp_path_factory.mktemp("progress-raw") / "store"), "--root", str(served_root))
+    try:
+        yield server
+    finally:
+        if server.proc.poll() is None:
+            server.close()
 
 
 @pytest.fixture(scope="module")
@@ -227,10 +238,11 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     assert [told[-1][2] for told in heard].count("indexed") >= 1, heard
 
 
-def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(tmp_path):
+def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(raw_served: RawStdio,
+                                                                                   served_root: Path):
     """On the wire: `notifications/progress` carries the client's own token, each before the
     answer; a call that sent none gets none."""
-    repo = _repo(tmp_path / "repo", 12)
+    repo = _repo(served_root / "raw-token" / "repo", 12)
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -239,28 +251,11 @@ def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_i
     bare = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD"}}}
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', json.dumps(call).encode()]
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)], cwd=ROOT,
-                         env=cli_env(str(tmp_path / "store")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    try:
-        assert p.stdin is not None and p.stdout is not None
-        p.stdin.write(b"\n".join(lines) + b"\n")
-        p.stdin.flush()
-        answers = []
-        while not any(a.get("id") == 1 for a in answers):  # the bare call is sent once this one is answered
-            line = p.stdout.readline()
-            assert line, answers
-            answers.append(json.loads(line))
-        told = [a for a in answers if a.get("method") == "notifications/progress"]
-        assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
-        assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
-        p.stdin.write(json.dumps(bare).encode() + b"\n")
-        p.stdin.close()
-        answers = [json.loads(line) for line in p.stdout if line.strip()]
-        assert p.wait(timeout=120) == 0
-    finally:
-        p.kill()
-        p.wait()
+    answers = raw_served(lines, {0, 1})  # the bare call is sent once this one is answered
+    told = [a for a in answers if a.get("method") == "notifications/progress"]
+    assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
+    assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
+    answers = raw_served([json.dumps(bare).encode()], {2})
     # the same server, its first call done: the call that sent no token is told nothing
     assert any(a.get("id") == 2 and "result" in a for a in answers), answers
     assert not any(a.get("method") == "notifications/progress" for a in answers), answers
@@ -351,7 +346,8 @@ def test_a_wait_is_told_growing_and_below_the_run_that_follows():
     assert sent[4:] == [(0.25, 1, "reading the tree"), (0.5, 1, "assembling the snapshot"), (1, 1, "indexed")]
 
 
-def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echoed(tmp_path):
+def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echoed(raw_served: RawStdio,
+                                                                                    served_root: Path):
     """The token comes back on each notification of its call: one of megabytes, from a client
     that does not read them, made the server hold a serialized copy per notification (15 calls
     with 3.9 MB tokens, never read, held 460 MB over HTTP where the same bodies held 93 MB). A
@@ -359,7 +355,7 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     is echoed as sent, and the server serves on."""
     from context_tools.faces.mcp_progress import MAX_TOKEN_CHARS
 
-    repo = _repo(tmp_path / "repo", 3)
+    repo = _repo(served_root / "token-bound" / "repo", 3)
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
 
@@ -371,10 +367,7 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     at, past = "a" * MAX_TOKEN_CHARS, "b" * (MAX_TOKEN_CHARS + 1)
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', call(1, past), call(2, at),
              b'{"jsonrpc":"2.0","id":3,"method":"ping"}']
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
-                       input=b"\n".join(lines) + b"\n", cwd=ROOT, env=cli_env(str(tmp_path / "store")),
-                       capture_output=True, timeout=120)
-    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    answers = raw_served(lines, {0, 1, 2, 3})
     by_id = {a["id"]: a for a in answers if "id" in a}
     refused = by_id[1]["error"]
     assert refused["code"] == -32602 and f"over the {MAX_TOKEN_CHARS}" in refused["message"], by_id[1]
