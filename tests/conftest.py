@@ -6,8 +6,9 @@ import compileall
 import itertools
 import re
 import sys
+import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 import pytest
 
@@ -59,3 +60,32 @@ def synthetic_bundle(tmp_path_factory) -> Path:
         index(str(repo), "HEAD", store)
         bundle.export(load(store, str(repo), "HEAD"), root / "s.rnb")
     return root / "s.rnb"
+
+
+@pytest.fixture(scope="session")
+def stdio_server() -> Iterator[Callable[[Callable[[Any], Awaitable[Any]]], Any]]:
+    """`run_stdio(world.store, work)` (tests/test_mcp.py) for the tests of any module that only
+    send calls to a plain server of the default root over the world's store: one server a test
+    process, each `work(client)` in its one session. Its forkserver prepares Python's queries
+    alone, as tests/test_mcp.py's `python_prepared` has them: the world's other files are
+    compiled by the worker that meets them, to the same answers."""
+    from indexer.worker_start import PREPARE_ENV
+    from tests.test_context_world import build_world
+    from tests.test_mcp import _held_stdio
+
+    with _held_stdio(build_world().store, tempfile.gettempdir(), {PREPARE_ENV: "python"}) as run:
+        yield run
+
+
+@pytest.fixture(scope="session")
+def scratch_server(tmp_path_factory) -> Iterator[Any]:
+    """One spawned server (a `tests.test_mcp.Scratch`) for the tests of any module that index
+    repositories of their own under its root and read them back: a server start each spared,
+    each test in its own folder of the root. Python's queries prepared alone, as above."""
+    from indexer.worker_start import PREPARE_ENV
+    from tests.test_mcp import Scratch, _held_stdio
+
+    root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
+    store = tmp_path_factory.mktemp("scratch-store")
+    with _held_stdio(str(store), str(root), {PREPARE_ENV: "python"}) as run:
+        yield Scratch(root, store, run)

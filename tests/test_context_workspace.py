@@ -13,7 +13,7 @@ import context_tools
 from context_tools.faces.dispatch import Executor
 from corpora.gitbuild import RepoBuilder
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import run_stdio, text_of
+from tests.test_mcp import python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ process) and over streamable HTTP on loopback."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import tempfile
@@ -79,49 +80,35 @@ def run_stdio(store: str, work, *extra: str, root: str | None = None):
 
 
 @contextmanager
-def _held_stdio(store: str, root: str) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
+def _held_stdio(store: str, root: str, env: dict[str, str] | None = None
+                ) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
     """`run_stdio(store, work, root=root)` for many calls of `work(client)`: each in one session
-    of one spawned server, held open in a thread of its own until the block ends."""
+    of one spawned server (its environment's `env` set over the test's), held open in a thread
+    of its own until the block ends."""
     import anyio.from_thread
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(
         command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root],
-        env=cli_env(store), cwd=str(ROOT))
+        env={**cli_env(store), **(env or {})}, cwd=str(ROOT))
     with anyio.from_thread.start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(Client(params)) as client:
             yield lambda work: portal.call(work, client)
 
 
-@pytest.fixture(scope="module")
-def stdio_server(world: World) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
-    """`run_stdio(world.store, work)` for the tests that only send calls to a plain server of
-    the default root, across those tests."""
-    with _held_stdio(world.store, tempfile.gettempdir()) as run:
-        yield run
-
-
 @dataclass(frozen=True)
 class Scratch:
-    """A plain stdio server whose one root is `root`, with a store of its own beside it: each
-    test that uses it builds its repositories in a folder of its own under `root` (`place`)."""
+    """A plain stdio server whose one root is `root`, with a store of its own beside it (`store`):
+    each test that uses it builds its repositories in a folder of its own under `root` (`place`)."""
     root: Path
+    store: Path
     run: Callable[[Callable[[object], Awaitable[object]]], object]
 
     def place(self, name: str) -> Path:
         folder = self.root / name
         folder.mkdir()
         return folder
-
-
-@pytest.fixture(scope="module")
-def scratch_server(tmp_path_factory) -> Iterator[Scratch]:
-    """One spawned server for the tests that index repositories of their own under its root and
-    read them back: a server start each spared, each test in its own folder of the root."""
-    root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
-    with _held_stdio(str(tmp_path_factory.mktemp("scratch-store")), str(root)) as run:
-        yield Scratch(root, run)
 
 
 def text_of(result) -> dict:
@@ -481,15 +468,69 @@ def test_a_client_asks_for_at_most_a_process_a_core(world: World, monkeypatch):
 
 # --- the stdio wire itself ---------------------------------------------------------------
 
-def raw_stdio(lines: list[bytes], store: str) -> list[dict]:
-    """Write raw lines to `rennet mcp` and read every answer until it exits at end of input."""
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp"], input=b"".join(line + b"\n" for line in lines),
-                       cwd=ROOT, env=cli_env(store), capture_output=True, timeout=120)
-    assert p.returncode == 0, p.stderr.decode()
-    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+class RawStdio:
+    """One `rennet mcp` written raw lines by the tests of the stdio wire, each test's lines a
+    batch: `raw_stdio(lines, answered)` writes them, then a ping of an id no test sends, and
+    reads every answer until that ping's and those of the ids `answered` came back. An answer
+    the transport gives a line it refuses is written as the line is read, before the ping's;
+    a batch's calls may be answered after it, so each test names the ids it sent. After every
+    batch the server still runs, and `err` holds what it wrote to stderr meanwhile; at end of
+    input it exits 0, nothing answered past a batch. A server start spared each test: the
+    SDK's import is most of a server's cost."""
+
+    def __init__(self, store: str, *extra: str) -> None:
+        self.proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", *extra], cwd=ROOT, env=cli_env(store),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert self.proc.stderr is not None
+        os.set_blocking(self.proc.stderr.fileno(), False)
+        self.batches = 0
+        self.err = b""
+
+    def __call__(self, lines: list[bytes], answered: set[object]) -> list[dict]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.batches += 1
+        end = f"end of batch {self.batches}"
+        self.proc.stdin.write(b"".join(line + b"\n" for line in lines) + json.dumps(
+            {"jsonrpc": "2.0", "id": end, "method": "ping"}).encode() + b"\n")
+        self.proc.stdin.flush()
+        answers: list[dict] = []
+        ended = False
+        while not ended or not answered <= {a.get("id") for a in answers}:
+            line = self.proc.stdout.readline()
+            assert line, (self.proc.wait(timeout=60), self._err())  # the server left mid-batch
+            answer = json.loads(line)
+            if answer.get("id") == end:
+                assert answer == {"jsonrpc": "2.0", "id": end, "result": {}}, answer
+                ended = True
+            else:
+                answers.append(answer)
+        assert self.proc.poll() is None
+        self.err = self._err()
+        return answers
+
+    def _err(self) -> bytes:
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read() or b""
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        rest = self.proc.stdout.read()
+        assert self.proc.wait(timeout=120) == 0, self._err().decode(errors="replace")
+        assert rest == b"", rest  # nothing answered past a batch
 
 
-def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(tmp_path):
+@pytest.fixture(scope="module")
+def raw_stdio(tmp_path_factory) -> Iterator[RawStdio]:
+    server = RawStdio(str(tmp_path_factory.mktemp("raw-stdio") / "home"))
+    try:
+        yield server
+    finally:
+        if server.proc.poll() is None:
+            server.close()
+
+
+def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(raw_stdio):
     deep = b"[" * 1000 + b"]" * 1000
     answers = raw_stdio([
         b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
@@ -499,7 +540,7 @@ def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(t
         + deep + b"}}}",                                             # 1,000 deep
         b'{"jsonrpc":"2.0","id":"five","params":' + b'{"a":' * 1000 + b"1" + b"}" * 1000 + b',"method":"ping"}',
         b'{"jsonrpc":"2.0","id":6,"method":"ping"}',                # the server still serves
-    ], str(tmp_path / "home"))
+    ], {1, 4, "five", 6})
     by_id = {a.get("id"): a for a in answers}
     assert by_id[1]["result"] == {} and by_id[6]["result"] == {}
     nulls = [a for a in answers if a.get("id") is None]
@@ -508,23 +549,23 @@ def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(t
     assert len(answers) == 6
 
 
-def test_a_request_whose_id_is_no_id_is_answered_invalid_not_dropped(tmp_path):
+def test_a_request_whose_id_is_no_id_is_answered_invalid_not_dropped(raw_stdio):
     """MCP ids are strings or integers: a request with a null, fractional, boolean or list id was
     read as a notification and never answered, its client left waiting."""
     ping = b'{"jsonrpc":"2.0","id":%s,"method":"ping"}'
-    answers = raw_stdio([ping % b"null", ping % b"1.5", ping % b"true", ping % b"[1]", ping % b"6"], str(tmp_path / "home"))
+    answers = raw_stdio([ping % b"null", ping % b"1.5", ping % b"true", ping % b"[1]", ping % b"6"], {6})
     assert {"jsonrpc": "2.0", "id": 6, "result": {}} in answers and len(answers) == 5
     assert [a["error"]["code"] for a in answers if a["id"] is None] == [-32600] * 4
 
 
-def test_a_cancel_naming_no_request_leaves_the_server_serving(tmp_path):
+def test_a_cancel_naming_no_request_leaves_the_server_serving(raw_stdio):
     cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}'
     answers = raw_stdio([cancel % b"[1]", cancel % b'{"a":1}', cancel % b"null", b'{"jsonrpc":"2.0","id":1,"method":"ping"}'],
-                        str(tmp_path / "home"))  # was: exit 1 at the first, "internal_error: ExceptionGroup"
+                        {1})  # was: exit 1 at the first, "internal_error: ExceptionGroup"
     assert answers == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
 
 
-def test_a_lone_surrogate_the_client_sent_comes_back_escaped_and_the_server_serves_on(tmp_path):
+def test_a_lone_surrogate_the_client_sent_comes_back_escaped_and_the_server_serves_on(raw_stdio):
     """A request's id and its method name are echoed in the answer; JSON may spell a lone
     surrogate (`"\\ud800"`), which UTF-8 cannot encode: it comes back escaped as it came (was:
     exit 1, `internal_error: ExceptionGroup`, at the first such answer, every later request
@@ -533,7 +574,7 @@ def test_a_lone_surrogate_the_client_sent_comes_back_escaped_and_the_server_serv
         b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
         b'{"jsonrpc":"2.0","id":2,"method":"ping\\udfff"}',
         b'{"jsonrpc":"2.0","id":3,"method":"ping"}',
-    ], str(tmp_path / "home"))
+    ], {"\ud800", 2, 3})
     assert answers == [{"jsonrpc": "2.0", "id": "\ud800", "result": {}},
                        {"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "Method not found",
                                                              "data": "ping\udfff"}},
@@ -551,7 +592,7 @@ def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path):
     assert p.stderr.read() == b""  # was: "rennet: internal_error: ExceptionGroup: ..." and exit 1
 
 
-def test_an_unknown_tool_of_any_name_is_a_short_tool_error(tmp_path):
+def test_an_unknown_tool_of_any_name_is_a_short_tool_error(raw_stdio):
     """The name is the client's string, lone surrogates and megabytes included: the reply names it
     escaped and cut to 80 characters (docs/security.md, output), as a tool error within the
     ceiling; any other character comes back as itself."""
@@ -560,7 +601,7 @@ def test_an_unknown_tool_of_any_name_is_a_short_tool_error(tmp_path):
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
     names = {1: "\\ud800", 2: "x" * 100_000, 3: "\u00e9+" * 50}
     answers = raw_stdio([init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
-                         *((call % (rid, name)).encode() for rid, name in names.items())], str(tmp_path / "home"))
+                         *((call % (rid, name)).encode() for rid, name in names.items())], {0, *names})
     by_id = {a["id"]: a for a in answers}
     shown = {1: "\\ud800", 2: "x" * 80, 3: "\u00e9+" * 40}
     for rid in names:
@@ -571,7 +612,7 @@ def test_an_unknown_tool_of_any_name_is_a_short_tool_error(tmp_path):
         assert len(result["content"][0]["text"]) < 1024
 
 
-def test_a_repo_no_file_system_can_name_is_bad_input_and_no_traceback(tmp_path):
+def test_a_repo_no_file_system_can_name_is_bad_input_and_no_traceback(raw_stdio):
     """A `repo` holding a lone surrogate or a NUL names no folder, and is `bad_input` as any other
     argument is. Raw lines: the SDK's client cannot encode a lone surrogate to send it (was: the
     path of the call's repository, resolved as the request was read, raised: JSON-RPC error 0
@@ -580,12 +621,10 @@ def test_a_repo_no_file_system_can_name_is_bad_input_and_no_traceback(tmp_path):
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
     calls = [(1, "repo_index", "a\\ud800"), (2, "context_overview", "\\udfff"), (3, "repo_index", "a\\u0000b")]
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp"], cwd=ROOT, env=cli_env(str(tmp_path / "home")),
-                       input=b"\n".join([init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
-                                         *((call % c).encode() for c in calls)]) + b"\n",
-                       capture_output=True, timeout=120)
-    assert p.returncode == 0 and p.stderr == b"", p.stderr.decode(errors="replace")[-2000:]
-    by_id = {a["id"]: a for a in map(json.loads, p.stdout.splitlines())}
+    answers = raw_stdio([init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                         *((call % c).encode() for c in calls)], {0, *(rid for rid, _, _ in calls)})
+    assert raw_stdio.err == b"", raw_stdio.err.decode(errors="replace")[-2000:]
+    by_id = {a["id"]: a for a in answers}
     for rid, _, _ in calls:
         assert "result" in by_id[rid], by_id[rid]
         result = by_id[rid]["result"]
@@ -1020,7 +1059,7 @@ def test_an_http_body_of_millions_of_arrays_is_refused_by_the_guard_with_its_id(
     assert sent[0]["status"] == 400 and answer["id"] == "wide" and answer["error"]["code"] == -32600
 
 
-def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_request(tmp_path):
+def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_request(raw_stdio):
     """A message of `MAX_LINE_BYTES` is the server's, its newline no part of it, as an HTTP body
     of that size is (was: -32600 "over 4194304 bytes", with no id). A longer line is read to its
     end in bounded chunks and answered once, -32600; what follows the bound on that line is
@@ -1031,7 +1070,7 @@ def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_reque
     exact = head + b"x" * (MAX_LINE_BYTES - len(head) - len(tail)) + tail
     smuggled = b'{"jsonrpc":"2.0","id":7,"method":"ping"}'  # just past the bound
     overlong = head + b"x" * (MAX_LINE_BYTES + 1 - len(head)) + smuggled
-    answers = raw_stdio([exact, overlong, b'{"jsonrpc":"2.0","id":6,"method":"ping"}'], str(tmp_path / "home"))
+    answers = raw_stdio([exact, overlong, b'{"jsonrpc":"2.0","id":6,"method":"ping"}'], {5, 6})
     assert [a.get("id") for a in answers] == [5, None, 6], [(a.get("id"), a.get("error")) for a in answers]
     assert answers[0]["result"] == {}
     assert answers[1]["error"]["code"] == -32600 and "over" in answers[1]["error"]["message"]

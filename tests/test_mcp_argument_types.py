@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from context_tools.faces.argument_types import as_declared
 from context_tools.faces.mcp import tool_list
 from context_tools.faces.registry import registry
-from tests.test_mcp import python_prepared, run_stdio, text_of  # noqa: F401 - fixture
+from tests.test_mcp import python_prepared, text_of  # noqa: F401 - fixture
 
 # what the server reads a call by: the listed schema, and null for an optional field
 SCHEMAS = {tool.name: registry().by_wire_name(tool.name).agent_schema() for tool in tool_list(registry())}
@@ -32,10 +32,10 @@ def _repo(path: Path) -> Path:
     return builder.path
 
 
-def test_values_of_a_lost_type_answer_as_the_declared_ones_do(tmp_path):
+def test_values_of_a_lost_type_answer_as_the_declared_ones_do(scratch_server):
     """Was: each quirky call below was `bad_input` ("Expected `int | null`, got `str`"). Now it
     answers exactly as its well-typed twin."""
-    repo = str(_repo(tmp_path / "repo"))
+    repo = str(_repo(scratch_server.place("lost-types") / "repo"))
     pairs = [
         ("context_file", {"path": "pkg/a.py", "limit": "5"}, {"path": "pkg/a.py", "limit": 5}),
         ("context_file", {"path": "pkg/a.py", "limit": 5.0}, {"path": "pkg/a.py", "limit": 5}),
@@ -64,7 +64,7 @@ def test_values_of_a_lost_type_answer_as_the_declared_ones_do(tmp_path):
         refusals = [await client.call_tool(name, {"repo": repo, **args}) for name, args in refused]
         return indexed, answers, refusals
 
-    indexed, answers, refusals = run_stdio(str(tmp_path / "store"), work, root=str(tmp_path))
+    indexed, answers, refusals = scratch_server.run(work)
     assert all(not r.is_error for r in indexed)
     for (name, quirky, _), (got, want) in zip(pairs, answers):
         got_body, want_body = text_of(got), text_of(want)

@@ -152,19 +152,20 @@ def test_a_read_waits_for_another_indexer_then_indexes(tmp_path):
     assert snap.oid == second
 
 
-def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp_path):
+def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(scratch_server):
     """An agent's `repo_index` and a read of the same rev, sent together, while another process
     holds the store: the index call waits for it, then writes. Was: the read waited for the same
     lock, and when it was free before the index took it (about one time in two) found nothing
     and answered `not_indexed`. Now the server, which counted the index call as it came, has the
     read wait for that call and ask again. Three rounds, each a repository of its own."""
     from tests.held_store import hold_store
-    from tests.test_mcp import run_stdio, text_of
+    from tests.test_mcp import text_of
 
     # commits of their own: a commit the store already holds would be answered without a wait
-    repos = [_repo_with_two_revs(tmp_path / f"r{k}", f"# round {k}\n") for k in range(3)]
+    beside = scratch_server.place("beside")
+    repos = [_repo_with_two_revs(beside / f"r{k}", f"# round {k}\n") for k in range(3)]
     assert len({second for _, _, second in repos}) == 3
-    store = tmp_path / "home"
+    store = scratch_server.store
 
     async def work(client):
         rounds = []
@@ -197,7 +198,7 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(tmp
             rounds.append(answers)
         return rounds
 
-    for (_, _, second), answers in zip(repos, run_stdio(str(store), work, root=str(tmp_path))):
+    for (_, _, second), answers in zip(repos, scratch_server.run(work)):
         index, read = text_of(answers["repo_index"]), text_of(answers["context_symbol"])
         assert index["ok"] and index["data"]["oid"] == second, index
         assert read["ok"] and read["data"]["definitions"][0]["path"] == "b.py", read  # was: not_indexed
@@ -302,8 +303,9 @@ async def _with_readers(world: World, readers: str) -> dict:
     from mcp import Client
 
     calls = [(name, {"repo": world.repo, **args}) for name, args in _READS]
+    running = set(children(os.getpid()))  # a server shared across the test process's modules among them
     async with Client(_stdio_server(world.store, readers)) as client:
-        server = next(p for p in children(os.getpid()) if "faces.cli mcp" in _cmdline(p))
+        server = next(p for p in children(os.getpid()) if p not in running and "faces.cli mcp" in _cmdline(p))
         first = [await client.call_tool(name, args) for name, args in calls]
         seen: list[int] = []
         for _ in range(400):  # bounded: until a reader is up and has answered from the store

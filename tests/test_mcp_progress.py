@@ -6,24 +6,77 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Awaitable, Callable, Iterator
 
 import anyio
 import pytest
 
 from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import HttpServer, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
+from tests.test_mcp import HttpServer, RawStdio, _held_stdio, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 
 
 def _repo(path: Path, files: int) -> Path:
+    """Two commits of `files` modules, each file naming the repository's folder: blobs of
+    their own, which a store another test indexed into has never parsed."""
     from corpora.gitbuild import RepoBuilder
 
+    tag = f"# {path.parent.name}\n"
     builder = RepoBuilder(path)
-    builder.commit({f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(files)})
-    builder.commit({"pkg/m0.py": "def f0():\n    return 'changed'\n", "pkg/new.py": "X = 1\n"})
+    builder.commit({f"pkg/m{i}.py": f"{tag}def f{i}():\n    return {i}\n" for i in range(files)})
+    builder.commit({"pkg/m0.py": f"{tag}def f0():\n    return 'changed'\n", "pkg/new.py": f"{tag}X = 1\n"})
     return builder.path
+
+
+@dataclass(frozen=True)
+class Served:
+    """A plain server over one transport, its one root `root` and a store of its own (`store`),
+    for the tests that send it calls: each builds its repositories in a folder of its own under
+    `root` (`place`), of blobs of their own (`_repo`). A server start spared each test."""
+    root: Path
+    store: Path
+    run: Callable[[Callable[[object], Awaitable[object]]], object]
+
+    def place(self, name: str) -> Path:
+        folder = self.root / name
+        folder.mkdir()
+        return folder
+
+
+@pytest.fixture(scope="module")
+def served_root(tmp_path_factory) -> Path:
+    """The one root of this module's shared servers, each over a store of its own."""
+    return tmp_path_factory.mktemp("progress")
+
+
+@pytest.fixture(scope="module")
+def stdio_served(served_root: Path, tmp_path_factory) -> Iterator[Served]:
+    store = tmp_path_factory.mktemp("progress-stdio") / "store"
+    with _held_stdio(str(store), str(served_root)) as run:
+        yield Served(served_root, store, run)
+
+
+@pytest.fixture(scope="module")
+def raw_served(served_root: Path, tmp_path_factory) -> Iterator[RawStdio]:
+    """A server of the same root written raw lines (`tests.test_mcp.RawStdio`), over a store of its own."""
+    server = RawStdio(str(tmp_path_factory.mktemp("progress-raw") / "store"), "--root", str(served_root))
+    try:
+        yield server
+    finally:
+        if server.proc.poll() is None:
+            server.close()
+
+
+@pytest.fixture(scope="module")
+def http_served(served_root: Path, tmp_path_factory) -> Iterator[Served]:
+    store = tmp_path_factory.mktemp("progress-http") / "store"
+    server = HttpServer("127.0.0.1", 0, str(store), str(served_root))
+    try:
+        yield Served(served_root, store, lambda work: anyio.run(_session, client_with(server.url, server.token), work))
+    finally:
+        server.close()
 
 
 def _waits(told: list[tuple[float, float | None, str | None]]) -> list[str]:
@@ -45,14 +98,14 @@ def _strictly_growing(seen: list[tuple[float, float | None, str | None]]) -> Non
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
-def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
+def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, request):
     """A client that passes a progress callback (the SDK sends `_meta.progressToken`) hears the
     blobs parsed of the whole, the assembly, and the end, each later value above the one before,
     the last equal to its total (was: nothing until the answer, which a large repository's
     index brings after many clients' request timeout). A packet that indexes its base and head
     counts on across both runs."""
-    repo = _repo(tmp_path / "repo", 40)
-    store = str(tmp_path / "store")
+    served: Served = request.getfixturevalue(f"{transport}_served")
+    repo = _repo(served.place(f"told-{transport}") / "repo", 40)
     indexed: list[tuple[float, float | None, str | None]] = []
     packet: list[tuple[float, float | None, str | None]] = []
 
@@ -67,14 +120,7 @@ def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
         again = await client.call_tool("repo_index", {"repo": str(repo), "rev": "HEAD"})
         return first, delta, again
 
-    if transport == "stdio":
-        first, delta, again = run_stdio(store, work, root=str(tmp_path))
-    else:
-        server = HttpServer("127.0.0.1", 0, store, str(tmp_path))
-        try:
-            first, delta, again = anyio.run(_session, client_with(server.url, server.token), work)
-        finally:
-            server.close()
+    first, delta, again = served.run(work)
     assert not first.is_error and not delta.is_error and not again.is_error, text_of(first)
     parsed = text_of(first)["data"]["parsed_blobs"]
     assert parsed == 40
@@ -88,7 +134,7 @@ def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, tmp_path):
     assert "parsing: 2 of 2 blobs" in [m for _, _, m in packet]
 
 
-def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
+def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(stdio_served: Served):
     """Another indexer holds the store (another call, another process): a `repo_index` and a read
     of a rev not yet indexed wait for it. Was: nothing told while waiting, so a client that resets
     its timeout on progress still gave up on a wait longer than that timeout. Now the client hears
@@ -96,8 +142,8 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
     through the index that follows."""
     from tests.held_store import hold_store
 
-    repo = _repo(tmp_path / "repo", 6)
-    store = tmp_path / "store"
+    repo = _repo(stdio_served.place("waiting") / "repo", 6)
+    store = stdio_served.store
     indexed: list[tuple[float, float | None, str | None]] = []
     read: list[tuple[float, float | None, str | None]] = []
 
@@ -126,7 +172,7 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(tmp_path):
         holder.join()
         return answers
 
-    answers = run_stdio(str(store), work, root=str(tmp_path))
+    answers = stdio_served.run(work)
     by_command = {text_of(a)["command"]: text_of(a) for a in answers}
     assert by_command["repo.index"]["ok"], by_command
     assert by_command["context.symbol"]["error"]["code"] == "not_indexed", by_command
@@ -192,10 +238,11 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     assert [told[-1][2] for told in heard].count("indexed") >= 1, heard
 
 
-def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(tmp_path):
+def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(raw_served: RawStdio,
+                                                                                   served_root: Path):
     """On the wire: `notifications/progress` carries the client's own token, each before the
     answer; a call that sent none gets none."""
-    repo = _repo(tmp_path / "repo", 12)
+    repo = _repo(served_root / "raw-token" / "repo", 12)
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -204,28 +251,11 @@ def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_i
     bare = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD"}}}
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', json.dumps(call).encode()]
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)], cwd=ROOT,
-                         env=cli_env(str(tmp_path / "store")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    try:
-        assert p.stdin is not None and p.stdout is not None
-        p.stdin.write(b"\n".join(lines) + b"\n")
-        p.stdin.flush()
-        answers = []
-        while not any(a.get("id") == 1 for a in answers):  # the bare call is sent once this one is answered
-            line = p.stdout.readline()
-            assert line, answers
-            answers.append(json.loads(line))
-        told = [a for a in answers if a.get("method") == "notifications/progress"]
-        assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
-        assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
-        p.stdin.write(json.dumps(bare).encode() + b"\n")
-        p.stdin.close()
-        answers = [json.loads(line) for line in p.stdout if line.strip()]
-        assert p.wait(timeout=120) == 0
-    finally:
-        p.kill()
-        p.wait()
+    answers = raw_served(lines, {0, 1})  # the bare call is sent once this one is answered
+    told = [a for a in answers if a.get("method") == "notifications/progress"]
+    assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
+    assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
+    answers = raw_served([json.dumps(bare).encode()], {2})
     # the same server, its first call done: the call that sent no token is told nothing
     assert any(a.get("id") == 2 and "result" in a for a in answers), answers
     assert not any(a.get("method") == "notifications/progress" for a in answers), answers
@@ -316,7 +346,8 @@ def test_a_wait_is_told_growing_and_below_the_run_that_follows():
     assert sent[4:] == [(0.25, 1, "reading the tree"), (0.5, 1, "assembling the snapshot"), (1, 1, "indexed")]
 
 
-def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echoed(tmp_path):
+def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echoed(raw_served: RawStdio,
+                                                                                    served_root: Path):
     """The token comes back on each notification of its call: one of megabytes, from a client
     that does not read them, made the server hold a serialized copy per notification (15 calls
     with 3.9 MB tokens, never read, held 460 MB over HTTP where the same bodies held 93 MB). A
@@ -324,7 +355,7 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     is echoed as sent, and the server serves on."""
     from context_tools.faces.mcp_progress import MAX_TOKEN_CHARS
 
-    repo = _repo(tmp_path / "repo", 3)
+    repo = _repo(served_root / "token-bound" / "repo", 3)
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
 
@@ -336,10 +367,7 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     at, past = "a" * MAX_TOKEN_CHARS, "b" * (MAX_TOKEN_CHARS + 1)
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', call(1, past), call(2, at),
              b'{"jsonrpc":"2.0","id":3,"method":"ping"}']
-    p = subprocess.run([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)],
-                       input=b"\n".join(lines) + b"\n", cwd=ROOT, env=cli_env(str(tmp_path / "store")),
-                       capture_output=True, timeout=120)
-    answers = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    answers = raw_served(lines, {0, 1, 2, 3})
     by_id = {a["id"]: a for a in answers if "id" in a}
     refused = by_id[1]["error"]
     assert refused["code"] == -32602 and f"over the {MAX_TOKEN_CHARS}" in refused["message"], by_id[1]
@@ -353,19 +381,19 @@ CANCELLED_FILES = 1500
 
 
 @pytest.fixture(scope="module")
-def cancelled_repo(tmp_path_factory) -> tuple[Path, str]:
+def cancelled_repo(served_root: Path, tmp_path_factory) -> tuple[Path, str]:
     """A repository large enough that its index is still parsing when a cancel reaches it, and
     the fingerprint a fresh store's index of it gives; each transport's test only reads it."""
-    root = tmp_path_factory.mktemp("cancelled")
-    repo = _repo(root / "repo", CANCELLED_FILES)
+    repo = _repo(served_root / "cancelled" / "repo", CANCELLED_FILES)
     fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
-                           env=cli_env(str(root / "fresh")), capture_output=True, text=True, timeout=300)
+                           env=cli_env(str(tmp_path_factory.mktemp("cancelled") / "fresh")), capture_output=True,
+                           text=True, timeout=300)
     return repo, json.loads(fresh.stdout)["data"]["fingerprint"]
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_there(transport, cancelled_repo,
-                                                                                  tmp_path):
+                                                                                  request):
     """A client cancels a call (Esc in an agent, its request timeout: the SDKs send
     `notifications/cancelled`) while it indexes: the index ends at its next report of progress,
     before it writes the snapshot, and the call's slot and the store's lock are let go (was: it
@@ -373,7 +401,7 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
     finds no snapshot, parses what the cancelled one had not stored, and gives the fingerprint
     of an index never cancelled."""
     repo, fingerprint = cancelled_repo
-    store = str(tmp_path / "store")
+    served: Served = request.getfixturevalue(f"{transport}_served")
 
     async def work(client):
         parsing = anyio.Event()
@@ -392,14 +420,7 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
             group.cancel_scope.cancel()  # the SDK sends notifications/cancelled for the call
         return await client.call_tool("repo_index", {"repo": str(repo)})
 
-    if transport == "stdio":
-        again = run_stdio(store, work, root=str(repo.parent))
-    else:
-        server = HttpServer("127.0.0.1", 0, store, str(repo.parent))
-        try:
-            again = anyio.run(_session, client_with(server.url, server.token), work)
-        finally:
-            server.close()
+    again = served.run(work)
     assert not again.is_error, text_of(again)
     data = text_of(again)["data"]
     # the cancelled call wrote no snapshot (run to its end, it had: this call, waiting for it,

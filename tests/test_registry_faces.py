@@ -11,7 +11,7 @@ import pytest
 import context_tools
 from context_tools.faces.registry import registry, wire_name
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
-from tests.test_mcp import run_stdio, text_of
+from tests.test_mcp import text_of
 
 
 def face_inputs(w: World) -> dict[str, dict]:
@@ -87,14 +87,16 @@ def run_cli(store: str, *args: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def mcp_replies(world: World) -> dict[str, dict]:
+def mcp_replies(world: World, stdio_server) -> dict[str, dict]:
+    """Each agent tool's answer from the test process's plain server of the world's store
+    (tests/conftest.py): the server any other module's tests send their calls to as well."""
     agent = {r.id for r in registry().agent_tools()}
 
     async def work(client):
         return {name: text_of(await client.call_tool(wire_name(name), args))
                 for name, args in face_inputs(world).items() if name in agent}
 
-    return run_stdio(world.store, work)
+    return stdio_server(work)
 
 
 def test_every_agent_tool_has_a_face_input_or_says_why_not(world: World):

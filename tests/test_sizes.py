@@ -20,6 +20,7 @@ from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.sizes import SIZE_PATTERN, parse_size, show
 from tests.examples import examples
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
+from tests.test_mcp import python_prepared  # noqa: F401 - fixture
 
 HIGH = 1 << 40
 UNIT = {"": 1, "k": 1024, "K": 1024, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30}
