@@ -5,7 +5,9 @@ fixture repository of two commits from its own folder."""
 from __future__ import annotations
 
 import shlex
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -29,9 +31,13 @@ def test_every_verb_declares_two_examples_of_itself(capsys):
         assert help_text.rstrip().endswith("\n".join("  " + x for x in row.examples)), row.id
 
 
-def example_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+@contextmanager
+def in_example_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A repository of two commits at `tmp_path / "repo"` for the verbs' examples to run in, made
-    the working folder, with a store of their own."""
+    the working folder, with a store of their own; the stores the commands open in this process
+    are closed on leaving, as a process's would be at its end."""
+    from context_tools.faces import context
+
     repo = RepoBuilder(tmp_path / "repo")
     repo.commit({"README.md": "# demo\n", "app/main.py": "def main():\n    return helper()\n\n\ndef helper():\n    return 1\n"},
                 message="first")
@@ -39,7 +45,11 @@ def example_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("RENNET_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("RENNET_DEBUG", raising=False)
     monkeypatch.chdir(tmp_path / "repo")
-    return tmp_path / "repo"
+    try:
+        yield tmp_path / "repo"
+    finally:
+        for home in [home for home in context._OPEN if home.is_relative_to(tmp_path.resolve())]:
+            context._OPEN.pop(home).close()
 
 
 def test_every_example_runs_on_a_fixture_repository(tmp_path, monkeypatch, capsys):
@@ -47,13 +57,13 @@ def test_every_example_runs_on_a_fixture_repository(tmp_path, monkeypatch, capsy
     words, and a process start for each of them would only repeat the interpreter's."""
     from context_tools.faces.cli import main
 
-    example_repository(tmp_path, monkeypatch)
-    ran = 0
-    for row in ordered_verbs(registry().cli_verbs()):
-        for example in row.examples:
-            code = main(shlex.split(example)[1:])
-            out, err = capsys.readouterr()
-            assert code == 0, (example, out[-2000:], err[-2000:])
-            assert "Traceback" not in err and "internal_error" not in err, example
-            ran += 1
-    assert ran == 2 * len(registry().cli_verbs())
+    with in_example_repository(tmp_path, monkeypatch):
+        ran = 0
+        for row in ordered_verbs(registry().cli_verbs()):
+            for example in row.examples:
+                code = main(shlex.split(example)[1:])
+                out, err = capsys.readouterr()
+                assert code == 0, (example, out[-2000:], err[-2000:])
+                assert "Traceback" not in err and "internal_error" not in err, example
+                ran += 1
+        assert ran == 2 * len(registry().cli_verbs())

@@ -14,7 +14,7 @@ import pytest
 from context_tools.faces import schemas
 from context_tools.faces.cli import ordered_verbs
 from context_tools.faces.registry import registry
-from tests.test_cli_examples import example_repository
+from tests.test_cli_examples import in_example_repository
 
 
 def test_shipped_schemas_are_current():
@@ -53,19 +53,10 @@ def _as_json(example: str) -> list[str]:
 def test_every_json_reply_validates_against_its_shipped_schema(tmp_path, monkeypatch, capsys):
     """Each verb's examples, run with --json on a fixture repository of two commits; `batch --json`
     is JSON Lines: its job lines against the job schema, its last line against the command's.
-    They run through the CLI's `main` in this process: the reply is what is checked here, and
-    tests/test_cli_examples.py runs each example as a process of its own."""
-    from context_tools.faces import context
-
-    env = example_repository(tmp_path)
-    monkeypatch.setenv("RENNET_HOME", env["RENNET_HOME"])
-    monkeypatch.delenv("RENNET_DEBUG", raising=False)
-    monkeypatch.chdir(tmp_path / "repo")
-    try:
+    They run through the CLI's `main` in this process, as tests/test_cli_examples.py runs each
+    example as it is written."""
+    with in_example_repository(tmp_path, monkeypatch):
         _check_every_reply(capsys)
-    finally:  # the stores the commands opened in this process, closed with the test
-        for home in [home for home in context._OPEN if home.is_relative_to(tmp_path.resolve())]:
-            context._OPEN.pop(home).close()
 
 
 def _check_every_reply(capsys: pytest.CaptureFixture[str]) -> None:
