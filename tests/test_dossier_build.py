@@ -209,9 +209,17 @@ def test_a_range_longer_than_the_commit_bound_is_read_from_its_newest_end(tmp_pa
     from delta.dossier.build import MAX_COMMITS
 
     b = RepoBuilder(tmp_path / "r")
-    head = b.commit({"a": "0"}, "init")
+    head = pygit2.Oid(hex=b.commit({"a": "0"}, "init"))
+    repo = b.repo
+    # only the commit objects are written, all of one tree, and the branch is set once: the
+    # messages are what is read, and a blob, a tree and a branch update a commit cost the most
+    tree = repo.TreeBuilder()
+    tree.insert("a", repo.create_blob(b"1"), pygit2.GIT_FILEMODE_BLOB)
+    tree_oid = tree.write()
     for n in range(1, MAX_COMMITS + 2):
-        head = b.commit({"a": f"{n}"}, f"step #{n}", branch="f", parents=[head])
+        sig = pygit2.Signature("t", "t@example.com", 1_700_000_000 + n, 0)
+        head = repo.create_commit(None, sig, sig, f"step #{n}", tree_oid, [head])
+    repo.references.create("refs/heads/f", head)
     with Store.open(tmp_path / "home") as store:
         d = build_dossier(tmp_path / "r", "main", "f", store=store, config={"max_references": 0})
     assert d.patchset.commits == MAX_COMMITS and d.references_total == MAX_COMMITS

@@ -262,11 +262,12 @@ def test_any_rules_read_as_git_check_attr_reads_them(attr_repo, top, deep, paths
         assert ga.value(path, "linguist-vendored") == want, (path, files)
 
 
-def test_lines_and_files_git_ignores_are_ignored_as_git_check_attr_ignores_them(attr_repo):
+def test_lines_and_files_git_ignores_are_ignored_as_git_check_attr_ignores_them(attr_repo, monkeypatch):
     """git (since 2.39) ignores a `.gitattributes` line of 2,048 bytes or more, its line ending
     aside (LF or CRLF), and a file of 100 MiB or more: a pattern of such a line marks nothing
     (was: read like any other line)."""
-    from indexer.git.attributes import FILE_BYTES, _rules
+    from indexer.git import attributes
+    from indexer.git.attributes import FILE_BYTES, LINE_BYTES, _rules
 
     lines, paths = [], []
     for length in (2046, 2047, 2048, 2049):
@@ -283,9 +284,11 @@ def test_lines_and_files_git_ignores_are_ignored_as_git_check_attr_ignores_them(
         assert [said[p] for p in paths] == ["set", "set", "unspecified", "unspecified"]
         ga = GitAttributes([(".gitattributes", text.encode())])
         assert [ga.value(p, "linguist-vendored") for p in paths] == [True, True, None, None]
+    assert FILE_BYTES == 100 << 20  # git's bound; the reading of a file at it is checked at a smaller one
+    monkeypatch.setattr(attributes, "FILE_BYTES", LINE_BYTES + 64)  # its last line is still one git ignores
     one = b"x linguist-generated\n"
-    assert len(_rules(one + b"#" * (FILE_BYTES - len(one) - 1), 10)) == 1
-    assert _rules(one + b"#" * (FILE_BYTES - len(one)), 10) == []
+    assert len(_rules(one + b"#" * (attributes.FILE_BYTES - len(one) - 1), 10)) == 1
+    assert _rules(one + b"#" * (attributes.FILE_BYTES - len(one)), 10) == []
 
 
 def test_rules_past_what_a_lookup_may_cost_are_too_large_and_a_file_is_read_once(monkeypatch):
