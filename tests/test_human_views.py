@@ -13,15 +13,13 @@ import pytest
 
 from corpora.demo import build_demo
 from corpora.gitbuild import RepoBuilder
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RENNET_HOME": str(home)}
-    env.pop("RENNET_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return run_cli(*args, home=home, cwd=cwd, timeout=120)
 
 
 @pytest.fixture(scope="module")

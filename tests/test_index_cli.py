@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pygit2
 import pytest
 
 from corpora.gitbuild import Link, RepoBuilder
+from tests.cli_runs import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def rennet(*args: str, home: Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "RENNET_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return run_cli(*args, home=home, cwd=cwd or ROOT, timeout=120)
 
 
 @pytest.fixture(scope="module")
