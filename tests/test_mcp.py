@@ -80,17 +80,17 @@ def run_stdio(store: str, work, *extra: str, root: str | None = None):
 
 
 @contextmanager
-def _held_stdio(store: str, root: str, env: dict[str, str] | None = None
+def _held_stdio(store: str, root: str, env: dict[str, str] | None = None, options: tuple[str, ...] = ()
                 ) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
-    """`run_stdio(store, work, root=root)` for many calls of `work(client)`: each in one session
-    of one spawned server (its environment's `env` set over the test's), held open in a thread
-    of its own until the block ends."""
+    """`run_stdio(store, work, *options, root=root)` for many calls of `work(client)`: each in one
+    session of one spawned server (its environment's `env` set over the test's), held open in a
+    thread of its own until the block ends."""
     import anyio.from_thread
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
     params = StdioServerParameters(
-        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root],
+        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root, *options],
         env={**cli_env(store), **(env or {})}, cwd=str(ROOT))
     with anyio.from_thread.start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(Client(params)) as client:
@@ -99,8 +99,9 @@ def _held_stdio(store: str, root: str, env: dict[str, str] | None = None
 
 @dataclass(frozen=True)
 class Scratch:
-    """A plain stdio server whose one root is `root`, with a store of its own beside it (`store`):
-    each test that uses it builds its repositories in a folder of its own under `root` (`place`)."""
+    """A plain server (stdio, or HTTP in tests/test_mcp_progress.py) whose one root is `root`, with
+    a store of its own beside it (`store`): each test that uses it builds its repositories in a
+    folder of its own under `root` (`place`), a server start spared each test."""
     root: Path
     store: Path
     run: Callable[[Callable[[object], Awaitable[object]]], object]

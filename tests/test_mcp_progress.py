@@ -6,16 +6,25 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable, Iterator
+from typing import Callable, Iterator
 
 import anyio
 import pytest
 
 from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import HttpServer, RawStdio, _held_stdio, _session, client_with, python_prepared, run_stdio, text_of  # noqa: F401 - fixture
+from tests.test_mcp import (  # noqa: F401 - fixture
+    HttpServer,
+    RawStdio,
+    Scratch,
+    _held_stdio,
+    _session,
+    client_with,
+    python_prepared,
+    run_stdio,
+    text_of,
+)
 
 
 def _repo(path: Path, files: int) -> Path:
@@ -30,21 +39,6 @@ def _repo(path: Path, files: int) -> Path:
     return builder.path
 
 
-@dataclass(frozen=True)
-class Served:
-    """A plain server over one transport, its one root `root` and a store of its own (`store`),
-    for the tests that send it calls: each builds its repositories in a folder of its own under
-    `root` (`place`), of blobs of their own (`_repo`). A server start spared each test."""
-    root: Path
-    store: Path
-    run: Callable[[Callable[[object], Awaitable[object]]], object]
-
-    def place(self, name: str) -> Path:
-        folder = self.root / name
-        folder.mkdir()
-        return folder
-
-
 @pytest.fixture(scope="module")
 def served_root(tmp_path_factory) -> Path:
     """The one root of this module's shared servers, each over a store of its own."""
@@ -52,10 +46,10 @@ def served_root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def stdio_served(served_root: Path, tmp_path_factory) -> Iterator[Served]:
+def stdio_served(served_root: Path, tmp_path_factory) -> Iterator[Scratch]:
     store = tmp_path_factory.mktemp("progress-stdio") / "store"
     with _held_stdio(str(store), str(served_root)) as run:
-        yield Served(served_root, store, run)
+        yield Scratch(served_root, store, run)
 
 
 @pytest.fixture(scope="module")
@@ -70,11 +64,11 @@ def raw_served(served_root: Path, tmp_path_factory) -> Iterator[RawStdio]:
 
 
 @pytest.fixture(scope="module")
-def http_served(served_root: Path, tmp_path_factory) -> Iterator[Served]:
+def http_served(served_root: Path, tmp_path_factory) -> Iterator[Scratch]:
     store = tmp_path_factory.mktemp("progress-http") / "store"
     server = HttpServer("127.0.0.1", 0, str(store), str(served_root))
     try:
-        yield Served(served_root, store, lambda work: anyio.run(_session, client_with(server.url, server.token), work))
+        yield Scratch(served_root, store, lambda work: anyio.run(_session, client_with(server.url, server.token), work))
     finally:
         server.close()
 
@@ -104,7 +98,7 @@ def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, request):
     the last equal to its total (was: nothing until the answer, which a large repository's
     index brings after many clients' request timeout). A packet that indexes its base and head
     counts on across both runs."""
-    served: Served = request.getfixturevalue(f"{transport}_served")
+    served: Scratch = request.getfixturevalue(f"{transport}_served")
     repo = _repo(served.place(f"told-{transport}") / "repo", 40)
     indexed: list[tuple[float, float | None, str | None]] = []
     packet: list[tuple[float, float | None, str | None]] = []
@@ -134,7 +128,7 @@ def test_an_index_tells_a_client_that_asked_how_far_it_is(transport, request):
     assert "parsing: 2 of 2 blobs" in [m for _, _, m in packet]
 
 
-def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(stdio_served: Served):
+def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(stdio_served: Scratch):
     """Another indexer holds the store (another call, another process): a `repo_index` and a read
     of a rev not yet indexed wait for it. Was: nothing told while waiting, so a client that resets
     its timeout on progress still gave up on a wait longer than that timeout. Now the client hears
@@ -401,7 +395,7 @@ def test_a_cancelled_index_stops_where_it_is_and_the_next_one_takes_up_from_ther
     finds no snapshot, parses what the cancelled one had not stored, and gives the fingerprint
     of an index never cancelled."""
     repo, fingerprint = cancelled_repo
-    served: Served = request.getfixturevalue(f"{transport}_served")
+    served: Scratch = request.getfixturevalue(f"{transport}_served")
 
     async def work(client):
         parsing = anyio.Event()

@@ -242,18 +242,11 @@ def worktree_stdio(tmp_path_factory):
     store of its own: each checkout is a repository the others do not name."""
     import tempfile
 
-    import anyio.from_thread
-    from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
+    from tests.test_mcp import _held_stdio
 
-    from tests.test_context_world import PY, cli_env
-
-    params = StdioServerParameters(
-        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", tempfile.gettempdir(), "--worktree"],
-        env=cli_env(str(tmp_path_factory.mktemp("worktree-server-home"))), cwd=str(ROOT))
-    with anyio.from_thread.start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params)) as client:
-            yield lambda work: portal.call(work, client)
+    home = str(tmp_path_factory.mktemp("worktree-server-home"))
+    with _held_stdio(home, tempfile.gettempdir(), options=("--worktree",)) as run:
+        yield run
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
