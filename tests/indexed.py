@@ -39,6 +39,17 @@ def index_files(root: Path, files: dict[str, Any], message: str = "files") -> As
     return Asked(context_tools.Client(store=str(root / "store")), str(root / "repo"))
 
 
+def fingerprint_indexed(store: Path, repo: Path | str, rev: str) -> str:
+    """The fingerprint of `rev` indexed into `store` in this process, by one worker: a store to
+    start from, a reference, or an index after a fault, where the index's face (its process,
+    output and exit) is not what a test is about."""
+    from indexer import api
+    from indexer.store.database import Store
+
+    with Store.open(store) as opened:
+        return api.index(str(repo), rev, store=opened, workers=1).fingerprint
+
+
 def indexed(files: dict[str, Any], prefix: str, message: str = "files") -> tuple[str, str]:
     """(repository path, store path) of `files` committed and indexed at main, in a scratch
     folder removed when the test process ends."""

@@ -26,6 +26,7 @@ from indexer.contract.errors import (
 )
 from indexer.git import read as gitread
 from indexer.store.database import Store, WriteLock
+from tests.indexed import fingerprint_indexed
 from tests.reindexed import reindexed_as_cold
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -221,8 +222,7 @@ def killable(tmp_path_factory) -> tuple[str, str]:
     fingerprint of its `main` indexed into a fresh store."""
     root = tmp_path_factory.mktemp("killable")
     make_repo(root / "repo", [{f"pkg/m{i}.py": _module(i) * 3 for i in range(400)}])
-    with Store.open(root / "clean") as clean:
-        return str(root / "repo"), api.index(str(root / "repo"), "main", store=clean, workers=1).fingerprint
+    return str(root / "repo"), fingerprint_indexed(root / "clean", root / "repo", "main")
 
 
 @pytest.mark.parametrize("moment", ["at its start", "its workers into their work", "its workers gone"])

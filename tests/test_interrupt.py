@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.indexed import fingerprint_indexed
 from tests.processes import children, into_their_work, wait_for_children
 from tests.test_context_world import PY, ROOT, cli_env
 
@@ -63,20 +64,10 @@ def _none_live(pgid: int) -> bool:
     return not _live(pgid)
 
 
-def _fingerprint(repo: Path, store: Path, rev: str = "HEAD") -> str:
-    """The fingerprint an index of `rev` into `store` gives, indexed here: what is under test is
-    the store the stopped command left, which any index reads alike, not the index's own face."""
-    from indexer import api
-    from indexer.store.database import Store
-
-    with Store.open(store) as opened:
-        return api.index(str(repo), rev, store=opened, workers=1).fingerprint
-
-
 @pytest.fixture(scope="module")
 def fresh_head(corpus, tmp_path_factory) -> str:
     """The fingerprint of the corpus's HEAD indexed into a fresh store, uninterrupted."""
-    return _fingerprint(corpus, tmp_path_factory.mktemp("fresh-head") / "store")
+    return fingerprint_indexed(tmp_path_factory.mktemp("fresh-head") / "store", corpus, "HEAD")
 
 
 @pytest.mark.parametrize("after", ["workers", "a moment of work"])
@@ -97,7 +88,7 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
     out, err = p.communicate(timeout=60)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
     assert _none_live(p.pid), _live(p.pid)
-    assert _fingerprint(corpus, store) == fresh_head
+    assert fingerprint_indexed(store, corpus, "HEAD") == fresh_head
 
 
 def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus, fresh_head, tmp_path):
@@ -117,7 +108,7 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
     assert (p.returncode, out) == (1, "")
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
     assert _none_live(p.pid), _live(p.pid)
-    assert _fingerprint(corpus, store) == fresh_head
+    assert fingerprint_indexed(store, corpus, "HEAD") == fresh_head
 
 
 def ended_within(p: subprocess.Popen, seconds: float, hung: str) -> tuple[str, str]:
@@ -263,7 +254,7 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
     said = _stopped_line(sig) if sig == signal.SIGHUP else ""
     assert (p.returncode, err.decode()) == (-sig if sig == signal.SIGKILL else 128 + sig, said)
     assert _none_live(p.pid), _live(p.pid)
-    assert _fingerprint(corpus, tmp_path / "home") == fresh_head
+    assert fingerprint_indexed(tmp_path / "home", corpus, "HEAD") == fresh_head
 
 
 def _importing(pid: int) -> bool:
@@ -322,7 +313,7 @@ def _dask_workers(pid: int) -> list[int]:
 def stored_first(corpus, fresh_head, tmp_path_factory) -> tuple[Path, str, str]:
     """A store holding the corpus's HEAD~1 snapshot; its fingerprint, and HEAD's in a fresh store."""
     store = tmp_path_factory.mktemp("stored-first") / "store"
-    return store, _fingerprint(corpus, store, "HEAD~1"), fresh_head
+    return store, fingerprint_indexed(store, corpus, "HEAD~1"), fresh_head
 
 
 # The moments in seconds fall within the cluster's start (on a quiet machine both workers are
@@ -368,8 +359,8 @@ def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(
     out, err = p.communicate(timeout=120)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
     assert _none_live(p.pid), _live(p.pid)
-    assert _fingerprint(corpus, store, "HEAD~1") == first
-    assert _fingerprint(corpus, store) == fresh
+    assert fingerprint_indexed(store, corpus, "HEAD~1") == first
+    assert fingerprint_indexed(store, corpus, "HEAD") == fresh
 
 
 def _http_server_with_a_request_in_flight(tmp_path: Path, grace: float) -> tuple[subprocess.Popen, socket.socket]:
@@ -533,7 +524,7 @@ def test_sigterm_or_sighup_mid_extraction_ends_a_command_as_a_ctrl_c_does(verb, 
         said = said[1:]
     assert (p.returncode, said, out) == (128 + sig, [_stopped_line(sig)], "")
     assert _none_live(p.pid), _live(p.pid)
-    assert _fingerprint(corpus, store) == fresh_head
+    assert fingerprint_indexed(store, corpus, "HEAD") == fresh_head
 
 
 # Runs the `rennet` console script as installed, held for a moment as it first imports msgspec
@@ -701,7 +692,7 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
                                "stopped where it was; what was stored stays whole: call again once the server is back"}
     assert (p.returncode, err) == (128 + sig, "" if sig == signal.SIGTERM else _stopped_line(sig))
     assert _none_live(p.pid), _live(p.pid)
-    assert _fingerprint(corpus, tmp_path / "home") == fresh_head
+    assert fingerprint_indexed(tmp_path / "home", corpus, "HEAD") == fresh_head
 
 
 @pytest.mark.parametrize("sig, moment", [(signal.SIGTERM, "a worker starting"), (signal.SIGHUP, "a worker starting"),
@@ -731,5 +722,5 @@ def test_sigterm_or_sighup_during_a_dask_batch_is_one_line_and_keeps_the_store(s
     out, err = ended_within(p, 120, "the batch did not end on the signal")
     assert (p.returncode, err, out) == (128 + sig, _stopped_line(sig), "")
     assert _none_live(p.pid), _live(p.pid)
-    assert _fingerprint(corpus, store, "HEAD~1") == first
-    assert _fingerprint(corpus, store) == fresh
+    assert fingerprint_indexed(store, corpus, "HEAD~1") == first
+    assert fingerprint_indexed(store, corpus, "HEAD") == fresh

@@ -33,6 +33,7 @@ from indexer.git.loose import (
 )
 from indexer.git.read import blob_size, intact_tree_of, read_blob
 from tests.examples import examples
+from tests.indexed import fingerprint_indexed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -61,23 +62,13 @@ def _index(store: Path, repo: Path, rev: str) -> subprocess.CompletedProcess:
                           timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-def _indexed(store: Path, repo: Path, rev: str) -> str:
-    """The fingerprint of `rev` indexed into `store` in this process: a store to start from, or
-    the snapshot to compare with, where the index's face is not what a test is about."""
-    from indexer import api
-    from indexer.store.database import Store
-
-    with Store.open(store) as opened:
-        return api.index(str(repo), rev, store=opened, workers=1).fingerprint
-
-
 @pytest.fixture(scope="module")
 def other_store(tmp_path_factory) -> tuple[Path, str, Path]:
     """Another repository (no object in common with `_repo`'s default) indexed into a store:
     (the repository, its head, the store), which each test copies and never changes."""
     root = tmp_path_factory.mktemp("other")
     other, _, other_head = _repo(root / "other", seed=8)
-    _indexed(root / "store", other.path, "HEAD")
+    fingerprint_indexed(root / "store", other.path, "HEAD")
     return other.path, other_head, root / "store"
 
 
@@ -199,8 +190,8 @@ def test_a_damaged_commit_deep_in_history_ends_a_walk_typed_and_spares_an_index(
     builder.checkout(first)
     builder.commit({"pkg/side.py": "S = 1\n"}, branch="side", parents=[first])
     store = tmp_path / "store"
-    _indexed(store, builder.path, "side")
-    fresh = _indexed(tmp_path / "fresh", builder.path, third)  # the reference, made before the damage
+    fingerprint_indexed(store, builder.path, "side")
+    fresh = fingerprint_indexed(tmp_path / "fresh", builder.path, third)  # the reference, made before the damage
     _cut(builder.repo, second)  # on main's line only: HEAD~1
     for args in (("delta", "--repo", str(builder.path), "--base", "side", "--head", "main"),
                  ("batch", "--repo", str(builder.path), "--range", "side..main")):
@@ -331,7 +322,7 @@ def test_a_checkouts_status_checks_heads_trees_first(tmp_path):
     for args in (["checkout", "-q", "-f", "main"], ["reset", "-q", "--hard"]):  # an index: a checkout
         subprocess.run(["git", "-C", str(builder.path), *args], check=True)
     store = tmp_path / "store"
-    _indexed(store, builder.path, "HEAD")
+    fingerprint_indexed(store, builder.path, "HEAD")
     (builder.path / "app.py").write_text("A = 2\n")
     src = str(builder.repo[builder.repo.head.target].tree["src"].id)
     _cut(builder.repo, src, keep=0.8)
@@ -408,8 +399,8 @@ def test_an_index_from_an_earlier_snapshot_reads_only_the_trees_that_differ(what
     diff up for the whole walk: either way the snapshot is the one made before the damage."""
     builder, base, head = _shared(tmp_path / "repo")
     store = tmp_path / "store"
-    _indexed(store, builder.path, base)
-    before = _indexed(tmp_path / "before", builder.path, head)
+    fingerprint_indexed(store, builder.path, base)
+    before = fingerprint_indexed(tmp_path / "before", builder.path, head)
     _cut(builder.repo, str(builder.repo[base].tree[what].id), keep=0.8)
     done = _run(store, "index", "--repo", str(builder.path), "--rev", head)
     assert done.returncode == 0, (done.stdout, done.stderr)

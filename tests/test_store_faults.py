@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.indexed import fingerprint_indexed
 from tests.test_interrupt import ended_within
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,17 +33,6 @@ def rennet(home: Path, *args: str, limit: tuple[int, int] | None = None) -> tupl
                           preexec_fn=None if limit is None else lambda: resource.setrlimit(limit[0], (limit[1],) * 2))
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, json.loads(done.stdout), done.stderr
-
-
-def indexed(home: Path, repo: Path, rev: str) -> str:
-    """The fingerprint of `rev` indexed into the store at `home` in this process: a store to
-    start from, a reference, or an index that must succeed once a fault is gone, where the
-    command's face is not what the test is about."""
-    from indexer import api
-    from indexer.store.database import Store
-
-    with Store.open(home) as store:
-        return api.index(str(repo), rev, store=store, workers=1).fingerprint
 
 
 def answers(home: Path, repo: Path, rev: str) -> str:
@@ -87,14 +77,14 @@ def two_revs(tmp_path_factory):
 def clean_main(two_revs, tmp_path_factory) -> str:
     """The fingerprint of `main` indexed into a fresh store, with no limit: what an index
     after a fault must give."""
-    return indexed(tmp_path_factory.mktemp("clean") / "home", two_revs, "main")
+    return fingerprint_indexed(tmp_path_factory.mktemp("clean") / "home", two_revs, "main")
 
 
 @pytest.fixture(scope="module")
 def first_stored(two_revs, tmp_path_factory) -> tuple[Path, str]:
     """A store holding `main~1` alone, to be copied by each test that faults it; its fingerprint."""
     home = tmp_path_factory.mktemp("first-stored") / "home"
-    return home, indexed(home, two_revs, "main~1")
+    return home, fingerprint_indexed(home, two_revs, "main~1")
 
 
 def _copy_of(first_stored: tuple[Path, str], tmp_path: Path) -> tuple[Path, str]:
@@ -125,7 +115,7 @@ def fill(point: Path) -> Path:
 
 def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, clean_main):
     home = device / "home"
-    first = indexed(home, two_revs, "main~1")
+    first = fingerprint_indexed(home, two_revs, "main~1")
     filler = fill(device)
     assert os.statvfs(device).f_bavail == 0
     code, reply, _ = rennet(home, "index", str(two_revs), "--rev", "main")
@@ -136,7 +126,7 @@ def test_a_full_disk_is_store_full_and_loses_nothing(device, two_revs, clean_mai
     assert code == 0 and answer["freshness"]["fingerprint"] == first
     assert said.strip() == "" or "receipt not recorded: store_full: " in said
     filler.unlink()
-    assert indexed(home, two_revs, "main") == clean_main
+    assert fingerprint_indexed(home, two_revs, "main") == clean_main
 
 
 def test_a_store_under_an_address_space_limit_indexes_and_answers(two_revs, clean_main, tmp_path):
@@ -171,7 +161,7 @@ def test_a_limit_too_small_for_the_imports_is_out_of_memory_and_loses_nothing(mi
     assert f"(`ulimit -v` is {mib} MiB)" in reply["error"]["message"] and "nothing stored was lost" in said
     assert said.startswith("rennet: out_of_memory: ") and said.count("\n") == 1, said
     assert answers(home, two_revs, "main~1") == first
-    assert indexed(home, two_revs, "main") == clean_main
+    assert fingerprint_indexed(home, two_revs, "main") == clean_main
 
 
 def test_an_mcp_server_under_a_limit_too_small_to_read_a_message_says_so_on_one_line(tmp_path):
@@ -321,7 +311,7 @@ def test_a_store_whose_map_finds_no_room_under_the_limit_is_out_of_memory_and_da
     import resource
 
     home = tmp_path / "home"
-    first = indexed(home, two_revs, "main")
+    first = fingerprint_indexed(home, two_revs, "main")
     data = home / "lmdb" / "data.mdb"
     if state == "damaged":
         with open(data, "r+b") as fh:
@@ -357,12 +347,12 @@ def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs
     assert "ulimit -f" in reply["error"]["message"] and "nothing stored was lost" in reply["error"]["message"]
     assert data.stat().st_size <= cap
     assert answers(home, two_revs, "main~1") == first
-    assert indexed(home, two_revs, "main") == clean_main
+    assert fingerprint_indexed(home, two_revs, "main") == clean_main
 
 
 def test_a_store_on_a_read_only_file_system_answers_reads(device, two_revs):
     home = device / "home"
-    first = indexed(home, two_revs, "main~1")
+    first = fingerprint_indexed(home, two_revs, "main~1")
     mount("-o", "remount,ro", str(device))
     code, answer, said = rennet(home, "context", "symbol", "first", "--repo", str(two_revs), "--rev", "main~1")
     assert code == 0 and answer["data"]["definitions"][0]["path"] == "a.py"
@@ -380,7 +370,7 @@ def test_a_spill_on_a_read_only_file_system_is_store_error(device, two_revs):
     from context_tools.faces.roots import Roots
 
     home = device / "home"
-    indexed(home, two_revs, "main")
+    fingerprint_indexed(home, two_revs, "main")
     mount("-o", "remount,ro", str(device))
     executor = Executor("mcp", store=str(home), ceiling=600, roots=Roots.of([str(two_revs)]))
     reply = executor.run("context.file", {"repo": str(two_revs), "path": "m0.py", "rev": "main"})
