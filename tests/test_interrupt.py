@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -16,6 +17,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given
@@ -24,6 +26,10 @@ from hypothesis import strategies as st
 from tests.indexed import fingerprint_indexed
 from tests.processes import children, into_their_work, wait_for_children
 from tests.test_context_world import PY, ROOT, cli_env
+
+if TYPE_CHECKING:
+    from indexer.build import IndexReport
+    from indexer.store.database import Store
 
 INTERRUPTED = "rennet: interrupted\n"
 
@@ -65,9 +71,20 @@ def _none_live(pgid: int) -> bool:
 
 
 @pytest.fixture(scope="module")
-def fresh_head(corpus, tmp_path_factory) -> str:
+def fresh_store(corpus, tmp_path_factory) -> tuple[Path, IndexReport]:
+    """The corpus's HEAD indexed into a fresh store, uninterrupted: the store and the report."""
+    from indexer import api
+    from indexer.store.database import Store
+
+    store = tmp_path_factory.mktemp("fresh-head") / "store"
+    with Store.open(store) as opened:
+        return store, api.index(str(corpus), "HEAD", store=opened, workers=1)
+
+
+@pytest.fixture(scope="module")
+def fresh_head(fresh_store) -> str:
     """The fingerprint of the corpus's HEAD indexed into a fresh store, uninterrupted."""
-    return fingerprint_indexed(tmp_path_factory.mktemp("fresh-head") / "store", corpus, "HEAD")
+    return fresh_store[1].fingerprint
 
 
 @pytest.mark.parametrize("after", ["workers", "a moment of work"])
@@ -109,6 +126,87 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
     assert _none_live(p.pid), _live(p.pid)
     assert fingerprint_indexed(store, corpus, "HEAD") == fresh_head
+
+
+# `rennet ARGS` with its blob facts committed 64 blobs a transaction (FactsWriter.BLOBS, a bound
+# set lower: the shipped 8,192 is more than the corpus holds, so its facts would come in one),
+# held after its first commit, saying so on stdout, until the test stops it: the moment is the
+# facts writer's own, reached in every run, not a guess at how far a timer gets. A batch that
+# small is written in the indexer's own process (FactsWriter.IN_PASSING), where the hook sits.
+_HELD_AFTER_A_COMMIT = """
+import os, sys
+from indexer.store import facts_writer
+facts_writer.FactsWriter.BLOBS = 64
+write = facts_writer.write_facts
+def write_and_hold(store, pending):
+    write(store, pending)
+    os.write(1, b"committed\\n")
+    os.read(0, 1)
+facts_writer.write_facts = write_and_hold
+sys.argv = ["rennet", *sys.argv[1:]]
+from context_tools.faces.cli import run
+run()
+"""
+
+
+def _facts_stored(store: Path) -> int:
+    from indexer.store.database import Store
+
+    with Store.open(store) as opened, opened.env.begin() as txn:
+        return txn.stat(opened.facts)["entries"]
+
+
+def _facts_and_names(store: Store) -> dict[str, list]:
+    """Every row of the blob facts and name-index tables, by table, and the names its runs hold."""
+    from indexer.store import name_runs
+
+    tables = {"facts": store.facts, "occurrences": store.occurrences, "defs": store.defs, "occ": store.occ}
+    with store.env.begin() as txn:
+        held: dict[str, list] = {name: list(txn.cursor(db=db).iternext()) for name, db in tables.items()}
+    held["names"] = sorted(n for run in name_runs.load(store) for n in [*run.plain(), *map(name_runs.name_of, run.others)])
+    return held
+
+
+@pytest.mark.parametrize("sig, whole_group, workers", [(signal.SIGKILL, False, 2), (signal.SIGINT, True, 1)],
+                         ids=["sigkill-to-the-indexer", "ctrl-c-to-its-group"])
+def test_an_index_stopped_with_part_of_its_facts_stored_resumes_as_a_fresh_one(sig, whole_group, workers, corpus,
+                                                                               fresh_store, tmp_path):
+    """An index stopped once it has committed some of its blob facts and not all: SIGKILL to the
+    indexer alone (with its workers), or a Ctrl-C to its group. The store holds those facts and
+    no snapshot; the next index reuses exactly them and parses the rest, and gives the fresh
+    store's fingerprint and dump, and the same blob facts and name index (was untested: every
+    other stop strikes before any facts are committed, so facts stored under the wrong key
+    passed them all)."""
+    from indexer import api
+    from indexer.contract.errors import NotIndexed
+    from indexer.store.database import Store
+
+    fresh, cold = fresh_store
+    store = tmp_path / "store"
+    p = subprocess.Popen([PY, "-c", _HELD_AFTER_A_COMMIT, "index", "--repo", str(corpus), "--store", str(store),
+                          "--workers", str(workers), "--quiet"], cwd=ROOT, env=cli_env(None), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert p.stdout is not None
+    said_so = p.stdout.readline() if select.select([p.stdout], [], [], 60)[0] else ""
+    assert said_so == "committed\n", f"no commit held: {ended_within(p, 30, 'the index neither committed nor ended')}"
+    held = _facts_stored(store)  # what the stop leaves: strictly between none and all, in every run
+    assert 0 < held < cold.parsed_blobs
+    (os.killpg if whole_group else os.kill)(p.pid, sig)
+    out, err = ended_within(p, 30, "the index did not end on the signal")
+    said = (-sig, "") if sig == signal.SIGKILL else (130, INTERRUPTED)
+    assert (p.returncode, err, out) == (*said, "")
+    assert _none_live(p.pid), _live(p.pid)
+    with Store.open(store) as opened:
+        with pytest.raises(NotIndexed):
+            api.snapshot(str(corpus), "HEAD", store=opened, index_if_absent=False)
+        resumed = api.index(str(corpus), "HEAD", store=opened, workers=1)
+        assert (resumed.fingerprint, resumed.reused_blobs, resumed.parsed_blobs) == (
+            cold.fingerprint, held, cold.parsed_blobs - held)
+        dump, stored = b"".join(api.snapshot(str(corpus), "HEAD", store=opened).canonical_lines()), _facts_and_names(opened)
+    with Store.open(fresh) as opened:
+        assert dump == b"".join(api.snapshot(str(corpus), "HEAD", store=opened).canonical_lines())
+        fresh_held = _facts_and_names(opened)
+        assert [table for table in fresh_held if stored[table] != fresh_held[table]] == []
 
 
 def ended_within(p: subprocess.Popen, seconds: float, hung: str) -> tuple[str, str]:
