@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-import msgspec
 import pygit2
 from msgspec import Struct
 
@@ -43,6 +42,7 @@ from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import SuccessorAccount, Unread, account
+from indexer.contract.encode import encode_json
 from indexer.contract.result import Listed, Unknown, not_applicable, not_assessed
 from indexer.git.read import walk_tree
 
@@ -340,7 +340,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
                 "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))
             packet.offer = str(offer_path)
             packet_path = folder / "packet.json"
-            write_json_atomic(packet_path, msgspec.json.encode(packet) + b"\n")
+            write_json_atomic(packet_path, encode_json(packet) + b"\n")
         except OSError as exc:  # --out names a file, a folder we may not write, a full disk
             from indexer.contract.errors import BadInput, StoreError
 

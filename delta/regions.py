@@ -15,6 +15,7 @@ import msgspec
 from msgspec import Struct
 
 from delta.hunks import HunkRecord
+from indexer.contract.encode import encode_json
 
 OFFER_NAME = "noise-offer.json"
 
@@ -84,5 +85,5 @@ def write_json_atomic(path: Path, payload: bytes) -> None:
 
 def write_offer(folder: Path, offer: NoiseOffer) -> Path:
     path = folder / OFFER_NAME
-    write_json_atomic(path, msgspec.json.format(msgspec.json.encode(offer), indent=2) + b"\n")
+    write_json_atomic(path, msgspec.json.format(encode_json(offer), indent=2) + b"\n")
     return path

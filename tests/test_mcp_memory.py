@@ -38,13 +38,15 @@ def small(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def repos(small: Path) -> tuple[Path, Path]:
-    """(the one-file repository, a 5,000-file one), side by side under one root: generated only
-    for the test that indexes it (a test process that runs only the others spares it)."""
+def repos(small: Path) -> tuple[Path, Path, Path]:
+    """(the one-file repository, a 3,000-file one, a 5,000-file one), side by side under one
+    root: generated only for the test that indexes them (a test process that runs only the
+    others spares it)."""
     from corpora.synthetic import generate
 
+    generate(small.parent / "middle.git", files=3000, seed=0)
     generate(small.parent / "large.git", files=5000, seed=0)
-    return small, small.parent / "large.git"
+    return small, small.parent / "middle.git", small.parent / "large.git"
 
 
 async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dict]:
@@ -56,18 +58,23 @@ async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dic
 
 def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_serves_on(repos, tmp_path):
     """`rennet mcp --http` under `ulimit -v` 800 MiB: a small repository indexes; the index of
-    one too large for the limit answers `out_of_memory` naming it; the next calls (a read, an
-    index) are answered; a SIGTERM ends the server at once, exit 143, stderr holding only its
-    address line; the store opens and holds the small snapshot as it was (was: the read after
-    the failed index answered JSON-RPC's bare `Internal server error`, the readers' thread
-    finding no room for its stack, its traceback on stderr; and the SIGTERM's grace timer, a
-    thread too, could not start: a traceback, and the server never left)."""
-    small, large = repos
+    one too large for the limit answers `out_of_memory` naming it, whether 3,000 files or
+    5,000; the next calls (a read, an index) are answered; a SIGTERM ends the server at once,
+    exit 143, stderr holding only its address line; the store opens and holds the small
+    snapshot as it was (was: the read after the failed index answered JSON-RPC's bare
+    `Internal server error`, the readers' thread finding no room for its stack, its traceback
+    on stderr; and the SIGTERM's grace timer, a thread too, could not start: a traceback, and
+    the server never left; at 3,000 files the snapshot's tail, encoded as the room ran out,
+    ended the server by a segmentation fault, the call never answered)."""
+    small, middle, large = repos
     with _http_server(tmp_path, small.parent, limit=LIMIT_MIB << 20) as (p, url):
-        first, too_large, read, again = anyio.run(_calls, url, TOKEN, [
-            ("repo_index", {"repo": str(small)}), ("repo_index", {"repo": str(large)}),
-            ("context_overview", {"repo": str(small)}), ("repo_index", {"repo": str(small)})])
+        first, short, too_large, read, again = anyio.run(_calls, url, TOKEN, [
+            ("repo_index", {"repo": str(small)}), ("repo_index", {"repo": str(middle)}),
+            ("repo_index", {"repo": str(large)}), ("context_overview", {"repo": str(small)}),
+            ("repo_index", {"repo": str(small)})])
         assert first["ok"], first
+        assert short["error"]["code"] == "out_of_memory", short
+        assert f"(`ulimit -v` is {LIMIT_MIB} MiB)" in short["error"]["message"]
         assert too_large["error"]["code"] == "out_of_memory", too_large
         assert f"(`ulimit -v` is {LIMIT_MIB} MiB)" in too_large["error"]["message"]
         assert read["ok"] and read["data"]["identity"]["fingerprint"] == first["data"]["fingerprint"], read
@@ -215,3 +222,62 @@ def test_a_server_short_of_memory_between_requests_answers_typed_or_says_one_lin
     assert p.returncode == 143 and err and "Traceback" not in err, err
     for line in err.splitlines():
         assert line.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is "), err
+
+
+_READERS_SHORT = """
+import resource, threading
+import multiprocessing.context as context
+from context_tools.faces.readers import ReaderPool, Settings
+
+mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+resource.setrlimit(resource.RLIMIT_AS, (mapped + (1 << 30), resource.getrlimit(resource.RLIMIT_AS)[1]))
+tries = []
+
+def short(process):
+    tries.append(process.name)
+    raise MemoryError  # where it was met: loading the spawn's code, with no room left
+
+context.SpawnProcess._Popen = staticmethod(short)
+pool = ReaderPool(2, Settings(None, None, None, 0))
+for _ in range(2):
+    pool.start()
+    for thread in threading.enumerate():
+        if thread.name == "rennet-readers":
+            thread.join()
+print(len(tries), pool.alive)
+"""
+
+
+def test_readers_whose_start_runs_short_of_memory_leave_reads_to_threads_and_say_nothing():
+    """The readers' start, its thread already running, meets a MemoryError bringing up its first
+    reader (under a `ulimit -v`, an index beside it having taken the room): nothing on stderr,
+    no reader up, and the next read's start tries again (was: the thread's traceback on the
+    server's stderr, and no reader tried for as long as the server ran)."""
+    done = subprocess.run([PY, "-c", _READERS_SHORT], cwd=ROOT, env=cli_env(None), capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "2 0"), done.stderr
+
+
+_READERS_AT_THE_EDGE = """
+import resource, threading
+from context_tools.faces.readers import ReaderPool, Settings
+
+mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+pool = ReaderPool(2, Settings(None, None, None, 0))
+resource.setrlimit(resource.RLIMIT_AS, (mapped + (8 << 20) + (8 << 10), hard))  # a stack, and 8 KiB
+pool.start()
+resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+print(pool._started, threading.active_count())
+"""
+
+
+def test_readers_with_room_for_a_stack_but_not_a_threads_start_are_put_off_not_waited_for():
+    """The readers' start (on the server's event loop) under a `ulimit -v` leaving room for a
+    thread's stack and 8 KiB: the thread is not started, and the next read tries again (was:
+    the new thread died as it began, before it said so, and `Thread.start` waited for it for
+    good: the whole server frozen, deaf to SIGTERM; met after an index ran short at 3,500
+    files under 800 MiB)."""
+    done = subprocess.run([PY, "-c", _READERS_AT_THE_EDGE], cwd=ROOT, env=cli_env(None), capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "False 1"), done.stderr

@@ -368,3 +368,41 @@ def test_a_dead_worker_is_not_replaced_from_the_pools_thread():
         print(first, again, len(fresh - killed), *settled())
     """)
     assert said.splitlines() == ["worker_lost 0 1 0", "[1, 2] [3, 4] 2 1 0"]
+
+
+def test_a_snapshots_tail_packed_short_of_memory_fails_the_index_and_never_hangs():
+    """The snapshot's tail, packed in a thread beside the fingerprint, runs short of memory, and
+    so does the code that would tell the index so (a future's `set_exception`, as under a
+    `ulimit -v` with no room left): the index raises the MemoryError (`out_of_memory` to the
+    faces) and nothing is left waiting (was: the executor's future left running, the index
+    waited for it without end; `rennet mcp --http` under 800 MiB, a 3,500-file repository,
+    never answered the call)."""
+    said = _run("""
+        import concurrent.futures, tempfile
+        from corpora.gitbuild import RepoBuilder
+        from indexer import api
+        import indexer.pipeline.assemble as assemble
+
+        def short(*args, **kwargs):
+            raise MemoryError
+
+        assemble.pack_tail = short
+        concurrent.futures.Future.set_exception = short
+        root = Path(tempfile.mkdtemp())
+        RepoBuilder(root / "repo").commit({"a.py": "def first():\\n    return 1\\n"}, "one")
+        ended = []
+
+        def index():
+            try:
+                with api.open_store(root / "store") as store:
+                    api.index(str(root / "repo"), "main", store=store, workers=1)
+                ended.append("indexed")
+            except MemoryError:
+                ended.append("MemoryError")
+
+        indexing = threading.Thread(target=index, daemon=True)
+        indexing.start()
+        indexing.join(30)
+        print(ended[0] if ended else "still waiting", threading.active_count())
+    """)
+    assert said == "MemoryError 1"

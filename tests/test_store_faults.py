@@ -284,6 +284,64 @@ def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     assert out == "True"
 
 
+
+_ENCODE_WITHOUT_ROOM = """
+import resource
+
+import msgspec
+
+from context_tools.faces.dispatch import encode_wire
+from indexer.model import Symbol
+from indexer.store.records import encode
+from indexer.store.symbol_lines import symbols_json
+
+line = "x" * 1024
+value = [line] * (96 << 10)  # 96 MiB encoded, from a list of under 1 MiB
+symbols = [Symbol(line, "function", "", 1, 1, 0, 1, "")] * (64 << 10)
+cases = {"stored": (encode, value, msgspec.msgpack.encode),
+         "reply": (lambda v: encode_wire({"v": v}), value, lambda v: msgspec.json.encode({"v": v})),
+         "symbols": (symbols_json, symbols, lambda v: symbols_json(v))}
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+for name, (made, of, reference) in cases.items():
+    mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+    resource.setrlimit(resource.RLIMIT_AS, (mapped + (32 << 20), hard))
+    try:
+        made(of)
+        said = "made"
+    except MemoryError:
+        said = "MemoryError"
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    print(name, said, made(of) == reference(of))
+"""
+
+
+def test_an_encoding_that_outgrows_the_room_left_is_a_memory_error_not_a_crash():
+    """A stored record, a reply and a blob's symbol lines, each encoding to tens of MiB, made
+    with 32 MiB of room left under the `ulimit -v`: each a MemoryError (`out_of_memory` to the
+    faces), and made whole once the room is back (was: msgspec's own encode, its buffer failing
+    to grow, freed it twice: a segmentation fault, `rennet mcp --http` vanishing mid-index on
+    a 3,000-file repository under 800 MiB as it packed the snapshot's tail)."""
+    done = subprocess.run([sys.executable, "-c", _ENCODE_WITHOUT_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout.splitlines() == ["stored MemoryError True", "reply MemoryError True", "symbols MemoryError True"]
+
+
+def test_nothing_encodes_with_the_msgspec_encoders_that_crash_short_of_memory():
+    """Every encoding in Rennet goes through `indexer.contract.encode`, whose encoders raise a
+    MemoryError when their buffer cannot grow: msgspec's bytes-returning `encode`,
+    `Encoder.encode` and `encode_lines` end the process instead."""
+    import re
+
+    crashing = re.compile(r"msgspec\.(msgpack|json)\.(encode|Encoder)\b|\.encode_lines\(|"
+                          r"from msgspec(\.msgpack|\.json)? import .*\b(encode|Encoder|msgpack|json)\b")
+    kept = ROOT / "indexer" / "contract" / "encode.py"
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for package in ("indexer", "delta", "context_tools") for path in sorted((ROOT / package).rglob("*.py"))
+             if path != kept for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if crashing.search(line)]
+    assert found == []
+
 _OPEN_WITHOUT_ROOM = """
 import mmap, resource, sys
 from indexer.store.database import Store, map_size

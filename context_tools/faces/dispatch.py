@@ -16,11 +16,10 @@ from context_tools.faces.pages import input_digest
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots
 from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
+from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
 from indexer.contract.result import Result, error_envelope, ok_envelope
-
-_encoder = msgspec.json.Encoder()
 
 
 class Reply(msgspec.Struct):
@@ -199,7 +198,7 @@ class Executor:
         return Reply(command_id, envelope, envelope, error=exc)
 
     def _apply_ceiling(self, reply: Reply, ceiling: int) -> None:
-        wire = _encoder.encode(reply.envelope)
+        wire = encode_json(reply.envelope)
         if len(wire) <= ceiling:
             return
         from context_tools.faces.spill import spill
@@ -299,4 +298,4 @@ def _debug() -> bool:
 
 
 def encode_wire(payload: Mapping[str, object]) -> bytes:
-    return _encoder.encode(payload)
+    return encode_json(payload)

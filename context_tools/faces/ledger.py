@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import msgspec
 
+from indexer.contract.encode import encode_json
 from indexer.contract.read_back import read_back
 
 if TYPE_CHECKING:
@@ -56,7 +57,6 @@ class Receipt(msgspec.Struct, frozen=True):
 
 
 _seq = itertools.count()
-_encoder = msgspec.json.Encoder()
 _decode = read_back(msgspec.json.Decoder(Receipt).decode)  # of receipts the store holds
 
 
@@ -72,7 +72,7 @@ def append(store: Store, receipt: Receipt) -> None:
 def append_many(store: Store, batch: list[Receipt]) -> None:
     if not batch or getattr(store, "readonly", False):
         return  # a store on a read-only file system answers reads and keeps no receipts
-    store.kv(KV_NAME).put_many([(_key(), _encoder.encode(r)) for r in batch])
+    store.kv(KV_NAME).put_many([(_key(), encode_json(r)) for r in batch])
     if any(random.randrange(TRIM_EVERY) == 0 for _ in batch):
         trim(store)
 

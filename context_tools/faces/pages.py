@@ -17,6 +17,7 @@ import msgspec
 
 from context_tools.faces.errors import BadCursor
 from indexer.contract.decode import Undecodable, decode_json
+from indexer.contract.encode import encode_json
 from indexer.contract.result import Page
 
 T = TypeVar("T")
@@ -31,7 +32,7 @@ def input_digest(value: msgspec.Struct) -> str:
     blank = {k: None for k in ("cursor", "limit") if k in value.__struct_fields__}
     if blank:
         value = msgspec.structs.replace(value, **blank)
-    return hashlib.sha256(msgspec.json.encode(value)).hexdigest()
+    return hashlib.sha256(encode_json(value)).hexdigest()
 
 
 def _mac(payload: str, command: str, input_digest: str, binding: str) -> str:

@@ -24,6 +24,9 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
+# loaded at start: a fault of memory leaves no room to load them
+from indexer.contract.memory_limit import memory_fault, start_thread
+
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
@@ -105,7 +108,7 @@ class ReaderPool:
                 return
             self._started = True
         try:
-            threading.Thread(target=self._spawn, name="rennet-readers", daemon=True).start()
+            start_thread(threading.Thread(target=self._spawn, name="rennet-readers", daemon=True))
         except RuntimeError:  # no room for its stack (a `ulimit -v`): reads run in threads, and a later one tries again
             with self._lock:
                 self._started = False
@@ -122,20 +125,34 @@ class ReaderPool:
         # took them died, or printed its traceback mid-call.
         signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
         ctx = multiprocessing.get_context("spawn")  # a fork of a threaded server is not safe
-        for _ in range(self.size):
-            parent, child = ctx.Pipe()
-            process = ctx.Process(target=serve_reads, args=(child, self.settings), daemon=True,
-                                  name="rennet-reader")
-            try:
-                process.start()
-                child.close()
-                if parent.recv() != b"ready":
+        try:
+            for _ in range(self.size):
+                parent, child = ctx.Pipe()
+                process = ctx.Process(target=serve_reads, args=(child, self.settings), daemon=True,
+                                      name="rennet-reader")
+                try:
+                    process.start()
+                    child.close()
+                    if parent.recv() != b"ready":
+                        continue
+                except (EOFError, OSError):
                     continue
-            except (EOFError, OSError):
-                continue
+                except BaseException:
+                    parent.close()  # a reader already started ends as its pipe closes
+                    child.close()
+                    raise
+                with self._lock:
+                    self.alive += 1
+                self.release(parent)
+        except Exception as exc:
+            # Short of memory under a `ulimit -v` (an index beside it took the room): the readers
+            # up serve, and with none up reads run in threads and a later one tries again, as
+            # when this thread found no room for its stack; a thread's traceback would be all
+            # the server's stderr says of it.
+            if memory_fault(exc) is None:
+                raise
             with self._lock:
-                self.alive += 1
-            self.release(parent)
+                self._started = self.alive > 0
 
     def acquire(self, wait: bool) -> Connection | None:
         """An idle reader; with `wait`, blocks until one is idle (None once none is alive)."""

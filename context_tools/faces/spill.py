@@ -28,6 +28,8 @@ from typing import Any
 
 import msgspec
 
+from indexer.contract.encode import encode_json
+
 DEFAULT_CEILING = 8 * 1024
 MAX_AGE_SECONDS = 24 * 3600
 MIN_AGE_SECONDS = 15 * 60  # a file a reply names is kept at least this long
@@ -127,14 +129,14 @@ def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, A
         where = {"unknown": "not_recorded", "reason": f"the complete result was not written: {why}"}
     reply: dict[str, Any] = {"head": "", "note": note, "path": where, "bytes": len(wire)}
     cursors = next_cursors(wire)
-    if cursors and len(msgspec.json.encode({**reply, "cursors": cursors})) <= ceiling:
+    if cursors and len(encode_json({**reply, "cursors": cursors})) <= ceiling:
         reply["cursors"] = cursors  # before the head: a cursor is what an agent can act on
     text = wire.decode("utf-8", errors="replace")
-    room = ceiling - len(msgspec.json.encode(reply))
+    room = ceiling - len(encode_json(reply))
     head = text[: max(room, 0)]
     while head:
         reply["head"] = head
-        over = len(msgspec.json.encode(reply)) - ceiling
+        over = len(encode_json(reply)) - ceiling
         if over <= 0:
             break
         head = head[: len(head) - max(over, 1)]  # escaping grew it: shave the overflow and retry

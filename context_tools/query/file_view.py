@@ -22,6 +22,7 @@ from context_tools.faces.pages import input_digest
 from context_tools.query.pinned import open_pinned, tree_path
 from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
+from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, NotFound
 from indexer.contract.result import Freshness, Page, Result, Unknown
 from indexer.git.read import READ_CAP
@@ -231,7 +232,7 @@ def _within_bytes(items: list[str], page: Page, first: int, ctx: CallContext, bi
     cursor of the line after its last."""
     size = 0
     for i, line in enumerate(items):
-        size += len(msgspec.json.encode(line[:LINE_CHARS])) + 1
+        size += len(encode_json(line[:LINE_CHARS])) + 1
         if size > PAGE_BYTES and i > 0:
             end = first - 1 + i  # 0-based index of the first line left out
             cursor = ctx.cursor_at(end, binding)

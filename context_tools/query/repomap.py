@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterator
 
-import msgspec
 from msgspec import Struct
 
 from context_tools.query.module_exports import DATA_KINDS, exported, listed_in_all
@@ -30,6 +29,7 @@ from context_tools.query.workspace_scope import (
     tag,
     workspace_of,
 )
+from indexer.contract.encode import encode_json
 from indexer.contract.errors import NotFound
 from indexer.contract.result import Page, Result
 from indexer.model import NOT_TEXT
@@ -260,12 +260,12 @@ def _fit(ctx: CallContext, entries: Callable[[int], Iterator[MapFile]], total: i
     used = 2  # the enclosing brackets
     end = start
     for entry in entries(start):
-        size = len(msgspec.json.encode(entry)) + (1 if files else 0)  # the comma before all but the first
+        size = len(encode_json(entry)) + (1 if files else 0)  # the comma before all but the first
         while used + size > budget and entry.symbols and not files:
             # the first file always fits: shed its symbols until it does
             entry.more_symbols += 1
             entry.symbols.pop()
-            size = len(msgspec.json.encode(entry))
+            size = len(encode_json(entry))
         if used + size > budget and files:
             break
         files.append(entry)

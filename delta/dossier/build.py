@@ -65,6 +65,7 @@ from delta.dossier.refs import (
     extract_references,
 )
 from delta.dossier.transport import TrackerFailure, redact
+from indexer.contract.encode import encode_json
 from indexer.contract.errors import StoreError
 from indexer.contract.read_back import read_back
 from indexer.contract.result import Unknown
@@ -279,11 +280,11 @@ def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]
     The raw answer comes back as that JSON (`msgspec.Raw`), written into the payload as it is:
     decoded, an answer of millions of small values holds tens of times its size, and an item's
     payload holds its own answer and those of up to `MAX_LINKS_PER_ITEM` linked tickets at once."""
-    raw = msgspec.json.encode(fetched.raw)
-    rest = msgspec.json.encode(msgspec.structs.replace(fetched, raw=None))
+    raw = encode_json(fetched.raw)
+    rest = encode_json(msgspec.structs.replace(fetched, raw=None))
     found = False
     for secret in secrets:
-        spelled = msgspec.json.encode(secret)[1:-1]
+        spelled = encode_json(secret)[1:-1]
         if spelled and (spelled in raw or spelled in rest):
             raw, rest = raw.replace(spelled, b"[redacted]"), rest.replace(spelled, b"[redacted]")
             found = True
@@ -296,7 +297,7 @@ def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]
 
 
 # A body or comment cut at RICH_TEXT_CHARS by its reader, as its JSON spells the mark of the cut
-_CUT = msgspec.json.encode(TRUNCATED.format(chars=RICH_TEXT_CHARS))[1:-1]
+_CUT = encode_json(TRUNCATED.format(chars=RICH_TEXT_CHARS))[1:-1]
 CUT_PREFIX_CHARS = 4  # a shorter start of a token before a cut is left: it tells nothing of it
 
 
@@ -379,7 +380,7 @@ def build_dossier(repo_path: str | os.PathLike[str] | pygit2.Repository, base: s
                 dossier.reused = True
                 return dossier
         dossier = _retrieve(repo, target, base_oid, head_oid, title, body, cfg, home, store.home, key, environ)
-        save_record(store, key, msgspec.json.encode(dossier))
+        save_record(store, key, encode_json(dossier))
         sweep(store, key)
         return dossier
     finally:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import msgspec
 from msgspec import Struct, field
 
 from delta.dossier.refs import Provenance, Reference
+from indexer.contract.encode import encode_json
 
 TITLE_CHARS = 300
 CRITERION_CHARS = 300
@@ -201,7 +201,7 @@ def make_item(fetched: Fetched, ref: Reference, fetched_at: str, bounds: Bounds,
 
 
 def item_size(item: Item) -> int:
-    return len(msgspec.json.encode(item))
+    return len(encode_json(item))
 
 
 def fit(items: list[Item], bounds: Bounds) -> tuple[list[Item], list[Omission]]:

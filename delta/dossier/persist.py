@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from delta.dossier.items import Comment, Fact
+from indexer.contract.encode import encode_json
 from indexer.contract.read_back import read_back
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def write_payload(home: Path, folder: str, payload: Payload) -> str:
     target = home / rel
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + f".{os.getpid()}.partial")
-    tmp.write_bytes(msgspec.json.encode(payload))
+    tmp.write_bytes(encode_json(payload))
     os.replace(tmp, target)
     return rel
 

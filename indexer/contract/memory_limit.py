@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import mmap
 import resource
+import threading
 
 from indexer.contract.errors import OutOfMemory
 
@@ -24,6 +25,9 @@ _MAP_FAILED = "failed to map segment from shared object"
 _NO_THREAD = "can't start new thread"
 _LOST_ERROR = "error return without exception set"
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
+# Beside its stack, what a thread takes as it starts (its frames' first chunk, its allocator's
+# arena), with some to spare.
+_THREAD_START = 1 << 20
 
 
 def address_space_limit() -> int | None:
@@ -92,10 +96,20 @@ def _of_memory(exc: BaseException) -> bool:
     if isinstance(exc, OSError):
         return exc.errno == errno.ENOMEM
     if isinstance(exc, RuntimeError) and str(exc) == _NO_THREAD:  # also a process-count limit: asked
-        return not has_room(_thread_stack())
+        return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
         return str(exc).startswith(_LOST_ERROR)
     return False
+
+
+def start_thread(thread: threading.Thread) -> None:
+    """`thread.start()`, refused as the interpreter refuses a thread it has no room for (a
+    RuntimeError, `out_of_memory` to `memory_fault`) when, under a limit, its stack and its
+    start would not fit. Where the stack fits but not what the new thread takes as it starts,
+    the thread dies before it says it has started, and `start` waits for that without end."""
+    if address_space_limit() is not None and not has_room(_thread_stack() + _THREAD_START):
+        raise RuntimeError(_NO_THREAD)
+    thread.start()
 
 
 def _thread_stack() -> int:

@@ -45,6 +45,7 @@ from typing import AbstractSet, Annotated, Iterator, Sequence
 
 import msgspec
 
+from indexer.contract.encode import encode_msgpack
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.limits import limits
 from indexer.contract.msgpack_length import length
@@ -143,7 +144,7 @@ class Body(msgspec.Struct, array_like=True):
     facts: list[FactsEntry]
 
 
-_encode = msgspec.msgpack.Encoder().encode
+_encode = encode_msgpack
 _decode_body = msgspec.msgpack.Decoder(Body).decode
 
 

@@ -21,6 +21,7 @@ from typing import Iterable, Literal
 
 import msgspec
 
+from indexer.contract.encode import encode_msgpack
 from indexer.contract.errors import BadInput, NotFound, RennetError
 from indexer.contract.read_back import read_back
 
@@ -73,7 +74,7 @@ class WorkspaceRecord(msgspec.Struct, kw_only=True):
     edges: list[CrossEdge] = msgspec.field(default_factory=list)
 
 
-_encode = msgspec.msgpack.Encoder().encode
+_encode = encode_msgpack
 _decode = read_back(msgspec.msgpack.Decoder(WorkspaceRecord).decode)
 
 

@@ -18,13 +18,13 @@ from typing import Callable, Iterator, Mapping, Sequence, TypeVar
 
 import msgspec
 
+from indexer.contract.encode import encode_json
 from indexer.model import LIST_BLOCK, BlobFacts, Edge, SnapshotRecord
 from indexer.resolve.hierarchy import inherits_by_file
 from indexer.store.facts_table import summaries_of
 from indexer.store.symbol_lines import symbol_lines, symbols_json
 
-_encoder = msgspec.json.Encoder()  # compact, UTF-8, keys in struct / insertion order: one fixed form
-_encode = _encoder.encode
+_encode = encode_json  # compact, UTF-8, keys in struct / insertion order: one fixed form
 
 
 class _FileLine(msgspec.Struct, tag_field="type", tag="file", omit_defaults=True):

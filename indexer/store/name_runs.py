@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from indexer.contract.encode import encode_msgpack
 from indexer.contract.read_back import read_back
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ class NameRun(msgspec.Struct, array_like=True):
         return self.text[1:-1].split("\n") if self.text else []
 
 
-_encode = encode_run = msgspec.msgpack.Encoder().encode
+_encode = encode_run = encode_msgpack
 decode_run = read_back(msgspec.msgpack.Decoder(NameRun).decode)
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTu
 
 import msgspec
 
+from indexer.contract.encode import encode_msgpack
 from indexer.contract.errors import StoreError
 from indexer.contract.read_back import read_back
 from indexer.lang.registry import name_language
@@ -233,7 +234,7 @@ def _check_blob_column(blobs: list[str], oid: str, home: str | os.PathLike[str])
         raise corrupt(home, f"the file table of snapshot {oid[:12]} names a blob that is no OID")
 
 
-encode = msgspec.msgpack.Encoder().encode
+encode = encode_msgpack
 # Decoders of what the store holds: damage, a string that is not UTF-8 included, is a DecodeError.
 decode_head = read_back(msgspec.msgpack.Decoder(SnapshotHead).decode)
 decode_core = read_back(msgspec.msgpack.Decoder(BlobFacts).decode)  # symbols left in `symbols_json`, for assembly

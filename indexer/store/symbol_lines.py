@@ -6,13 +6,8 @@ reads them back; both import it from here.
 
 from __future__ import annotations
 
-import msgspec
-
+from indexer.contract.encode import encode_json, encode_json_lines
 from indexer.model import Symbol
-
-_encoder = msgspec.json.Encoder()  # the canonical form's encoder settings (see canonical.py)
-_encode = _encoder.encode
-
 
 _PATH_MARK = b"\t"  # where a stored symbol line takes its file's path (see the module docstring)
 
@@ -24,10 +19,10 @@ def symbols_json(symbols: list[Symbol]) -> bytes:
     if not symbols:
         return b""
     # A raw newline stands only between lines: inside a string it is escaped.
-    return (b"\n" + _encoder.encode_lines(symbols)[:-1]).replace(b"\n{", b"\n{" + _PATH_MARK)[1:] + b"\n"
+    return (b"\n" + encode_json_lines(symbols)[:-1]).replace(b"\n{", b"\n{" + _PATH_MARK)[1:] + b"\n"
 
 
 def symbol_lines(path: str, body: bytes) -> bytes:
     """`{"type":"symbol","path":...,"name":...,"kind":...,"container":...,"line":...,...}` per symbol
     of `body` (see `symbols_json`)."""
-    return body.replace(_PATH_MARK, b'"type":"symbol","path":' + _encode(path) + b",")
+    return body.replace(_PATH_MARK, b'"type":"symbol","path":' + encode_json(path) + b",")

@@ -12,6 +12,7 @@ import os
 
 import msgspec
 
+from indexer.contract.encode import encode_msgpack
 from indexer.contract.read_back import read_back
 from indexer.store.database import Store, corrupt
 from indexer.store.records import is_oid, repo_key, snapshot_key
@@ -57,7 +58,7 @@ def remember(store: Store, repo_id: str, tree_oid: str, version: str, keep: int 
             txn.delete(snapshot_key(oid, version), db=store.snapshots)
             txn.delete(snapshot_key(oid, version), db=store.rank)
             txn.delete(repo_key(repo_id, oid), db=store.repos)
-        txn.put(_list_key(repo_id), msgspec.msgpack.encode(kept), db=store.repos)
+        txn.put(_list_key(repo_id), encode_msgpack(kept), db=store.repos)
     return dropped
 
 

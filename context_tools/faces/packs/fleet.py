@@ -22,6 +22,7 @@ import msgspec
 from context_tools.faces.argument_bounds import NAME_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.query.pinned import freshness_of
+from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.result import Freshness, Result, Unknown, current_or_gone, remote_of
 
@@ -399,7 +400,7 @@ def batch_handler(input: BatchInput, ctx) -> Result:
 
     def emit(r) -> None:
         if as_json:
-            sys.stdout.write(msgspec.json.encode(_job_data(r)).decode() + "\n")  # batch.run.job.schema.json
+            sys.stdout.write(encode_json(_job_data(r)).decode() + "\n")  # batch.run.job.schema.json
             sys.stdout.flush()
         elif cli and not input.quiet:
             line = _human_line(r)
