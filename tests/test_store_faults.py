@@ -284,7 +284,6 @@ def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     assert out == "True"
 
 
-
 _ENCODE_WITHOUT_ROOM = """
 import resource
 
@@ -341,6 +340,7 @@ def test_nothing_encodes_with_the_msgspec_encoders_that_crash_short_of_memory():
              if path != kept for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if crashing.search(line)]
     assert found == []
+
 
 _OPEN_WITHOUT_ROOM = """
 import mmap, resource, sys
