@@ -64,28 +64,28 @@ def synthetic_bundle(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def stdio_server() -> Iterator[Callable[[Callable[[Any], Awaitable[Any]]], Any]]:
-    """`run_stdio(world.store, work)` (tests/test_mcp.py) for the tests of any module that only
+    """`run_stdio(world.store, work)` (tests/mcp_clients.py) for the tests of any module that only
     send calls to a plain server of the default root over the world's store: one server a test
     process, each `work(client)` in its one session. Its forkserver prepares Python's queries
-    alone, as tests/test_mcp.py's `python_prepared` has them: the world's other files are
+    alone, as tests/mcp_clients.py's `python_prepared` has them: the world's other files are
     compiled by the worker that meets them, to the same answers."""
     from indexer.worker_start import PREPARE_ENV
+    from tests.mcp_clients import held_stdio
     from tests.test_context_world import build_world
-    from tests.test_mcp import _held_stdio
 
-    with _held_stdio(build_world().store, tempfile.gettempdir(), {PREPARE_ENV: "python"}) as run:
+    with held_stdio(build_world().store, tempfile.gettempdir(), {PREPARE_ENV: "python"}) as run:
         yield run
 
 
 @pytest.fixture(scope="session")
 def scratch_server(tmp_path_factory) -> Iterator[Any]:
-    """One spawned server (a `tests.test_mcp.Scratch`) for the tests of any module that index
+    """One spawned server (a `tests.mcp_clients.Scratch`) for the tests of any module that index
     repositories of their own under its root and read them back: a server start each spared,
     each test in its own folder of the root. Python's queries prepared alone, as above."""
     from indexer.worker_start import PREPARE_ENV
-    from tests.test_mcp import Scratch, _held_stdio
+    from tests.mcp_clients import Scratch, held_stdio
 
     root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
     store = tmp_path_factory.mktemp("scratch-store")
-    with _held_stdio(str(store), str(root), {PREPARE_ENV: "python"}) as run:
+    with held_stdio(str(store), str(root), {PREPARE_ENV: "python"}) as run:
         yield Scratch(root, store, run)

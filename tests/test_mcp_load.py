@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from context_tools.faces.context import Memo, cache_budget
 from indexer.contract.errors import BadInput, Busy
+from tests.mcp_clients import HttpServer, client_with, in_session, python_prepared  # noqa: F401 - fixture
 from tests.processes import children
 from tests.test_context_world import World, world  # noqa: F401 - fixture
-from tests.test_mcp import HttpServer, _session, client_with, python_prepared  # noqa: F401 - fixture
 
 
 def blob(n: int) -> list[bytes]:
@@ -159,7 +159,7 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(scr
     and answered `not_indexed`. Now the server, which counted the index call as it came, has the
     read wait for that call and ask again. Three rounds, each a repository of its own."""
     from tests.held_store import hold_store
-    from tests.test_mcp import text_of
+    from tests.mcp_clients import text_of
 
     # commits of their own: a commit the store already holds would be answered without a wait
     beside = scratch_server.place("beside")
@@ -253,7 +253,7 @@ def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp
                     tg.start_soon(one, k, out)
             return out
 
-        out = anyio.run(_session, client_with(server.url, server.token), work)
+        out = anyio.run(in_session, client_with(server.url, server.token), work)
     finally:
         server.close()
     assert out["index"].structured_content["data"]["files"] == 40

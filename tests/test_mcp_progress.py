@@ -13,18 +13,18 @@ import anyio
 import pytest
 
 from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
-from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import (  # noqa: F401 - fixture
+from tests.mcp_clients import (  # noqa: F401 - fixture
     HttpServer,
     RawStdio,
     Scratch,
-    _held_stdio,
-    _session,
     client_with,
+    held_stdio,
+    in_session,
     python_prepared,
     run_stdio,
     text_of,
 )
+from tests.test_context_world import PY, ROOT, cli_env
 
 
 def _repo(path: Path, files: int) -> Path:
@@ -48,13 +48,13 @@ def served_root(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def stdio_served(served_root: Path, tmp_path_factory) -> Iterator[Scratch]:
     store = tmp_path_factory.mktemp("progress-stdio") / "store"
-    with _held_stdio(str(store), str(served_root)) as run:
+    with held_stdio(str(store), str(served_root)) as run:
         yield Scratch(served_root, store, run)
 
 
 @pytest.fixture(scope="module")
 def raw_served(served_root: Path, tmp_path_factory) -> Iterator[RawStdio]:
-    """A server of the same root written raw lines (`tests.test_mcp.RawStdio`), over a store of its own."""
+    """A server of the same root written raw lines (`tests.mcp_clients.RawStdio`), over a store of its own."""
     server = RawStdio(str(tmp_path_factory.mktemp("progress-raw") / "store"), "--root", str(served_root))
     try:
         yield server
@@ -68,7 +68,7 @@ def http_served(served_root: Path, tmp_path_factory) -> Iterator[Scratch]:
     store = tmp_path_factory.mktemp("progress-http") / "store"
     server = HttpServer("127.0.0.1", 0, str(store), str(served_root))
     try:
-        yield Scratch(served_root, store, lambda work: anyio.run(_session, client_with(server.url, server.token), work))
+        yield Scratch(served_root, store, lambda work: anyio.run(in_session, client_with(server.url, server.token), work))
     finally:
         server.close()
 

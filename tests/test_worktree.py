@@ -19,7 +19,7 @@ from context_tools.faces.dispatch import worktree_default
 from context_tools.faces.registry import registry
 from indexer.contract.errors import RennetError
 from tests.cli_runs import run_cli
-from tests.test_mcp import python_prepared  # noqa: F401 - fixture
+from tests.mcp_clients import python_prepared  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
@@ -242,16 +242,16 @@ def worktree_stdio(tmp_path_factory):
     store of its own: each checkout is a repository the others do not name."""
     import tempfile
 
-    from tests.test_mcp import _held_stdio
+    from tests.mcp_clients import held_stdio
 
     home = str(tmp_path_factory.mktemp("worktree-server-home"))
-    with _held_stdio(home, tempfile.gettempdir(), options=("--worktree",)) as run:
+    with held_stdio(home, tempfile.gettempdir(), options=("--worktree",)) as run:
         yield run
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path, transport, request):
-    from tests.test_mcp import run_session, text_of
+    from tests.mcp_clients import run_session, text_of
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -279,7 +279,7 @@ def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(e
     """docs/agents.md, argument types: a value whose JSON type a client lost is read as the tool's
     schema declares it. A `--worktree` server lists `worktree` on its read tools, so `"true"` and
     `"false"` read as the booleans there, as `"5"` does for a limit."""
-    from tests.test_mcp import text_of
+    from tests.mcp_clients import text_of
 
     async def work(client):
         await client.call_tool("repo_index", {"repo": str(edited), "rev": "HEAD"})
@@ -303,7 +303,7 @@ def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(e
 
 
 def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(edited, tmp_path):
-    from tests.test_mcp import run_stdio, text_of
+    from tests.mcp_clients import run_stdio, text_of
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
