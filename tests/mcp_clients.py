@@ -157,14 +157,15 @@ class RawStdio:
 
 
 class HttpServer:
-    """`rennet mcp --http BIND:PORT --root ROOT` spawned, once it listens: its `url`, `port` and the
-    `token` it printed (none when taken from the environment)."""
+    """`rennet mcp --http BIND:PORT --root ROOT` over `store`, spawned, once it listens: its `url`,
+    `port` and the `token` it printed (none when taken from the environment)."""
 
     def __init__(self, bind: str, port: int, store: str, root: str, env: dict | None = None, *extra: str) -> None:
         args = [PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"{bind}:{port}", "--root", root, *extra]
         # stdin open and never written, as the terminal of a server started by hand
         self.proc = subprocess.Popen(args, cwd=ROOT, env={**cli_env(store), **(env or {})},
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.store = store
         self.token = ""
         self.url = ""
         for raw in self.proc.stderr:  # the address line, then the token line (unless taken from the env)
@@ -173,7 +174,7 @@ class HttpServer:
                 self.url = line.split(" at ", 1)[1].strip()
             if "token" in line:
                 self.token = line.rsplit(" ", 1)[-1].strip()
-            if "token" in line or (env and "MCP over" in line):
+            if "token" in line or ("--token-env" in extra and "MCP over" in line):
                 break
         self.port = int(self.url.rsplit(":", 1)[1].split("/", 1)[0])
         assert port in (0, self.port), self.url

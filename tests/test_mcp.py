@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import tempfile
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -19,7 +20,6 @@ from context_tools.faces.registry import registry, wire_name
 from tests.mcp_clients import (  # noqa: F401 - fixture
     INIT,
     HttpServer,
-    RawStdio,
     Scratch,
     client_with,
     in_session,
@@ -57,23 +57,11 @@ def tool_calls(w: World) -> dict[str, dict]:
 ANSWERED_ELSEWHERE = {"workspace.status": "needs a workspace; tests/test_context_workspace.py"}
 
 
-@pytest.fixture(scope="module")
-def http_server(world: World) -> Iterator["HttpServer"]:
-    """`rennet mcp --http 127.0.0.1:0` whose only root is the folder holding the world's
-    repository and store, shared by the tests that only read from it, each in sessions (or
-    requests of no session) of its own."""
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def job_session(world: World, request):
-    """List the tools and call each one (plus the error cases and a call sending nulls) in one
-    spawned server whose only root is the folder holding the world's repository and store, over
-    stdio and over HTTP."""
+    """List the tools and call each one (plus the error cases and a call sending nulls) in a
+    session of the shared server over the world's store whose root is the temporary folder
+    every fixture lives in (tests/conftest.py), over stdio and over HTTP."""
     outside = str(ROOT)
 
     async def work(client):
@@ -111,7 +99,7 @@ def job_session(world: World, request):
         return tools, replies, errors, left_out_or_null
 
     if request.param == "stdio":
-        return run_stdio(world.store, work, root=str(Path(world.repo).parent))
+        return request.getfixturevalue("stdio_server")(work)
     server = request.getfixturevalue("http_server")
     return anyio.run(in_session, client_with(server.url, server.token), work)
 
@@ -140,7 +128,7 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
 
 
 @pytest.fixture(scope="module")
-def worktree_session(world: World):
+def worktree_session(world: World, worktree_server: Scratch):
     """The tools a `--worktree` server lists, and its answer to a `dossier_build` sending a field
     the agent's schema leaves out."""
     async def work(client):
@@ -149,7 +137,7 @@ def worktree_session(world: World):
                                                         "jira_token_env": "HOME"})
         return listed, sent
 
-    return run_stdio(world.store, work, "--worktree", root=str(Path(world.repo).parent))
+    return worktree_server.run(work)
 
 
 def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, worktree_session):
@@ -285,7 +273,7 @@ def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: Worl
         assert body["ok"] is False and body["error"]["code"] == case.split(":")[0].replace("workspace_", ""), body
     assert "list the tools" in text_of(errors["unknown_command"])["error"]["message"]
     forbidden = text_of(errors["forbidden"])["error"]["message"]
-    assert str(Path(world.repo).parent) in forbidden and "outside the roots" in forbidden
+    assert tempfile.gettempdir() in forbidden and "outside the roots" in forbidden
     hint = text_of(errors["not_a_repository"])["error"]["message"]
     assert "pass `repo`" in hint and "server's machine" in hint
 
@@ -396,16 +384,6 @@ def test_a_client_asks_for_at_most_a_process_a_core(world: World, monkeypatch):
 
 
 # --- the stdio wire itself ---------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def raw_stdio(tmp_path_factory) -> Iterator[RawStdio]:
-    server = RawStdio(str(tmp_path_factory.mktemp("raw-stdio") / "home"))
-    try:
-        yield server
-    finally:
-        if server.proc.poll() is None:
-            server.close()
-
 
 def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(raw_stdio):
     deep = b"[" * 1000 + b"]" * 1000
@@ -1275,14 +1253,14 @@ def _statuses_until(server: "HttpServer", wanted: int, body: dict = INIT, sessio
     return seen
 
 
-def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
+def test_http_holds_a_bounded_number_of_requests_in_flight(http_server):
     """Each POST is held, its body read, from its first byte to its answer: past
     `in_flight.MAX_REQUESTS` a POST is 503 before its body is read, and once those held are
     gone the server answers again (was: 100 stalled 3 MB bodies took the server from 68 MB to
     384 MB, and on without end)."""
     from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server  # in sessions of its own
     port = server.port
     stalled = []
     try:
@@ -1301,10 +1279,9 @@ def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
     finally:
         for s in stalled:
             s.close()
-        server.close()
 
 
-def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
+def test_one_http_session_holding_its_share_does_not_stop_another(world: World, http_server):
     """One session holds at most `in_flight.SESSION_REQUESTS` POSTs, and requests of no session
     (an `initialize`, any request of the 2026 protocol, which has no sessions) together hold at
     most `UNNAMED_REQUESTS`: a session or a client sending without end gets the 503 a full
@@ -1322,7 +1299,7 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
 
     from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS, UNNAMED_REQUESTS
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server  # in sessions of its own
     port = server.port
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
@@ -1375,7 +1352,8 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     finally:
         for s in stalled:
             s.close()
-        server.close()
+    # every place held goes with its client: an opening of no session is answered again
+    assert _statuses_until(server, 200)[-1].status_code == 200
     assert all(a.startswith(b"HTTP/1.1 404 ") for a in invented), {a[:48] for a in invented}
     body = json.loads(invented[0].partition(b"\r\n\r\n")[2])
     assert body["error"]["code"] == -32600 and "did not issue" in body["error"]["message"], body
@@ -1402,7 +1380,7 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     import httpx2
 
     server = http_server  # in a session of its own
-    # the server's root itself: a folder under its roots that is no repository
+    # a folder under its root that is no repository
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
             "params": {"name": "repo_snapshots", "arguments": {"repo": str(Path(world.repo).parent)}}}
     asked: list[dict] = []

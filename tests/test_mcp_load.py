@@ -227,7 +227,7 @@ def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkey
             api.snapshot(str(repo), "main", store=store, index_if_absent=False)
 
 
-def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp_path):
+def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, http_server: HttpServer, tmp_path):
     """Sixteen sessions call at once while one indexes a revision the store does not hold."""
     from mcp import Client
 
@@ -235,27 +235,25 @@ def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp
 
     fresh = tmp_path / "fresh"
     RepoBuilder(fresh).commit({f"m{i}.py": f"def fn{i}():\n    return {i}\n" for i in range(40)})
-    server = HttpServer("127.0.0.1", 0, world.store, tempfile.gettempdir())  # holds both repositories
+    server = http_server  # its root holds both repositories; each session here is one of its own
     names = ["Flask", "Router", "route", "main"]
-    try:
-        async def one(k: int, out: dict) -> None:
-            async with Client(client_with(server.url, server.token)) as client:
-                if k == 0:
-                    out["index"] = await client.call_tool("repo_index", {"repo": str(fresh)})
-                    return
-                name = names[k % len(names)]
-                out[k] = (name, await client.call_tool("context_symbol", {"repo": world.repo, "name": name}))
 
-        async def work(_client) -> dict:
-            out: dict = {}
-            async with anyio.create_task_group() as tg:
-                for k in range(16):
-                    tg.start_soon(one, k, out)
-            return out
+    async def one(k: int, out: dict) -> None:
+        async with Client(client_with(server.url, server.token)) as client:
+            if k == 0:
+                out["index"] = await client.call_tool("repo_index", {"repo": str(fresh)})
+                return
+            name = names[k % len(names)]
+            out[k] = (name, await client.call_tool("context_symbol", {"repo": world.repo, "name": name}))
 
-        out = anyio.run(in_session, client_with(server.url, server.token), work)
-    finally:
-        server.close()
+    async def work(_client) -> dict:
+        out: dict = {}
+        async with anyio.create_task_group() as tg:
+            for k in range(16):
+                tg.start_soon(one, k, out)
+        return out
+
+    out = anyio.run(in_session, client_with(server.url, server.token), work)
     assert out["index"].structured_content["data"]["files"] == 40
     for k in range(1, 16):
         name, reply = out[k]

@@ -236,17 +236,11 @@ def test_mcp_worktree_default_applies_only_where_the_caller_chose_nothing():
 
 
 @pytest.fixture(scope="module")
-def worktree_stdio(tmp_path_factory):
-    """`run_stdio(home, work, "--worktree")` for the tests that send a `--worktree` server calls
-    about checkouts of their own, held open across them (a server start each spared), with a
-    store of its own: each checkout is a repository the others do not name."""
-    import tempfile
-
-    from tests.mcp_clients import held_stdio
-
-    home = str(tmp_path_factory.mktemp("worktree-server-home"))
-    with held_stdio(home, tempfile.gettempdir(), options=("--worktree",)) as run:
-        yield run
+def worktree_stdio(worktree_server):
+    """The `run` of the `--worktree` server a test process shares (tests/conftest.py), for the
+    tests that send it calls about checkouts of their own: each checkout is a repository the
+    others do not name."""
+    return worktree_server.run
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
@@ -302,8 +296,18 @@ def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(e
     assert [want["freshness"]["status"] for _, want in answers] == ["worktree", "dirty"]
 
 
-def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(edited, tmp_path):
-    from tests.mcp_clients import run_stdio, text_of
+def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(scratch_server):
+    """A server without `--worktree` (the shared one, in a folder of its own) refuses a read of
+    the working tree and stores no snapshot for it."""
+    from indexer.store.database import Store
+    from tests.mcp_clients import text_of
+
+    edited = make_checkout(scratch_server.place("read-only"))
+    edit(edited)
+
+    def snapshots() -> int:
+        with Store.open(scratch_server.store) as store, store.env.begin(db=store.snapshots) as txn:
+            return txn.stat(store.snapshots)["entries"]
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -311,15 +315,12 @@ def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(
                                                            "worktree": True})
         return tools, text_of(answer)
 
-    home = tmp_path / "home"
-    tools, answer = run_stdio(str(home), work)
+    before = snapshots()
+    tools, answer = scratch_server.run(work)
     assert tools["context_symbol"].annotations.read_only_hint is True
     assert not answer["ok"] and answer["error"]["code"] == "forbidden"
     assert "--worktree" in answer["error"]["message"]
-    from indexer.store.database import Store
-
-    with Store.open(home) as store, store.env.begin(db=store.snapshots) as txn:
-        assert txn.stat(store.snapshots)["entries"] == 0
+    assert snapshots() == before
 
 
 def test_old_working_tree_snapshots_are_swept_and_a_reverted_edit_is_indexed_again(edited, tmp_path):
