@@ -17,7 +17,8 @@ _method = "fork"
 
 # What the forkserver's preload sets up, told through its environment (it is a new
 # interpreter): the languages named, comma-separated; else those the HEAD trees of the
-# repositories holding the folders of ROOTS_ENV name (a JSON list); else every language.
+# repositories holding (or, for a folder in none, under) the folders of ROOTS_ENV name (a JSON
+# list); else every language.
 PREPARE_ENV = "RENNET_PREPARE_LANGUAGES"
 ROOTS_ENV = "RENNET_PREPARE_ROOTS"
 
@@ -28,7 +29,8 @@ def method() -> str:
 
 def from_forkserver(roots: Sequence[str] = ()) -> None:
     """Workers from a forkserver from now on; its preload sets up the languages the HEAD trees
-    of the repositories holding `roots` name (none given: every language). The host calls
+    of the repositories holding `roots`, or under a root in none, name (none given: every
+    language). The host calls
     this at its start, before it runs other threads: the roots reach the forkserver in this
     process's environment, which must not change while another thread may read it. The host's
     main module must import without side effects (`python -m context_tools.faces.cli`, the

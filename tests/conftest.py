@@ -64,28 +64,82 @@ def synthetic_bundle(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def stdio_server() -> Iterator[Callable[[Callable[[Any], Awaitable[Any]]], Any]]:
-    """`run_stdio(world.store, work)` (tests/test_mcp.py) for the tests of any module that only
+    """`run_stdio(world.store, work)` (tests/mcp_clients.py) for the tests of any module that only
     send calls to a plain server of the default root over the world's store: one server a test
     process, each `work(client)` in its one session. Its forkserver prepares Python's queries
-    alone, as tests/test_mcp.py's `python_prepared` has them: the world's other files are
+    alone, as tests/mcp_clients.py's `python_prepared` has them: the world's other files are
     compiled by the worker that meets them, to the same answers."""
     from indexer.worker_start import PREPARE_ENV
+    from tests.mcp_clients import held_stdio
     from tests.test_context_world import build_world
-    from tests.test_mcp import _held_stdio
 
-    with _held_stdio(build_world().store, tempfile.gettempdir(), {PREPARE_ENV: "python"}) as run:
+    with held_stdio(build_world().store, tempfile.gettempdir(), {PREPARE_ENV: "python"}) as run:
         yield run
 
 
 @pytest.fixture(scope="session")
-def scratch_server(tmp_path_factory) -> Iterator[Any]:
-    """One spawned server (a `tests.test_mcp.Scratch`) for the tests of any module that index
+def scratch_root(tmp_path_factory) -> Path:
+    """The one root of the shared servers whose tests index repositories of their own, each in a
+    folder of its own under it (`Scratch.place`)."""
+    return tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
+
+
+@pytest.fixture(scope="session")
+def scratch_server(scratch_root: Path, tmp_path_factory) -> Iterator[Any]:
+    """One spawned server (a `tests.mcp_clients.Scratch`) for the tests of any module that index
     repositories of their own under its root and read them back: a server start each spared,
     each test in its own folder of the root. Python's queries prepared alone, as above."""
     from indexer.worker_start import PREPARE_ENV
-    from tests.test_mcp import Scratch, _held_stdio
+    from tests.mcp_clients import Scratch, held_stdio
 
-    root = tmp_path_factory.mktemp("scratch")  # short: the paths of errors are cut past a length
     store = tmp_path_factory.mktemp("scratch-store")
-    with _held_stdio(str(store), str(root), {PREPARE_ENV: "python"}) as run:
+    with held_stdio(str(store), str(scratch_root), {PREPARE_ENV: "python"}) as run:
+        yield Scratch(scratch_root, store, run)
+
+
+@pytest.fixture(scope="session")
+def raw_stdio(scratch_root: Path, tmp_path_factory) -> Iterator[Any]:
+    """One server written raw lines (a `tests.mcp_clients.RawStdio`) for the tests of the stdio
+    wire of any module, serving the scratch root over a store of its own: each test's lines a
+    batch, each repository it indexes in a folder of its own under the root."""
+    from indexer.worker_start import PREPARE_ENV
+    from tests.mcp_clients import RawStdio
+
+    server = RawStdio(str(tmp_path_factory.mktemp("raw-stdio") / "store"), "--root", str(scratch_root),
+                      env={PREPARE_ENV: "python"})
+    try:
+        yield server
+    finally:
+        if server.proc.poll() is None:
+            server.close()
+
+
+@pytest.fixture(scope="session")
+def http_server() -> Iterator[Any]:
+    """`rennet mcp --http 127.0.0.1:0` (a `tests.mcp_clients.HttpServer`) over the world's store,
+    serving the temporary folder every fixture lives in, for the tests of any module that send
+    it calls: each in sessions (or requests of no session) of its own, each that indexes in a
+    folder of its own. Every request it held is let go before its test ends."""
+    from indexer.worker_start import PREPARE_ENV
+    from tests.mcp_clients import HttpServer
+    from tests.test_context_world import build_world
+
+    server = HttpServer("127.0.0.1", 0, build_world().store, tempfile.gettempdir(), {PREPARE_ENV: "python"})
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def worktree_server(tmp_path_factory) -> Iterator[Any]:
+    """One `--worktree` server (a `tests.mcp_clients.Scratch`) serving the temporary folder every
+    fixture lives in, over a store of its own, for the tests of any module that send it calls
+    about checkouts of their own (each a repository the others do not name)."""
+    from indexer.worker_start import PREPARE_ENV
+    from tests.mcp_clients import Scratch, held_stdio
+
+    store = tmp_path_factory.mktemp("worktree-server-store")
+    root = Path(tempfile.gettempdir())
+    with held_stdio(str(store), str(root), {PREPARE_ENV: "python"}, options=("--worktree",)) as run:
         yield Scratch(root, store, run)

@@ -12,8 +12,8 @@ import pytest
 import context_tools
 from context_tools.faces.dispatch import Executor
 from corpora.gitbuild import RepoBuilder
+from tests.mcp_clients import python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """What a resident host prepares before its first index: the grammar languages the names in
-its roots' HEAD trees say (indexer/git/head_languages.py), or every one where that is not
-known."""
+its roots' HEAD trees say, or those of the repositories under a root in none
+(indexer/git/head_languages.py), or every one where that is not known."""
 
 from __future__ import annotations
 
@@ -41,6 +41,43 @@ def test_not_knowing_means_every_language(tmp_path):
     # 21 entries (the folder and its 20 files): past a limit of 20, not past one of 21
     assert head_languages([str(builder.path)], limit=20) is None
     assert head_languages([str(builder.path)], limit=21) == frozenset({"python"})
+
+
+def test_a_folder_of_repositories_names_the_languages_of_those_under_it(tmp_path):
+    """A root that is a folder of checkouts (`--root ~/src`) is in no repository: its guess is
+    the languages of the repositories under it, at any depth (was: not known, every language,
+    for the commonest root of all). A repository's own folders are its tree's to say, and a
+    link leads out of the root: neither is listed."""
+    import os
+
+    import pygit2
+
+    src = tmp_path / "src"
+    RepoBuilder(src / "app").commit({"main.py": "x = 1\n"})
+    RepoBuilder(src / "github.com" / "org" / "tool").commit({"cmd/main.go": "package main\n"})
+    nested = RepoBuilder(src / "app" / "vendored")  # untracked inside app's work tree: app's tree says what app holds
+    nested.commit({"lib.rs": "fn f() {}\n"})
+    bare = pygit2.init_repository(str(src / "mirror.git"), bare=True)
+    web = RepoBuilder(tmp_path / "web")
+    web.commit({"index.ts": "export const a = 1;\n"})
+    bare.remotes.create("origin", str(web.path)).fetch(["+refs/heads/*:refs/heads/*"])
+    bare.set_head("refs/heads/" + web.repo.head.shorthand)
+    elsewhere = RepoBuilder(tmp_path / "elsewhere")
+    elsewhere.commit({"a.rb": "x = 1\n"})
+    os.symlink(elsewhere.path, src / "linked")
+    (src / "notes").mkdir()
+    (src / "notes" / "todo.c").write_text("int x;\n")  # in no repository: nothing serves it
+    assert head_languages([str(src)]) == frozenset({"python", "go", "typescript"})
+    assert head_languages([str(src / "github.com")]) == frozenset({"go"})
+    assert head_languages([str(src / "notes")]) is None  # a folder holding no repository
+    # the names listed in folders have a limit of their own: 3 checkouts (3), the `.git` each
+    # holds (3; its commit was never checked out); each tree's file counts toward the trees'
+    three = tmp_path / "three"
+    for name in ("a", "b", "c"):
+        RepoBuilder(three / name).commit({f"{name}.py": "x = 1\n"})
+    assert head_languages([str(three)], folders=5) is None
+    assert head_languages([str(three)], limit=2) is None
+    assert head_languages([str(three)], limit=3, folders=6) == frozenset({"python"})
 
 
 def test_an_unborn_head_names_none(tmp_path):

@@ -287,7 +287,7 @@ def test_hostile_files_are_listed_in_skipped_with_their_reason(tmp_path):
 
 
 def test_mcp_server_survives_a_truncated_store_and_says_store_corrupt(small_repo, small_home, tmp_path):
-    from tests.test_mcp import run_stdio, text_of
+    from tests.mcp_clients import run_stdio, text_of
 
     data = indexed_home(small_home, tmp_path / "home")
     os.truncate(data, 8192)

@@ -4,27 +4,34 @@ process) and over streamable HTTP on loopback."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import tempfile
 import warnings
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable, Iterator, TypeVar
+from typing import Iterator
 
 import anyio
 import jsonschema
 import pytest
 
 from context_tools.faces.registry import registry, wire_name
-from indexer.worker_start import PREPARE_ENV
+from tests.mcp_clients import (  # noqa: F401 - fixture
+    INIT,
+    HttpServer,
+    Scratch,
+    client_with,
+    in_session,
+    python_prepared,
+    roots_session,
+    run_stdio,
+    text_of,
+)
 from tests.schema_checks import checked_validator
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
 
-T = TypeVar("T")
 WIRE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 WIRE_INVENTORY = {wire_name(i) for i in AGENT_INVENTORY}
 
@@ -45,107 +52,16 @@ def tool_calls(w: World) -> dict[str, dict]:
     }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def python_prepared() -> Iterator[None]:
-    """The servers these tests start serve small Python repositories, or folders holding none:
-    their forkservers prepare Python's queries alone, where a folder holding no repository had
-    each compile every language's, a second of CPU a server. A language not prepared is
-    compiled by the worker that meets it, to the same answers; tests/test_resident.py covers
-    the preload itself. Imported by the other modules that start servers the same way."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(PREPARE_ENV, "python")
-        yield
-
-
 # Agent tools that need state the world fixture does not hold to answer ok; each is called
 # for its typed error here and for an ok answer in its own tests.
 ANSWERED_ELSEWHERE = {"workspace.status": "needs a workspace; tests/test_context_workspace.py"}
 
 
-async def _session(params_or_url, work) -> object:
-    from mcp import Client
-
-    async with Client(params_or_url) as client:
-        return await work(client)
-
-
-def run_stdio(store: str, work, *extra: str, root: str | None = None):
-    """Spawn `rennet mcp` serving `root` (default: the temporary folder every fixture lives in)."""
-    from mcp.client.stdio import StdioServerParameters
-
-    params = StdioServerParameters(
-        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root or tempfile.gettempdir(), *extra],
-        env=cli_env(store), cwd=str(ROOT))
-    return anyio.run(_session, params, work)
-
-
-@contextmanager
-def _held_stdio(store: str, root: str, env: dict[str, str] | None = None, options: tuple[str, ...] = ()
-                ) -> Iterator[Callable[[Callable[[object], Awaitable[T]]], T]]:
-    """`run_stdio(store, work, *options, root=root)` for many calls of `work(client)`: each in one
-    session of one spawned server (its environment's `env` set over the test's), held open in a
-    thread of its own until the block ends."""
-    import anyio.from_thread
-    from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
-
-    params = StdioServerParameters(
-        command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", root, *options],
-        env={**cli_env(store), **(env or {})}, cwd=str(ROOT))
-    with anyio.from_thread.start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params)) as client:
-            yield lambda work: portal.call(work, client)
-
-
-@dataclass(frozen=True)
-class Scratch:
-    """A plain server (stdio, or HTTP in tests/test_mcp_progress.py) whose one root is `root`, with
-    a store of its own beside it (`store`): each test that uses it builds its repositories in a
-    folder of its own under `root` (`place`), a server start spared each test."""
-    root: Path
-    store: Path
-    run: Callable[[Callable[[object], Awaitable[object]]], object]
-
-    def place(self, name: str) -> Path:
-        folder = self.root / name
-        folder.mkdir()
-        return folder
-
-
-def text_of(result) -> dict:
-    assert len(result.content) == 1 and result.content[0].type == "text"
-    return json.loads(result.content[0].text)
-
-
-def run_session(transport: str, store: str, work, *extra: str, root: str | None = None):
-    """`work(client)` against `rennet mcp` over `transport`: stdio (spawned as the client's
-    child) or streamable HTTP on loopback (spawned, then reached with its token)."""
-    if transport == "stdio":
-        return run_stdio(store, work, *extra, root=root)
-    server = HttpServer("127.0.0.1", 0, store, root or tempfile.gettempdir(), None, *extra)
-    try:
-        return anyio.run(_session, client_with(server.url, server.token), work)
-    finally:
-        server.close()
-
-
-@pytest.fixture(scope="module")
-def http_server(world: World) -> Iterator["HttpServer"]:
-    """`rennet mcp --http 127.0.0.1:0` whose only root is the folder holding the world's
-    repository and store, shared by the tests that only read from it, each in sessions (or
-    requests of no session) of its own."""
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
-    try:
-        yield server
-    finally:
-        server.close()
-
-
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def job_session(world: World, request):
-    """List the tools and call each one (plus the error cases and a call sending nulls) in one
-    spawned server whose only root is the folder holding the world's repository and store, over
-    stdio and over HTTP."""
+    """List the tools and call each one (plus the error cases and a call sending nulls) in a
+    session of the shared server over the world's store whose root is the temporary folder
+    every fixture lives in (tests/conftest.py), over stdio and over HTTP."""
     outside = str(ROOT)
 
     async def work(client):
@@ -183,9 +99,9 @@ def job_session(world: World, request):
         return tools, replies, errors, left_out_or_null
 
     if request.param == "stdio":
-        return run_stdio(world.store, work, root=str(Path(world.repo).parent))
+        return request.getfixturevalue("stdio_server")(work)
     server = request.getfixturevalue("http_server")
-    return anyio.run(_session, client_with(server.url, server.token), work)
+    return anyio.run(in_session, client_with(server.url, server.token), work)
 
 
 def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_session):
@@ -212,7 +128,7 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
 
 
 @pytest.fixture(scope="module")
-def worktree_session(world: World):
+def worktree_session(world: World, worktree_server: Scratch):
     """The tools a `--worktree` server lists, and its answer to a `dossier_build` sending a field
     the agent's schema leaves out."""
     async def work(client):
@@ -221,7 +137,7 @@ def worktree_session(world: World):
                                                         "jira_token_env": "HOME"})
         return listed, sent
 
-    return run_stdio(world.store, work, "--worktree", root=str(Path(world.repo).parent))
+    return worktree_server.run(work)
 
 
 def test_a_tool_shows_an_agent_only_the_fields_it_can_use(job_session, worktree_session):
@@ -357,7 +273,7 @@ def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: Worl
         assert body["ok"] is False and body["error"]["code"] == case.split(":")[0].replace("workspace_", ""), body
     assert "list the tools" in text_of(errors["unknown_command"])["error"]["message"]
     forbidden = text_of(errors["forbidden"])["error"]["message"]
-    assert str(Path(world.repo).parent) in forbidden and "outside the roots" in forbidden
+    assert tempfile.gettempdir() in forbidden and "outside the roots" in forbidden
     hint = text_of(errors["not_a_repository"])["error"]["message"]
     assert "pass `repo`" in hint and "server's machine" in hint
 
@@ -469,68 +385,6 @@ def test_a_client_asks_for_at_most_a_process_a_core(world: World, monkeypatch):
 
 # --- the stdio wire itself ---------------------------------------------------------------
 
-class RawStdio:
-    """One `rennet mcp` written raw lines by the tests of the stdio wire, each test's lines a
-    batch: `raw_stdio(lines, answered)` writes them, then a ping of an id no test sends, and
-    reads every answer until that ping's and those of the ids `answered` came back. An answer
-    the transport gives a line it refuses is written as the line is read, before the ping's;
-    a batch's calls may be answered after it, so each test names the ids it sent. After every
-    batch the server still runs, and `err` holds what it wrote to stderr meanwhile; at end of
-    input it exits 0, nothing answered past a batch. A server start spared each test: the
-    SDK's import is most of a server's cost."""
-
-    def __init__(self, store: str, *extra: str) -> None:
-        self.proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", *extra], cwd=ROOT, env=cli_env(store),
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        assert self.proc.stderr is not None
-        os.set_blocking(self.proc.stderr.fileno(), False)
-        self.batches = 0
-        self.err = b""
-
-    def __call__(self, lines: list[bytes], answered: set[object]) -> list[dict]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.batches += 1
-        end = f"end of batch {self.batches}"
-        self.proc.stdin.write(b"".join(line + b"\n" for line in lines) + json.dumps(
-            {"jsonrpc": "2.0", "id": end, "method": "ping"}).encode() + b"\n")
-        self.proc.stdin.flush()
-        answers: list[dict] = []
-        ended = False
-        while not ended or not answered <= {a.get("id") for a in answers}:
-            line = self.proc.stdout.readline()
-            assert line, (self.proc.wait(timeout=60), self._err())  # the server left mid-batch
-            answer = json.loads(line)
-            if answer.get("id") == end:
-                assert answer == {"jsonrpc": "2.0", "id": end, "result": {}}, answer
-                ended = True
-            else:
-                answers.append(answer)
-        assert self.proc.poll() is None
-        self.err = self._err()
-        return answers
-
-    def _err(self) -> bytes:
-        assert self.proc.stderr is not None
-        return self.proc.stderr.read() or b""
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.close()
-        rest = self.proc.stdout.read()
-        assert self.proc.wait(timeout=120) == 0, self._err().decode(errors="replace")
-        assert rest == b"", rest  # nothing answered past a batch
-
-
-@pytest.fixture(scope="module")
-def raw_stdio(tmp_path_factory) -> Iterator[RawStdio]:
-    server = RawStdio(str(tmp_path_factory.mktemp("raw-stdio") / "home"))
-    try:
-        yield server
-    finally:
-        if server.proc.poll() is None:
-            server.close()
-
-
 def test_parse_errors_invalid_and_deep_requests_each_get_their_json_rpc_answer(raw_stdio):
     deep = b"[" * 1000 + b"]" * 1000
     answers = raw_stdio([
@@ -635,51 +489,6 @@ def test_a_repo_no_file_system_can_name_is_bad_input_and_no_traceback(raw_stdio)
 
 # --- streamable HTTP on loopback ------------------------------------------------------------
 
-class HttpServer:
-    def __init__(self, bind: str, port: int, store: str, root: str, env: dict | None = None, *extra: str) -> None:
-        args = [PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"{bind}:{port}", "--root", root, *extra]
-        # stdin open and never written, as the terminal of a server started by hand
-        self.proc = subprocess.Popen(args, cwd=ROOT, env={**cli_env(store), **(env or {})},
-                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.token = ""
-        self.url = ""
-        for raw in self.proc.stderr:  # the address line, then the token line (unless taken from the env)
-            line = raw.decode()
-            if "MCP over" in line:  # the port it listens on, the one asked for or, for 0, a free one
-                self.url = line.split(" at ", 1)[1].strip()
-            if "token" in line:
-                self.token = line.rsplit(" ", 1)[-1].strip()
-            if "token" in line or (env and "MCP over" in line):
-                break
-        self.port = int(self.url.rsplit(":", 1)[1].split("/", 1)[0])
-        assert port in (0, self.port), self.url
-        self._wait(bind, self.port)
-
-    def _wait(self, bind: str, port: int) -> None:
-        import socket
-        import time
-
-        host = bind.strip("[]")
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with socket.socket(family) as s:
-                if s.connect_ex((host, port)) == 0:
-                    return
-            assert self.proc.poll() is None
-            time.sleep(0.05)
-        raise AssertionError("server did not listen")
-
-    def close(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # a server deaf to SIGTERM fails the test, and is not left behind
-            self.proc.kill()
-            self.proc.wait(timeout=30)
-            raise
-
-
 def _free_port(host: str = "127.0.0.1") -> int:
     import socket
 
@@ -697,14 +506,6 @@ def post(url: str, headers: dict[str, str]) -> int:
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
     base = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     return httpx2.post(url, json=body, headers={**base, **headers}, timeout=30).status_code
-
-
-def client_with(url: str, token: str):
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
-
-    return streamable_http_client(url, http_client=httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"},
-                                                                      timeout=60))
 
 
 def test_http_on_127_0_0_2_wants_the_token_its_own_host_and_origin(world: World):
@@ -727,7 +528,7 @@ def test_http_on_127_0_0_2_wants_the_token_its_own_host_and_origin(world: World)
             outside = await client.call_tool("context_symbol", {"repo": str(ROOT), "name": "Flask"})
             return tools, reply, outside
 
-        tools, reply, outside = anyio.run(_session, client_with(server.url, server.token), work)
+        tools, reply, outside = anyio.run(in_session, client_with(server.url, server.token), work)
         assert {t.name for t in tools} == WIRE_INVENTORY
         assert reply.structured_content["data"]["definitions"][0]["qualified"] == "Flask"
         jsonschema.validate(reply.structured_content, next(t for t in tools if t.name == "context_symbol").output_schema)
@@ -966,7 +767,7 @@ def dossier_http(world: World):
         return routed, None
 
     try:
-        routed, body = anyio.run(_session, client_with(server.url, env["RENNET_TEST_TOKEN"]), work)
+        routed, body = anyio.run(in_session, client_with(server.url, env["RENNET_TEST_TOKEN"]), work)
     finally:
         server.proc.stdin.close()  # the terminal closes: a call still reading it ends
         server.close()
@@ -1399,22 +1200,6 @@ def test_answers_and_cancels_sent_behind_requests_past_the_bound_are_read_at_onc
         assert error["code"] == "forbidden" and "the roots the client declared" in error["message"], error
 
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}
-
-
-def roots_session(server: HttpServer, client) -> dict:
-    """The headers of a new session opened over `client` (an httpx2 client) by a client that
-    declares roots: the server asks for them, on a call's own stream, before the call goes on."""
-    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
-               "Authorization": f"Bearer {server.token}"}
-    opening = {**INIT, "params": {**INIT["params"], "capabilities": {"roots": {"listChanged": True}}}}
-    opened = client.post(server.url, json=opening, headers=headers)
-    session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
-    client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
-    return session
-
-
 def _stalled_post(port: int, token: str, session: str | None = None):
     """A connection that sent a POST's headers and the first bytes of its 100 kB body, and waits."""
     import socket
@@ -1468,14 +1253,14 @@ def _statuses_until(server: "HttpServer", wanted: int, body: dict = INIT, sessio
     return seen
 
 
-def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
+def test_http_holds_a_bounded_number_of_requests_in_flight(http_server):
     """Each POST is held, its body read, from its first byte to its answer: past
     `in_flight.MAX_REQUESTS` a POST is 503 before its body is read, and once those held are
     gone the server answers again (was: 100 stalled 3 MB bodies took the server from 68 MB to
     384 MB, and on without end)."""
     from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server  # in sessions of its own
     port = server.port
     stalled = []
     try:
@@ -1494,10 +1279,9 @@ def test_http_holds_a_bounded_number_of_requests_in_flight(world: World):
     finally:
         for s in stalled:
             s.close()
-        server.close()
 
 
-def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
+def test_one_http_session_holding_its_share_does_not_stop_another(world: World, http_server):
     """One session holds at most `in_flight.SESSION_REQUESTS` POSTs, and requests of no session
     (an `initialize`, any request of the 2026 protocol, which has no sessions) together hold at
     most `UNNAMED_REQUESTS`: a session or a client sending without end gets the 503 a full
@@ -1515,7 +1299,7 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
 
     from context_tools.faces.in_flight import MAX_REQUESTS, SESSION_REQUESTS, UNNAMED_REQUESTS
 
-    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    server = http_server  # in sessions of its own
     port = server.port
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream",
                "Authorization": f"Bearer {server.token}"}
@@ -1568,7 +1352,8 @@ def test_one_http_session_holding_its_share_does_not_stop_another(world: World):
     finally:
         for s in stalled:
             s.close()
-        server.close()
+    # every place held goes with its client: an opening of no session is answered again
+    assert _statuses_until(server, 200)[-1].status_code == 200
     assert all(a.startswith(b"HTTP/1.1 404 ") for a in invented), {a[:48] for a in invented}
     body = json.loads(invented[0].partition(b"\r\n\r\n")[2])
     assert body["error"]["code"] == -32600 and "did not issue" in body["error"]["message"], body
@@ -1595,7 +1380,7 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     import httpx2
 
     server = http_server  # in a session of its own
-    # the server's root itself: a folder under its roots that is no repository
+    # a folder under its root that is no repository
     call = {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
             "params": {"name": "repo_snapshots", "arguments": {"repo": str(Path(world.repo).parent)}}}
     asked: list[dict] = []

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from context_tools.faces.argument_types import as_declared
 from context_tools.faces.mcp import tool_list
 from context_tools.faces.registry import registry
-from tests.test_mcp import python_prepared, text_of  # noqa: F401 - fixture
+from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
 
 # what the server reads a call by: the listed schema, and null for an optional field
 SCHEMAS = {tool.name: registry().by_wire_name(tool.name).agent_schema() for tool in tool_list(registry())}

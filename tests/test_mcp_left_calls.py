@@ -18,7 +18,7 @@ import json
 import time
 
 from context_tools.faces.in_flight import SESSION_REQUESTS
-from tests.test_mcp import HttpServer, python_prepared, roots_session  # noqa: F401 - fixture
+from tests.mcp_clients import HttpServer, python_prepared, roots_session  # noqa: F401 - fixture
 
 
 def _left_call(server: HttpServer, session: dict, rid: int, repo: str) -> dict:

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from context_tools.faces.context import Memo, cache_budget
 from indexer.contract.errors import BadInput, Busy
+from tests.mcp_clients import HttpServer, client_with, in_session, python_prepared  # noqa: F401 - fixture
 from tests.processes import children
 from tests.test_context_world import World, world  # noqa: F401 - fixture
-from tests.test_mcp import HttpServer, _session, client_with, python_prepared  # noqa: F401 - fixture
 
 
 def blob(n: int) -> list[bytes]:
@@ -159,7 +159,7 @@ def test_a_read_sent_beside_a_waiting_index_call_answers_from_what_it_writes(scr
     and answered `not_indexed`. Now the server, which counted the index call as it came, has the
     read wait for that call and ask again. Three rounds, each a repository of its own."""
     from tests.held_store import hold_store
-    from tests.test_mcp import text_of
+    from tests.mcp_clients import text_of
 
     # commits of their own: a commit the store already holds would be answered without a wait
     beside = scratch_server.place("beside")
@@ -227,7 +227,7 @@ def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkey
             api.snapshot(str(repo), "main", store=store, index_if_absent=False)
 
 
-def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp_path):
+def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, http_server: HttpServer, tmp_path):
     """Sixteen sessions call at once while one indexes a revision the store does not hold."""
     from mcp import Client
 
@@ -235,27 +235,25 @@ def test_many_sessions_at_once_each_get_their_own_right_answer(world: World, tmp
 
     fresh = tmp_path / "fresh"
     RepoBuilder(fresh).commit({f"m{i}.py": f"def fn{i}():\n    return {i}\n" for i in range(40)})
-    server = HttpServer("127.0.0.1", 0, world.store, tempfile.gettempdir())  # holds both repositories
+    server = http_server  # its root holds both repositories; each session here is one of its own
     names = ["Flask", "Router", "route", "main"]
-    try:
-        async def one(k: int, out: dict) -> None:
-            async with Client(client_with(server.url, server.token)) as client:
-                if k == 0:
-                    out["index"] = await client.call_tool("repo_index", {"repo": str(fresh)})
-                    return
-                name = names[k % len(names)]
-                out[k] = (name, await client.call_tool("context_symbol", {"repo": world.repo, "name": name}))
 
-        async def work(_client) -> dict:
-            out: dict = {}
-            async with anyio.create_task_group() as tg:
-                for k in range(16):
-                    tg.start_soon(one, k, out)
-            return out
+    async def one(k: int, out: dict) -> None:
+        async with Client(client_with(server.url, server.token)) as client:
+            if k == 0:
+                out["index"] = await client.call_tool("repo_index", {"repo": str(fresh)})
+                return
+            name = names[k % len(names)]
+            out[k] = (name, await client.call_tool("context_symbol", {"repo": world.repo, "name": name}))
 
-        out = anyio.run(_session, client_with(server.url, server.token), work)
-    finally:
-        server.close()
+    async def work(_client) -> dict:
+        out: dict = {}
+        async with anyio.create_task_group() as tg:
+            for k in range(16):
+                tg.start_soon(one, k, out)
+        return out
+
+    out = anyio.run(in_session, client_with(server.url, server.token), work)
     assert out["index"].structured_content["data"]["files"] == 40
     for k in range(1, 16):
         name, reply = out[k]

@@ -19,9 +19,9 @@ import anyio
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from tests.mcp_clients import client_with
 from tests.test_context_world import PY, ROOT, cli_env
 from tests.test_interrupt import ended_within
-from tests.test_mcp import client_with
 
 # Room for the server, its store's map (half the limit) and a small repository's calls, and
 # well short of what a cold index of a 5,000-file one holds (its pool's threads, its facts)

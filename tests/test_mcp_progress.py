@@ -7,24 +7,14 @@ import json
 import subprocess
 import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import anyio
 import pytest
 
 from context_tools.faces.mcp_progress import MIN_GAP_SECONDS, CallProgress
+from tests.mcp_clients import HttpServer, RawStdio, Scratch, client_with, in_session, text_of
 from tests.test_context_world import PY, ROOT, cli_env
-from tests.test_mcp import (  # noqa: F401 - fixture
-    HttpServer,
-    RawStdio,
-    Scratch,
-    _held_stdio,
-    _session,
-    client_with,
-    python_prepared,
-    run_stdio,
-    text_of,
-)
 
 
 def _repo(path: Path, files: int) -> Path:
@@ -39,38 +29,30 @@ def _repo(path: Path, files: int) -> Path:
     return builder.path
 
 
+# The servers shared by a test process (tests/conftest.py): `scratch_server` over stdio and
+# `raw_stdio` written raw lines, each over a store of its own, and `http_server` over the
+# world's, all serving the scratch root, where each test makes its repositories in a folder of
+# its own.
 @pytest.fixture(scope="module")
-def served_root(tmp_path_factory) -> Path:
-    """The one root of this module's shared servers, each over a store of its own."""
-    return tmp_path_factory.mktemp("progress")
-
-
-@pytest.fixture(scope="module")
-def stdio_served(served_root: Path, tmp_path_factory) -> Iterator[Scratch]:
-    store = tmp_path_factory.mktemp("progress-stdio") / "store"
-    with _held_stdio(str(store), str(served_root)) as run:
-        yield Scratch(served_root, store, run)
+def served_root(scratch_root: Path) -> Path:
+    return scratch_root
 
 
 @pytest.fixture(scope="module")
-def raw_served(served_root: Path, tmp_path_factory) -> Iterator[RawStdio]:
-    """A server of the same root written raw lines (`tests.test_mcp.RawStdio`), over a store of its own."""
-    server = RawStdio(str(tmp_path_factory.mktemp("progress-raw") / "store"), "--root", str(served_root))
-    try:
-        yield server
-    finally:
-        if server.proc.poll() is None:
-            server.close()
+def stdio_served(scratch_server: Scratch) -> Scratch:
+    return scratch_server
 
 
 @pytest.fixture(scope="module")
-def http_served(served_root: Path, tmp_path_factory) -> Iterator[Scratch]:
-    store = tmp_path_factory.mktemp("progress-http") / "store"
-    server = HttpServer("127.0.0.1", 0, str(store), str(served_root))
-    try:
-        yield Scratch(served_root, store, lambda work: anyio.run(_session, client_with(server.url, server.token), work))
-    finally:
-        server.close()
+def raw_served(raw_stdio: RawStdio) -> RawStdio:
+    return raw_stdio
+
+
+@pytest.fixture(scope="module")
+def http_served(scratch_root: Path, http_server: HttpServer) -> Scratch:
+    """The shared HTTP server (its root holds the scratch root; its store the world's)."""
+    return Scratch(scratch_root, Path(http_server.store),
+                   lambda work: anyio.run(in_session, client_with(http_server.url, http_server.token), work))
 
 
 def _waits(told: list[tuple[float, float | None, str | None]]) -> list[str]:
@@ -178,7 +160,8 @@ def test_a_call_waiting_for_another_indexer_tells_the_client_it_waits(stdio_serv
     assert indexed[-1][2] == "indexed"
 
 
-def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_so(tmp_path):
+def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_so(tmp_path,
+                                                                                   worktree_server: Scratch):
     """A `--worktree` server indexes the working tree on each call. Was: a call meeting another
     indexer of the store failed at once with `store_locked` (a commit's index waits for it), and
     a call waiting for another call on the same checkout was silent. Now both wait, and a client
@@ -192,7 +175,7 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     git(checkout, "add", "-A")
     git(checkout, "commit", "-q", "-m", "more")
     (checkout / "pkg" / "gen0.py").write_text("def fresh_helper():\n    return 0\n")
-    store = tmp_path / "store"
+    store = worktree_server.store  # shared: its other checkouts are repositories this one is not
     heard: list[list[tuple[float, float | None, str | None]]] = [[], []]
 
     async def work(client):
@@ -219,7 +202,7 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
         holder.join()
         return answers
 
-    answers = run_stdio(str(store), work, "--worktree", root=str(tmp_path))
+    answers = worktree_server.run(work)
     for answer in answers:
         body = text_of(answer)
         assert body["ok"] and body["data"]["definitions"][0]["path"] == "pkg/gen0.py", body

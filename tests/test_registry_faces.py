@@ -10,8 +10,8 @@ import pytest
 
 import context_tools
 from context_tools.faces.registry import registry, wire_name
+from tests.mcp_clients import text_of
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
-from tests.test_mcp import text_of
 
 
 def face_inputs(w: World) -> dict[str, dict]:

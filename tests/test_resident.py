@@ -18,9 +18,9 @@ from indexer.store import resident
 from indexer.store.database import Store
 from indexer.store.records import facts_key
 from indexer.store.resident import KeptSummaries
+from tests.mcp_clients import run_stdio, text_of
 from tests.test_context_world import PY, ROOT, cli_env
 from tests.test_index import _module, assert_as_cold, indexed_losing
-from tests.test_mcp import run_stdio, text_of
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from context_tools.faces.registry import registry
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.sizes import SIZE_PATTERN, parse_size, show
 from tests.examples import examples
+from tests.mcp_clients import python_prepared  # noqa: F401 - fixture
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
-from tests.test_mcp import python_prepared  # noqa: F401 - fixture
 
 HIGH = 1 << 40
 UNIT = {"": 1, "k": 1024, "K": 1024, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30}
@@ -126,7 +126,7 @@ def test_rennet_call_budget_takes_k_and_answers_bad_sizes_in_its_envelope(world:
 
 
 def test_mcp_budget_and_ceiling_take_k_over_the_sdk_client(world: World):
-    from tests.test_mcp import run_stdio, text_of
+    from tests.mcp_clients import run_stdio, text_of
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}

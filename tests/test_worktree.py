@@ -19,7 +19,7 @@ from context_tools.faces.dispatch import worktree_default
 from context_tools.faces.registry import registry
 from indexer.contract.errors import RennetError
 from tests.cli_runs import run_cli
-from tests.test_mcp import python_prepared  # noqa: F401 - fixture
+from tests.mcp_clients import python_prepared  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
@@ -236,22 +236,16 @@ def test_mcp_worktree_default_applies_only_where_the_caller_chose_nothing():
 
 
 @pytest.fixture(scope="module")
-def worktree_stdio(tmp_path_factory):
-    """`run_stdio(home, work, "--worktree")` for the tests that send a `--worktree` server calls
-    about checkouts of their own, held open across them (a server start each spared), with a
-    store of its own: each checkout is a repository the others do not name."""
-    import tempfile
-
-    from tests.test_mcp import _held_stdio
-
-    home = str(tmp_path_factory.mktemp("worktree-server-home"))
-    with _held_stdio(home, tempfile.gettempdir(), options=("--worktree",)) as run:
-        yield run
+def worktree_stdio(worktree_server):
+    """The `run` of the `--worktree` server a test process shares (tests/conftest.py), for the
+    tests that send it calls about checkouts of their own: each checkout is a repository the
+    others do not name."""
+    return worktree_server.run
 
 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path, transport, request):
-    from tests.test_mcp import run_session, text_of
+    from tests.mcp_clients import run_session, text_of
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -279,7 +273,7 @@ def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(e
     """docs/agents.md, argument types: a value whose JSON type a client lost is read as the tool's
     schema declares it. A `--worktree` server lists `worktree` on its read tools, so `"true"` and
     `"false"` read as the booleans there, as `"5"` does for a limit."""
-    from tests.test_mcp import text_of
+    from tests.mcp_clients import text_of
 
     async def work(client):
         await client.call_tool("repo_index", {"repo": str(edited), "rev": "HEAD"})
@@ -302,8 +296,18 @@ def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(e
     assert [want["freshness"]["status"] for _, want in answers] == ["worktree", "dirty"]
 
 
-def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(edited, tmp_path):
-    from tests.test_mcp import run_stdio, text_of
+def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(scratch_server):
+    """A server without `--worktree` (the shared one, in a folder of its own) refuses a read of
+    the working tree and stores no snapshot for it."""
+    from indexer.store.database import Store
+    from tests.mcp_clients import text_of
+
+    edited = make_checkout(scratch_server.place("read-only"))
+    edit(edited)
+
+    def snapshots() -> int:
+        with Store.open(scratch_server.store) as store, store.env.begin(db=store.snapshots) as txn:
+            return txn.stat(store.snapshots)["entries"]
 
     async def work(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -311,15 +315,12 @@ def test_a_read_only_mcp_server_refuses_working_tree_answers_and_writes_nothing(
                                                            "worktree": True})
         return tools, text_of(answer)
 
-    home = tmp_path / "home"
-    tools, answer = run_stdio(str(home), work)
+    before = snapshots()
+    tools, answer = scratch_server.run(work)
     assert tools["context_symbol"].annotations.read_only_hint is True
     assert not answer["ok"] and answer["error"]["code"] == "forbidden"
     assert "--worktree" in answer["error"]["message"]
-    from indexer.store.database import Store
-
-    with Store.open(home) as store, store.env.begin(db=store.snapshots) as txn:
-        assert txn.stat(store.snapshots)["entries"] == 0
+    assert snapshots() == before
 
 
 def test_old_working_tree_snapshots_are_swept_and_a_reverted_edit_is_indexed_again(edited, tmp_path):

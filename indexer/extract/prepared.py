@@ -1,6 +1,6 @@
 """Importing this module sets grammar languages' extraction up in the process
 (`blob.prepare`): those `worker_start.PREPARE_ENV` names, else those the HEAD trees of the
-`worker_start.ROOTS_ENV` repositories name, else every one. The MCP server's forkserver
+repositories holding, or under, the `worker_start.ROOTS_ENV` folders name, else every one. The MCP server's forkserver
 preloads it (indexer/worker_start.py), so each worker it forks starts with those tags
 queries compiled, where each would otherwise compile again every language it meets, on
 every index. The trees are walked here, in the forkserver, not on a thread of the host's.
