@@ -8,12 +8,15 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
 
 import pytest
 
 from tests import examples  # noqa: F401  # registers and loads the Hypothesis profile first
 from tests.indexed import Asked, index_files
+
+if TYPE_CHECKING:  # the MCP SDK they import costs a second: loaded by the fixtures that start a server
+    from tests.mcp_clients import HttpServer, RawStdio, Scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the suite's child processes import from the checkout.
@@ -85,7 +88,7 @@ def scratch_root(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def scratch_server(scratch_root: Path, tmp_path_factory) -> Iterator[Any]:
+def scratch_server(scratch_root: Path, tmp_path_factory) -> Iterator[Scratch]:
     """One spawned server (a `tests.mcp_clients.Scratch`) for the tests of any module that index
     repositories of their own under its root and read them back: a server start each spared,
     each test in its own folder of the root. Python's queries prepared alone, as above."""
@@ -98,7 +101,7 @@ def scratch_server(scratch_root: Path, tmp_path_factory) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def raw_stdio(scratch_root: Path, tmp_path_factory) -> Iterator[Any]:
+def raw_stdio(scratch_root: Path, tmp_path_factory) -> Iterator[RawStdio]:
     """One server written raw lines (a `tests.mcp_clients.RawStdio`) for the tests of the stdio
     wire of any module, serving the scratch root over a store of its own: each test's lines a
     batch, each repository it indexes in a folder of its own under the root."""
@@ -115,7 +118,7 @@ def raw_stdio(scratch_root: Path, tmp_path_factory) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def http_server() -> Iterator[Any]:
+def http_server() -> Iterator[HttpServer]:
     """`rennet mcp --http 127.0.0.1:0` (a `tests.mcp_clients.HttpServer`) over the world's store,
     serving the temporary folder every fixture lives in, for the tests of any module that send
     it calls: each in sessions (or requests of no session) of its own, each that indexes in a
@@ -132,7 +135,7 @@ def http_server() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def worktree_server(tmp_path_factory) -> Iterator[Any]:
+def worktree_server(tmp_path_factory) -> Iterator[Scratch]:
     """One `--worktree` server (a `tests.mcp_clients.Scratch`) serving the temporary folder every
     fixture lives in, over a store of its own, for the tests of any module that send it calls
     about checkouts of their own (each a repository the others do not name)."""

@@ -752,7 +752,7 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
     import anyio
     from mcp import Client
 
-    from tests.test_mcp import client_with
+    from tests.mcp_clients import client_with
 
     token = "t" * 40
     p, port = _http_server(tmp_path, corpus.parent, token, "--stop-grace", "3600")
