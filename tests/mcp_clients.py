@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,7 +113,11 @@ class RawStdio:
     a batch's calls may be answered after it, so each test names the ids it sent. After every
     batch the server still runs, and `err` holds what it wrote to stderr meanwhile; at end of
     input it exits 0, nothing answered past a batch. A server start spared each test: the
-    SDK's import is most of a server's cost."""
+    SDK's import is most of a server's cost. A batch not answered within `BATCH_SECONDS` (an
+    answer dropped, a line that holds the server) fails its test and ends the server, rather
+    than waiting for good for ids that will never come."""
+
+    BATCH_SECONDS = 120
 
     def __init__(self, store: str, *extra: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", *extra], cwd=ROOT,
@@ -119,6 +125,7 @@ class RawStdio:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert self.proc.stderr is not None
         os.set_blocking(self.proc.stderr.fileno(), False)
+        self.read = b""  # of stdout, past the last whole line taken
         self.batches = 0
         self.err = b""
 
@@ -131,8 +138,9 @@ class RawStdio:
         self.proc.stdin.flush()
         answers: list[dict] = []
         ended = False
+        deadline = time.monotonic() + self.BATCH_SECONDS
         while not ended or not answered <= {a.get("id") for a in answers}:
-            line = self.proc.stdout.readline()
+            line = self._line(deadline, answered - {a.get("id") for a in answers})
             assert line, (self.proc.wait(timeout=60), self._err())  # the server left mid-batch
             answer = json.loads(line)
             if answer.get("id") == end:
@@ -144,6 +152,24 @@ class RawStdio:
         self.err = self._err()
         return answers
 
+    def _line(self, deadline: float, awaited: set[object]) -> bytes:
+        """The next line the server wrote, read from its pipe itself (a buffered reader's lines
+        would be invisible to `select`); b"" at its end."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.read:
+            if not select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
+                self.proc.kill()
+                raise AssertionError(f"no answer within {self.BATCH_SECONDS} s for the ids {awaited} or the "
+                                     f"batch's end: the server was killed; stderr: {self._err()!r}")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                line, self.read = self.read, b""
+                return line
+            self.read += chunk
+        line, _, self.read = self.read.partition(b"\n")
+        return line + b"\n"
+
     def _err(self) -> bytes:
         assert self.proc.stderr is not None
         return self.proc.stderr.read() or b""
@@ -151,7 +177,7 @@ class RawStdio:
     def close(self) -> None:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.close()
-        rest = self.proc.stdout.read()
+        rest = self.read + self.proc.stdout.read()
         assert self.proc.wait(timeout=120) == 0, self._err().decode(errors="replace")
         assert rest == b"", rest  # nothing answered past a batch
 
