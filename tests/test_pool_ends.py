@@ -406,3 +406,29 @@ def test_a_snapshots_tail_packed_short_of_memory_fails_the_index_and_never_hangs
         print(ended[0] if ended else "still waiting", threading.active_count())
     """)
     assert said == "MemoryError 1"
+
+
+@pytest.mark.parametrize("dropped", ["collected", "at exit"])
+def test_a_pool_dropped_unended_after_its_workers_died_holding_its_lock_ends_at_once(dropped):
+    """A pool no block ended (a signal to the group as the pool's start returned, before the
+    `with` that ends it; a caller that never ends it), its idle workers killed as they held the
+    lock of its task queue: collected, or left to the interpreter's exit, it is ended as an
+    abandoned pool is, at once (was: multiprocessing's own finalizer, its terminate, waited for
+    that lock for good: a `rennet index` stopped by SIGTERM to its group stayed, its threads
+    gone, 1 stop in some hundreds)."""
+    said = _run(f"""
+        import gc
+        from indexer.pipeline.extract import fork_pool
+        pool = fork_pool(2, None)
+        assert pool.apply(os.getpid) > 0  # the workers are up, and now idle, each waiting under the lock
+        for process in pool._pool:
+            os.kill(process.pid, signal.SIGTERM)
+            process.join()
+        if {dropped == "collected"}:
+            del pool
+            gc.collect()
+            print("collected", settled())
+        else:
+            print("leaving")
+    """)
+    assert said == ("collected (1, 0)" if dropped == "collected" else "leaving")

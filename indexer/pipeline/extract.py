@@ -87,19 +87,27 @@ def _quiet_pool() -> type[Pool]:
     """A pool whose workers run `_quiet_worker`; made on first use, as multiprocessing is imported."""
     from multiprocessing.pool import Pool
 
-    from indexer.pipeline.pool_watch import NoReplacement, abandon, adopt, adopt_this_thread, unwind_start
+    from indexer.pipeline.pool_watch import (
+        NoReplacement,
+        abandon,
+        adopt,
+        adopt_this_thread,
+        end_when_dropped,
+        unwind_start,
+    )
 
     class QuietPool(Pool):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             _building.now = True
             try:
                 super().__init__(*args, **kwargs)
+                end_when_dropped(self)
+                adopt(self)
             except BaseException:
                 unwind_start(self)
                 raise
             finally:
                 _building.now = False
-            adopt(self)
 
         # untyped: the pool's context and process are forkserver's, which typeshed spells as the default's
         @staticmethod

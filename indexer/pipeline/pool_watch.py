@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from indexer.contract.errors import RennetError
 
@@ -161,12 +161,49 @@ def unwind_start(pool: Pool) -> None:
     """End what a pool whose start failed had started: its workers are killed, and its threads
     (under a `ulimit -v`, the one refused its stack comes after others) told to end and waited
     for. Left, the pool's worker handler kept its workers alive, replacing any that died, and
-    each index that ran short left a thread and workers behind."""
+    each index that ran short left a thread and workers behind. Its own terminate, if the
+    start got as far as to arm it, is called off as `abandon` calls it off."""
+    terminate = getattr(pool, "_terminate", None)
+    if terminate is not None:
+        terminate.cancel()
     _end(pool)
+
+
+class _Parts:
+    """What ending a pool reads of it, held without the pool, so that holding it keeps no pool
+    alive. Each is multiprocessing's own, which typeshed does not spell; a thread is None
+    where the pool's start failed before making it."""
+
+    def __init__(self, pool: Pool) -> None:
+        self._pool: list[Any] = pool._pool  # type: ignore[attr-defined]
+        self._inqueue: Any = pool._inqueue  # type: ignore[attr-defined]
+        self._outqueue: Any = pool._outqueue  # type: ignore[attr-defined]
+        self._taskqueue: Any = pool._taskqueue  # type: ignore[attr-defined]
+        self._change_notifier: Any = pool._change_notifier  # type: ignore[attr-defined]
+        self._cache: dict[int, Any] = pool._cache  # type: ignore[attr-defined]
+        self._worker_handler: threading.Thread | None = getattr(pool, "_worker_handler", None)
+        self._task_handler: threading.Thread | None = getattr(pool, "_task_handler", None)
+        self._result_handler: threading.Thread | None = getattr(pool, "_result_handler", None)
+
+
+def end_when_dropped(pool: Pool) -> None:
+    """Have `pool`, if it is dropped without being ended (an interrupt between its start and
+    the block that ends it; the interpreter's exit), ended as `abandon` ends it once it is
+    collected or at exit. multiprocessing's own finalizer is its terminate, which waits for
+    good on a lock a killed worker held: a command stopped by a signal to its group as its
+    pool started was left waiting there, its threads already gone."""
+    from multiprocessing.util import Finalize
+
+    pool._terminate.cancel()  # type: ignore[attr-defined]
+    pool._terminate = Finalize(pool, _end_parts, args=(_Parts(pool),), exitpriority=15)  # type: ignore[attr-defined]
 
 
 def _end(pool: Pool) -> None:
     """The pool's workers killed, then its threads ended."""
+    _end_parts(_Parts(pool))
+
+
+def _end_parts(pool: _Parts) -> None:
     _free_results_lock(pool)
     _kill_workers(pool)
     _end_threads(pool)
@@ -174,7 +211,7 @@ def _end(pool: Pool) -> None:
     _let_go_of_failed_sends(pool)
 
 
-def _let_go_of_failed_sends(pool: Pool) -> None:
+def _let_go_of_failed_sends(pool: _Parts) -> None:
     """The frames of each exception the pool keeps as a task's result, cleared. A task the task
     handler could not send (the workers' pipe closed under it) fails with the exception of the
     write, whose frames hold the view of the BytesIO the task was pickled into; the pool's
@@ -183,7 +220,7 @@ def _let_go_of_failed_sends(pool: Pool) -> None:
     the view goes first, and the BytesIO with it."""
     import traceback
 
-    for result in list(pool._cache.values()):  # type: ignore[attr-defined]
+    for result in list(pool._cache.values()):
         # an imap's results are (success, value) pairs, in order or not yet; an apply's or a
         # map's failure is its value
         kept = [getattr(result, "_value", None), *getattr(result, "_items", ()),
@@ -198,19 +235,19 @@ def _let_go_of_failed_sends(pool: Pool) -> None:
 END_SECONDS = 2.0
 
 
-def _free_results_lock(pool: Pool) -> None:
+def _free_results_lock(pool: _Parts) -> None:
     """The lock of the results' pipe, as this process takes it, made one of its own: a worker
     killed while it wrote a result holds the shared one for good, and the task handler's last
     word to the result handler (its only use of it here) would wait on it. Done before the
     workers are killed, while the task handler cannot yet be at that last word."""
     import threading
 
-    outqueue = pool._outqueue  # type: ignore[attr-defined]
+    outqueue = pool._outqueue
     if getattr(outqueue, "_wlock", None) is not None:
         outqueue._wlock = threading.Lock()
 
 
-def _kill_workers(pool: Pool) -> None:
+def _kill_workers(pool: _Parts) -> None:
     import os
     import signal
     from multiprocessing.pool import TERMINATE
@@ -218,7 +255,7 @@ def _kill_workers(pool: Pool) -> None:
     handler = getattr(pool, "_worker_handler", None)
     if handler is not None:
         handler._state = TERMINATE  # it starts no worker again
-    for process in list(pool._pool):  # type: ignore[attr-defined]
+    for process in list(pool._pool):
         if process.pid is not None and process.exitcode is None:
             try:
                 os.kill(process.pid, signal.SIGKILL)
@@ -227,7 +264,7 @@ def _kill_workers(pool: Pool) -> None:
         process.join(timeout=5)
 
 
-def _end_threads(pool: Pool) -> None:
+def _end_threads(pool: _Parts) -> None:
     """Each started thread of `pool`, its workers dead, told to end and unblocked. The worker
     handler, woken, ends; the task handler is told to end here, not only by it, and if blocked
     writing to the workers' pipe (or to the results' pipe, once the result handler ended) finds
@@ -248,20 +285,20 @@ def _end_threads(pool: Pool) -> None:
     _THREADS.update(started)
     for thread in started:
         thread._state = TERMINATE
-    outqueue = pool._outqueue  # type: ignore[attr-defined]
+    outqueue = pool._outqueue
     with contextlib.suppress(OSError):
         # written whole (one write, under the pipe's atomic size) without the queue's lock,
         # which the thread stopped by a Ctrl-C may hold
-        pool._change_notifier._writer.send_bytes(ForkingPickler.dumps(None))  # type: ignore[attr-defined]
+        pool._change_notifier._writer.send_bytes(ForkingPickler.dumps(None))
     with contextlib.suppress(OSError):
-        pool._inqueue._reader.close()  # type: ignore[attr-defined]  # a write to the workers fails now
+        pool._inqueue._reader.close()  # a write to the workers fails now
     results = getattr(pool, "_result_handler", None)
     if results is None or not results.is_alive():
         with contextlib.suppress(OSError):
             outqueue._reader.close()  # no one reads the results' pipe: the task handler's last word fails too
     # The task handler ends on the worker handler's None; but a worker handler that waits on
     # the results' pipe among its sentinels, closed just above, dies of it without a word.
-    pool._taskqueue.put(None)  # type: ignore[attr-defined]
+    pool._taskqueue.put(None)
     deadline = time.monotonic() + END_SECONDS
     tasks = getattr(pool, "_task_handler", None)
     if tasks is not None and tasks.ident is not None:
