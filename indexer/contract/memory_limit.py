@@ -111,9 +111,15 @@ def start_thread(thread: threading.Thread) -> None:
     RuntimeError, `out_of_memory` to `memory_fault`) when, under a limit, its stack and its
     start would not fit. Where the stack fits but not what the new thread takes as it starts,
     the thread dies before it says it has started, and `start` waits for that without end."""
+    room_for_thread()
+    thread.start()
+
+
+def room_for_thread() -> None:
+    """Raise as `start_thread` refuses, before code that may start a thread it cannot guard
+    itself (a library's worker started on demand); nothing without a limit."""
     if address_space_limit() is not None and not has_room(_thread_stack() + _THREAD_START):
         raise RuntimeError(_NO_THREAD)
-    thread.start()
 
 
 def _thread_stack() -> int:
