@@ -87,9 +87,11 @@ def start_soon() -> None:
         tracker_first()
         forkserver.ensure_running()
 
+    from indexer.contract.memory_limit import start_thread
+
     try:
-        threading.Thread(target=start, name="rennet-forkserver", daemon=True).start()
-    except RuntimeError:  # no room for its stack (a `ulimit -v`): the first pool starts it, or says why not
+        start_thread(threading.Thread(target=start, name="rennet-forkserver", daemon=True))
+    except RuntimeError:  # no room for its stack or start (a `ulimit -v`): the first pool starts it, or says why not
         _starting = False
 
 

@@ -163,12 +163,45 @@ def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_m
     store's map (half the limit) does not fit beside what the server maps. Each call answers
     `out_of_memory` naming the limit and the map, saying nothing is wrong with the store (was:
     `store_error`, as though the store were at fault); SIGTERM ends it, 143, stderr holding
-    nothing but its address (no `receipt not recorded` line for the same fault)."""
-    with _http_server(tmp_path, small.parent, "--readers", "0", limit=400 << 20) as (p, url):
-        replies = anyio.run(_calls, url, TOKEN, [("repo_index", {"repo": str(small)}),
-                                                 ("context_overview", {"repo": str(small)})])
+    nothing but its address (no `receipt not recorded` line for the same fault).
+
+    First, its limit lowered as it runs to leave room for a thread's stack and a little more,
+    stepped up past what a new thread takes as it starts: its first call, which needs a thread
+    to run in, is `out_of_memory` at each step; and the SIGTERM comes with room for a stack and
+    24 KiB (was: where the stack fit but not the start, the thread died as it began and
+    `Thread.start`, anyio's for the call's thread on the event loop, waited for it for good: the
+    call never answered and the server, deaf to SIGTERM, never left; so did the SIGTERM's grace
+    timer)."""
+    limit = 400 << 20
+    stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+
+    def room(p: subprocess.Popen, nbytes: int | None) -> None:
+        mapped = int(Path(f"/proc/{p.pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
+        resource.prlimit(p.pid, resource.RLIMIT_AS, (limit if nbytes is None else mapped + nbytes, limit))
+
+    async def work(p: subprocess.Popen, url: str) -> tuple[list[dict], list[dict]]:
+        from mcp import Client
+
+        async with Client(client_with(url, TOKEN)) as client:
+            edge = []
+            for spare in range(8 << 10, 72 << 10, 8 << 10):
+                room(p, stack + spare)
+                with anyio.fail_after(30):
+                    called = await client.call_tool("context_overview", {"repo": str(small)})
+                edge.append(json.loads(called.content[0].text))
+            room(p, None)
+            replies = [json.loads((await client.call_tool(name, args)).content[0].text) for name, args in
+                       [("repo_index", {"repo": str(small)}), ("context_overview", {"repo": str(small)})]]
+            room(p, stack + (24 << 10))
+            return edge, replies
+
+    with _http_server(tmp_path, small.parent, "--readers", "0", limit=limit) as (p, url):
+        edge, replies = anyio.run(work, p, url)
         p.send_signal(signal.SIGTERM)
         _, err = ended_within(p, 30, "the server did not leave on SIGTERM")
+    for called in edge:
+        assert called["error"]["code"] == "out_of_memory", called
+        assert "is too small for this call (RuntimeError: can't start new thread)" in called["error"]["message"]
     for reply in replies:
         assert reply["error"]["code"] == "out_of_memory", reply
         message = reply["error"]["message"]
@@ -258,26 +291,61 @@ def test_readers_whose_start_runs_short_of_memory_leave_reads_to_threads_and_say
     assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "2 0"), done.stderr
 
 
-_READERS_AT_THE_EDGE = """
+_STARTS_AT_THE_EDGE = """
 import resource, threading
+from context_tools.faces.context import Memo
 from context_tools.faces.readers import ReaderPool, Settings
+from indexer import worker_start
+import indexer.extract.child_process, multiprocessing.forkserver  # loaded: the edge meets the start alone
 
-mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+import io
+from contextlib import contextmanager
+import anyio
+from context_tools.faces.mcp_stdio import _readline
+
 soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+
+@contextmanager
+def edge():
+    mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+    resource.setrlimit(resource.RLIMIT_AS, (mapped + (8 << 20) + (8 << 10), hard))  # a stack, and 8 KiB
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
 pool = ReaderPool(2, Settings(None, None, None, 0))
-resource.setrlimit(resource.RLIMIT_AS, (mapped + (8 << 20) + (8 << 10), hard))  # a stack, and 8 KiB
-pool.start()
-resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-print(pool._started, threading.active_count())
+with edge():
+    pool.start()
+memo = Memo()
+with edge():
+    memo.settle_soon()
+worker_start.from_forkserver()
+with edge():
+    worker_start.start_soon()
+
+async def read_a_line():
+    stdin = io.BytesIO(b"{}\\n")
+    try:
+        with edge():
+            await _readline(stdin, 10)
+    except RuntimeError as exc:
+        return str(exc)
+    return "read"
+
+print(pool._started, memo._settler, worker_start._starting, anyio.run(read_a_line), threading.active_count())
 """
 
 
-def test_readers_with_room_for_a_stack_but_not_a_threads_start_are_put_off_not_waited_for():
-    """The readers' start (on the server's event loop) under a `ulimit -v` leaving room for a
-    thread's stack and 8 KiB: the thread is not started, and the next read tries again (was:
-    the new thread died as it began, before it said so, and `Thread.start` waited for it for
-    good: the whole server frozen, deaf to SIGTERM; met after an index ran short at 3,500
-    files under 800 MiB)."""
-    done = subprocess.run([PY, "-c", _READERS_AT_THE_EDGE], cwd=ROOT, env=cli_env(None), capture_output=True,
+def test_threads_the_server_starts_with_room_for_a_stack_but_not_a_start_are_put_off_not_waited_for():
+    """Under a `ulimit -v` leaving room for a thread's stack and 8 KiB, the threads the MCP
+    server starts are not started: the readers' start and the forkserver's (on the event loop),
+    the cache's settler (in a call's thread) are put off to a later call; the stdio server's
+    read of a line (on the event loop) is refused, as with no room for its stack (was: the new
+    thread died as it began, before it said so, and `Thread.start` waited for it for good:
+    the whole server frozen, deaf to SIGTERM, or the call never answered; the readers' start
+    met after an index ran short at 3,500 files under 800 MiB, the settler's when a server's
+    limit was lowered as it ran)."""
+    done = subprocess.run([PY, "-c", _STARTS_AT_THE_EDGE], cwd=ROOT, env=cli_env(None), capture_output=True,
                           text=True, timeout=60)
-    assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "False 1"), done.stderr
+    assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "False None False can't start new thread 1"), done.stderr

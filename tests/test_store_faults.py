@@ -229,7 +229,9 @@ def test_a_batch_under_a_limit_too_small_ends_typed_and_never_hangs(mib, many_fi
 def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     """What `memory_fault` calls out_of_memory: a MemoryError, an OSError ENOMEM, a library the
     loader could not map (through the ImportError numpy raises from it), a thread with no room
-    for its stack; a module missing, a thread refused with room to spare, or any failure
+    for its stack, a task group's failures all of memory (was: `internal_error: ExceptionGroup`,
+    the stdio MCP server's read of a line finding no room for its thread); a module missing, a
+    thread refused with room to spare, a group holding any other failure, or any failure
     without a limit stays as it was. The limit set here leaves a GiB above what this process
     maps (an in-process store maps 256 GiB)."""
     import errno
@@ -254,14 +256,15 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     try:
         for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped),
-                    SystemError("error return without exception set")):
+                    SystemError("error return without exception set"),
+                    ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ExceptionGroup("", [unmapped])])):
             typed = memory_fault(exc, "the test")
             assert typed is not None and typed.code == "out_of_memory", exc
             assert f"(`ulimit -v` is {limit >> 20} MiB) is too small for the test" in typed.message
         for exc in (ImportError("No module named 'numpy'"), raised_from(ModuleNotFoundError("No module named 'x'")),
                     RuntimeError("can't start new thread"), OSError(errno.EACCES, "Permission denied"),
                     SystemError("another bug"),
-                    ValueError("a bug")):
+                    ValueError("a bug"), ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ValueError()])):
             assert memory_fault(exc) is None, exc
         with pytest.raises(Exception) as caught:
             room_for(limit, "a map as large as the limit")

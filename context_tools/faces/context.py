@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Hashable, Sequence, TypeVar
 import msgspec
 
 from context_tools.faces.registry import Command
+from indexer.contract.memory_limit import start_thread
 from indexer.contract.result import Page
 
 if TYPE_CHECKING:
@@ -123,8 +124,12 @@ class Memo:
         served many tools takes a tenth of a second). Calls in a row are settled together."""
         with self._lock:
             if self._settler is None:
-                self._settler = threading.Thread(target=self._settle_when_due, name="rennet-settle", daemon=True)
-                self._settler.start()
+                settler = threading.Thread(target=self._settle_when_due, name="rennet-settle", daemon=True)
+                try:
+                    start_thread(settler)
+                except RuntimeError:  # no room for it (a `ulimit -v`): the call is answered, a later one tries again
+                    return
+                self._settler = settler
         self._due.set()
 
     def _settle_when_due(self) -> None:

@@ -44,7 +44,7 @@ from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
-from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
+from indexer.contract.memory_limit import address_space_limit, memory_fault, room_for_thread  # loaded at start
 from indexer.contract.result import error_envelope
 
 T = TypeVar("T")
@@ -163,7 +163,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             return None if conn is None else readers.call(conn, row.id, arguments, declared)
 
         # its own limiter: a thread waiting on a reader's pipe must not hold a slot an index needs
-        answer = await anyio.to_thread.run_sync(call, limiter=waiting)
+        answer = await in_a_thread(call, waiting)
         return None if answer is None else reply_of_encoded(answer[1], answer[0])
 
     async def list_tools(ctx: ServerRequestContext,
@@ -264,7 +264,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             from indexer.contract.errors import Cancelled
 
             try:
-                done = await anyio.to_thread.run_sync(lambda: wait_for(pending, sink.waiting), limiter=waiting)
+                done = await in_a_thread(lambda: wait_for(pending, sink.waiting), waiting)
             except Cancelled:  # the wait's report found the call told to stop
                 return stopped_reply(row, Cancelled.code) or result
             if done:
@@ -311,13 +311,42 @@ def _not_indexed(result: mcp_types.CallToolResult) -> bool:
     return bool(result.is_error) and isinstance(body, dict) and (body.get("error") or {}).get("code") == "not_indexed"
 
 
+_in_threads = 0  # calls of this process holding one of anyio's worker threads, or about to take one
+_ANYIO_WORKER = "AnyIO worker thread"  # the name anyio gives its worker threads
+
+
+async def in_a_thread(run: Callable[[], T], limiter: anyio.CapacityLimiter) -> T:
+    """`run` in one of anyio's worker threads, once `limiter` has a slot for it.
+
+    anyio starts a worker, on the event loop, when none is idle; under a `ulimit -v` leaving
+    room for its stack but not its start, `Thread.start` waits without end: the whole server
+    held, deaf to SIGTERM. A call that needs a new worker is refused first, as `start_thread`
+    refuses a thread (`out_of_memory` to the call); one an idle worker takes is not, and a
+    server short of room serves on with the threads it has. anyio does not say whether one is
+    idle: its workers are counted by name (a name it changed would only check every call), less
+    the calls that hold one, each counted on the loop before it gives way."""
+    import anyio
+    import anyio.to_thread
+
+    global _in_threads
+    async with limiter:
+        if address_space_limit() is not None and _in_threads >= sum(
+                thread.name == _ANYIO_WORKER for thread in threading.enumerate()):
+            room_for_thread()
+        _in_threads += 1
+        try:
+            # the slot is held already: anyio's own bound must not hold the call again
+            return await anyio.to_thread.run_sync(run, limiter=anyio.CapacityLimiter(math.inf))
+        finally:
+            _in_threads -= 1
+
+
 async def _to_its_end(run: Callable[[], T], limiter: anyio.CapacityLimiter, stop: threading.Event) -> T:
     """`run` in a thread of `limiter`, waited for to its end even once the call is cancelled, so
     its slot is held until then (a client cancelling each call at once starts no more work than
     the slots allow); a cancel sets `stop`, and an index in `run` ends at its next report."""
     import anyio
     import anyio.lowlevel
-    import anyio.to_thread
 
     finished = False
 
@@ -331,7 +360,7 @@ async def _to_its_end(run: Callable[[], T], limiter: anyio.CapacityLimiter, stop
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         with anyio.CancelScope(shield=True):
-            reply = await anyio.to_thread.run_sync(run, limiter=limiter)
+            reply = await in_a_thread(run, limiter)
         finished = True
         group.cancel_scope.cancel()
     await anyio.lowlevel.checkpoint()  # a cancelled call ends here, its reply unsent

@@ -427,6 +427,7 @@ def bounded_shutdown_server(config: uvicorn.Config, grace: float = SHUTDOWN_SECO
     import uvicorn
 
     from context_tools.faces.standard_streams import STOPS, leave_server
+    from indexer.contract.memory_limit import start_thread
 
     class BoundedShutdown(uvicorn.Server):
         @contextlib.contextmanager
@@ -448,12 +449,13 @@ def bounded_shutdown_server(config: uvicorn.Config, grace: float = SHUTDOWN_SECO
                 if on_stop is not None:
                     on_stop(sig)
                 # A thread leaves even while the event loop's thread is held in C code; under a
-                # `ulimit -v` the server may have no room for its stack (`can't start new
-                # thread`: the server never left), and the kernel's timer serves instead.
+                # `ulimit -v` the server may have no room for its stack or its start (`can't
+                # start new thread`, or a start waited on for good: the server never left), and
+                # the kernel's timer serves instead.
                 timer = threading.Timer(grace, leave_server, args=(sig,))
                 timer.daemon = True
                 try:
-                    timer.start()
+                    start_thread(timer)
                 except RuntimeError:
                     signal.signal(signal.SIGALRM, lambda alarm, frame: leave_server(sig))
                     signal.setitimer(signal.ITIMER_REAL, grace)

@@ -179,6 +179,8 @@ async def _readline(stream: BinaryIO, size: int) -> bytes:
     import anyio.from_thread
     import anyio.lowlevel
 
+    from indexer.contract.memory_limit import start_thread
+
     token = anyio.lowlevel.current_token()
     done = anyio.Event()
     got: list[bytes | BaseException] = []
@@ -193,7 +195,9 @@ async def _readline(stream: BinaryIO, size: int) -> bytes:
         except RuntimeError:  # the loop has ended: no one waits for this line
             pass
 
-    threading.Thread(target=read, name="rennet-mcp-stdin", daemon=True).start()
+    # on the event loop: a start waited on for good (room for its stack, not its start, under a
+    # `ulimit -v`) would hold the whole server; refused as one with no room for its stack is
+    start_thread(threading.Thread(target=read, name="rennet-mcp-stdin", daemon=True))
     await done.wait()
     if isinstance(got[0], BaseException):
         raise got[0]

@@ -73,8 +73,8 @@ def room_for(nbytes: int, doing: str) -> None:
 def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory | None:
     """`out_of_memory` when `exc` (or an exception it was raised from) is a failure of memory
     under a set address-space limit: a MemoryError, an OSError ENOMEM, a library the loader
-    could not map, a thread that got no stack (confirmed by asking for one's room now);
-    else None."""
+    could not map, a thread that got no stack (confirmed by asking for one's room now), or a
+    group of such failures; else None."""
     limit = address_space_limit()
     if limit is None:
         return None
@@ -82,6 +82,10 @@ def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory
     link: BaseException | None = exc
     while link is not None and id(link) not in seen and len(seen) < 16:
         seen.add(id(link))
+        if isinstance(link, BaseExceptionGroup):  # a task group's: of memory when all it holds are
+            held = [memory_fault(each, doing) for each in link.exceptions]
+            if held and all(held):
+                return held[0]
         if _of_memory(link):
             return _error(limit, doing, f"{type(link).__name__}: {_first_line(link)}".rstrip(": "))
         link = link.__cause__ or link.__context__
@@ -107,9 +111,15 @@ def start_thread(thread: threading.Thread) -> None:
     RuntimeError, `out_of_memory` to `memory_fault`) when, under a limit, its stack and its
     start would not fit. Where the stack fits but not what the new thread takes as it starts,
     the thread dies before it says it has started, and `start` waits for that without end."""
+    room_for_thread()
+    thread.start()
+
+
+def room_for_thread() -> None:
+    """Raise as `start_thread` refuses, before code that may start a thread it cannot guard
+    itself (a library's worker started on demand); nothing without a limit."""
     if address_space_limit() is not None and not has_room(_thread_stack() + _THREAD_START):
         raise RuntimeError(_NO_THREAD)
-    thread.start()
 
 
 def _thread_stack() -> int:
