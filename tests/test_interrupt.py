@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from indexer.worker_start import PREPARE_ENV
 from tests.indexed import fingerprint_indexed
 from tests.processes import children, into_their_work, wait_for_children
 from tests.test_context_world import PY, ROOT, cli_env
@@ -220,6 +221,21 @@ def ended_within(p: subprocess.Popen, seconds: float, hung: str) -> tuple[str, s
         pytest.fail(hung)
 
 
+# The servers these tests start, stdio and HTTP, have their forkserver prepare Python's queries
+# alone (tests/mcp_clients.py's `python_prepared`): the corpus's other languages are compiled by
+# the workers that meet them, which the tests stop with an index in flight all the same; the
+# preload itself is tests/test_resident.py's.
+_PREPARED = {PREPARE_ENV: "python"}
+
+
+def _stdio_server(root: Path, home: Path, **env: str) -> subprocess.Popen:
+    """`rennet mcp --root root` over the store at `home`, in a session of its own, its three
+    streams piped."""
+    return subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(root)], cwd=ROOT,
+                            env=cli_env(str(home), **_PREPARED, **env), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+
 def _initialize(p: subprocess.Popen) -> None:
     assert p.stdin is not None and p.stdout is not None
     hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -246,9 +262,7 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
     with an index in flight: it ends at once, exit 130, `rennet: interrupted` last on stderr,
     and no process of it is left (was: the line, then the process waited for its stdin to
     end, held by the thread reading it)."""
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(corpus.parent)], cwd=ROOT,
-                         env=cli_env(str(tmp_path / "home")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, start_new_session=True)
+    p = _stdio_server(corpus.parent, tmp_path / "home")
     _initialize(p)
     if busy:
         assert p.stdin is not None
@@ -300,9 +314,7 @@ def test_a_ctrl_c_stops_the_stdio_server_at_once_with_a_call_waiting(tmp_path):
     (home / "config.toml").write_text(
         f'[dossier]\ntimeout_seconds = 60\n[dossier.jira]\nbase_url = "http://127.0.0.1:{tracker.getsockname()[1]}"\n'
         'token_env = "RENNET_TEST_JIRA"\nprojects = ["ABC"]\n')
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(tmp_path)], cwd=ROOT,
-                         env={**cli_env(str(home)), "RENNET_TEST_JIRA": "t"}, stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    p = _stdio_server(tmp_path, home, RENNET_TEST_JIRA="t")
     try:
         _initialize(p)
         assert p.stdin is not None
@@ -336,9 +348,7 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
     the client's ordinary stop, ends it at once with exit 143 and not a word (was: -15, the
     status of a process the signal killed); SIGHUP (its terminal closed) with its line and
     129. What was stored stays: the next index of the store gives a fresh store's snapshot."""
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(corpus.parent)], cwd=ROOT,
-                         env=cli_env(str(tmp_path / "home")), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, start_new_session=True)
+    p = _stdio_server(corpus.parent, tmp_path / "home")
     _initialize(p)
     assert p.stdin is not None
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -461,16 +471,34 @@ def test_a_ctrl_c_at_any_moment_of_a_dask_batch_is_one_line_and_keeps_the_store(
     assert fingerprint_indexed(store, corpus, "HEAD") == fresh
 
 
-def _http_server_with_a_request_in_flight(tmp_path: Path, grace: float) -> tuple[subprocess.Popen, socket.socket]:
-    """`rennet mcp --http --stop-grace grace`, and a connection holding a POST whose body is
-    still coming: a request in flight, for as long as the connection stays open."""
+# `rennet ARGS[1:]` with the HTTP server's default grace (`mcp_http.SHUTDOWN_SECONDS`) set to
+# ARGS[0] seconds, wherever the server may read it: the module's constant, and the default
+# argument bound to it when the module was loaded.
+_DEFAULT_GRACE_SET = """
+import sys
+from context_tools.faces import mcp_http
+shipped, mcp_http.SHUTDOWN_SECONDS = mcp_http.SHUTDOWN_SECONDS, float(sys.argv[1])
+bounded = mcp_http.bounded_shutdown_server
+bounded.__defaults__ = tuple(mcp_http.SHUTDOWN_SECONDS if d is shipped else d for d in bounded.__defaults__ or ())
+sys.argv = ["rennet", *sys.argv[2:]]
+from context_tools.faces.cli import run
+run()
+"""
+
+
+def _http_server_with_a_request_in_flight(tmp_path: Path, grace: float, default_grace: float | None = None,
+                                          ) -> tuple[subprocess.Popen, socket.socket]:
+    """`rennet mcp --http --stop-grace grace` (with its default grace set to `default_grace`
+    seconds when given), and a connection holding a POST whose body is still coming: a request
+    in flight, for as long as the connection stays open."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     token = "t" * 40
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", f"127.0.0.1:{port}", "--token-env",
+    run = ["-m", "context_tools.faces.cli"] if default_grace is None else ["-c", _DEFAULT_GRACE_SET, str(default_grace)]
+    p = subprocess.Popen([PY, *run, "mcp", "--http", f"127.0.0.1:{port}", "--token-env",
                           "RENNET_TEST_TOKEN", "--root", str(tmp_path), "--stop-grace", str(grace)], cwd=ROOT,
-                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
+                         env=cli_env(str(tmp_path / "home"), RENNET_TEST_TOKEN=token, **_PREPARED),
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
     deadline = time.monotonic() + 60
@@ -531,15 +559,19 @@ def test_the_http_server_told_to_stop_leaves_within_its_grace(sig, code, tmp_pat
 def test_a_stop_grace_longer_than_the_default_is_waited_and_ends_with_the_requests(tmp_path):
     """`--stop-grace` past the default: told to stop with a request in flight, the server is
     still up once the default grace has passed, and leaves as soon as the request is gone
-    (was possible unseen: an option read and then ignored passed the test above)."""
-    from context_tools.faces.mcp_http import SHUTDOWN_SECONDS
-
-    p, client = _http_server_with_a_request_in_flight(tmp_path, 600)
+    (was possible unseen: an option read and then ignored passed the test above). The default
+    is set lower in the server (`_DEFAULT_GRACE_SET`): the option ignored, it leaves at that
+    one as it would at the shipped one, which this test would otherwise wait out."""
+    default = 0.2
+    p, client = _http_server_with_a_request_in_flight(tmp_path, 600, default_grace=default)
     try:
         with client:
             os.killpg(p.pid, signal.SIGTERM)
-            time.sleep(SHUTDOWN_SECONDS + 1)
-            waited = p.poll() is None  # a loaded machine only makes it later to leave
+            try:  # a loaded machine only makes it later to leave
+                p.wait(timeout=default + 1)
+                waited = False
+            except subprocess.TimeoutExpired:
+                waited = True
         p.wait(timeout=60)
     finally:
         if p.poll() is None:
@@ -625,16 +657,19 @@ def test_sigterm_or_sighup_mid_extraction_ends_a_command_as_a_ctrl_c_does(verb, 
     assert fingerprint_indexed(store, corpus, "HEAD") == fresh_head
 
 
-# Runs the `rennet` console script as installed, held for a moment as it first imports msgspec
-# (inside the CLI's imports) once it has said so on stdout, so a signal lands there.
+# Runs the `rennet` console script as installed, held as it first imports msgspec (inside the
+# CLI's imports) once it has said so on stdout, so a signal lands there: until the signal is
+# pending (the script blocks the signals while it imports), for a moment at most.
 _HELD_AT_IMPORT = """
-import runpy, sys, time
+import runpy, signal, sys, time
 class Hold:
     def find_spec(self, name, path=None, target=None):
         if name == "msgspec":
             sys.meta_path.remove(self)
             print("importing", flush=True)
-            time.sleep(0.3)
+            deadline = time.monotonic() + 0.3
+            while not signal.sigpending() and time.monotonic() < deadline:
+                time.sleep(0.001)
         return None
 sys.meta_path.insert(0, Hold())
 sys.argv = sys.argv[1:]
@@ -697,7 +732,7 @@ def _http_server(tmp_path: Path, root: Path, token: str, *more: str) -> tuple[su
 
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
                           "RENNET_TEST_TOKEN", "--root", str(root), *more], cwd=ROOT,
-                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": token},
+                         env=cli_env(str(tmp_path / "home"), RENNET_TEST_TOKEN=token, **_PREPARED),
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
     try:
