@@ -1,9 +1,10 @@
 """Importing this module sets grammar languages' extraction up in the process
 (`blob.prepare`): those `worker_start.PREPARE_ENV` names, else those the HEAD trees of the
-repositories holding, or under, the `worker_start.ROOTS_ENV` folders name, else every one. The MCP server's forkserver
-preloads it (indexer/worker_start.py), so each worker it forks starts with those tags
-queries compiled, where each would otherwise compile again every language it meets, on
-every index. The trees are walked here, in the forkserver, not on a thread of the host's.
+repositories holding, or under, the `worker_start.ROOTS_ENV` folders name, else every one.
+The MCP server's forkserver preloads it (indexer/worker_start.py), so each worker it forks
+starts with those tags queries compiled, where each would otherwise compile again every
+language it meets, on every index. The trees are walked here, in the forkserver, not on a
+thread of the host's.
 """
 
 from __future__ import annotations
