@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import tempfile
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -17,11 +16,13 @@ import jsonschema
 import pytest
 
 from context_tools.faces.registry import registry, wire_name
+from indexer.worker_start import PREPARE_ENV
 from tests.mcp_clients import (  # noqa: F401 - fixture
     INIT,
     HttpServer,
     Scratch,
     client_with,
+    held_stdio,
     in_session,
     python_prepared,
     roots_session,
@@ -59,9 +60,11 @@ ANSWERED_ELSEWHERE = {"workspace.status": "needs a workspace; tests/test_context
 
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def job_session(world: World, request):
-    """List the tools and call each one (plus the error cases and a call sending nulls) in a
-    session of the shared server over the world's store whose root is the temporary folder
-    every fixture lives in (tests/conftest.py), over stdio and over HTTP."""
+    """List the tools and call each one (plus the error cases and a call sending nulls) in one
+    spawned server whose only root is the folder holding the world's repository and store, over
+    stdio and over HTTP. Not the shared servers (tests/conftest.py): their root is the
+    temporary folder, which may hold the checkout the server runs in, and the cases here need
+    that folder outside the roots."""
     outside = str(ROOT)
 
     async def work(client):
@@ -98,10 +101,15 @@ def job_session(world: World, request):
         left_out_or_null = [await client.call_tool("context_symbol", args) for args in (sent, {**sent, **nulls})]
         return tools, replies, errors, left_out_or_null
 
+    root = str(Path(world.repo).parent)
     if request.param == "stdio":
-        return request.getfixturevalue("stdio_server")(work)
-    server = request.getfixturevalue("http_server")
-    return anyio.run(in_session, client_with(server.url, server.token), work)
+        with held_stdio(world.store, root, {PREPARE_ENV: "python"}) as run:
+            return run(work)
+    server = HttpServer("127.0.0.1", 0, world.store, root, {PREPARE_ENV: "python"})
+    try:
+        return anyio.run(in_session, client_with(server.url, server.token), work)
+    finally:
+        server.close()
 
 
 def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_session):
@@ -273,7 +281,7 @@ def test_typed_errors_are_tool_errors_carrying_the_code(job_session, world: Worl
         assert body["ok"] is False and body["error"]["code"] == case.split(":")[0].replace("workspace_", ""), body
     assert "list the tools" in text_of(errors["unknown_command"])["error"]["message"]
     forbidden = text_of(errors["forbidden"])["error"]["message"]
-    assert tempfile.gettempdir() in forbidden and "outside the roots" in forbidden
+    assert str(Path(world.repo).parent) in forbidden and "outside the roots" in forbidden
     hint = text_of(errors["not_a_repository"])["error"]["message"]
     assert "pass `repo`" in hint and "server's machine" in hint
 
