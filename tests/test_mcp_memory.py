@@ -38,15 +38,13 @@ def small(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def repos(small: Path) -> tuple[Path, Path, Path]:
-    """(the one-file repository, a 3,000-file one, a 5,000-file one), side by side under one
-    root: generated only for the test that indexes them (a test process that runs only the
-    others spares it)."""
+def repos(small: Path) -> tuple[Path, Path]:
+    """(the one-file repository, a 5,000-file one), side by side under one root: generated only
+    for the test that indexes it (a test process that runs only the others spares it)."""
     from corpora.synthetic import generate
 
-    generate(small.parent / "middle.git", files=3000, seed=0)
     generate(small.parent / "large.git", files=5000, seed=0)
-    return small, small.parent / "middle.git", small.parent / "large.git"
+    return small, small.parent / "large.git"
 
 
 async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dict]:
@@ -58,23 +56,20 @@ async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dic
 
 def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_serves_on(repos, tmp_path):
     """`rennet mcp --http` under `ulimit -v` 800 MiB: a small repository indexes; the index of
-    one too large for the limit answers `out_of_memory` naming it, whether 3,000 files or
-    5,000; the next calls (a read, an index) are answered; a SIGTERM ends the server at once,
-    exit 143, stderr holding only its address line; the store opens and holds the small
-    snapshot as it was (was: the read after the failed index answered JSON-RPC's bare
-    `Internal server error`, the readers' thread finding no room for its stack, its traceback
-    on stderr; and the SIGTERM's grace timer, a thread too, could not start: a traceback, and
-    the server never left; at 3,000 files the snapshot's tail, encoded as the room ran out,
-    ended the server by a segmentation fault, the call never answered)."""
-    small, middle, large = repos
+    one too large for the limit answers `out_of_memory` naming it; the next calls (a read, an
+    index) are answered; a SIGTERM ends the server at once, exit 143, stderr holding only its
+    address line; the store opens and holds the small snapshot as it was (was: the read after
+    the failed index answered JSON-RPC's bare `Internal server error`, the readers' thread
+    finding no room for its stack, its traceback on stderr; and the SIGTERM's grace timer, a
+    thread too, could not start: a traceback, and the server never left). The crash of a
+    smaller index at this limit, msgspec's encoder, is held by
+    tests/test_store_faults.py's encoding tests, where the room is set, not guessed."""
+    small, large = repos
     with _http_server(tmp_path, small.parent, limit=LIMIT_MIB << 20) as (p, url):
-        first, short, too_large, read, again = anyio.run(_calls, url, TOKEN, [
-            ("repo_index", {"repo": str(small)}), ("repo_index", {"repo": str(middle)}),
-            ("repo_index", {"repo": str(large)}), ("context_overview", {"repo": str(small)}),
-            ("repo_index", {"repo": str(small)})])
+        first, too_large, read, again = anyio.run(_calls, url, TOKEN, [
+            ("repo_index", {"repo": str(small)}), ("repo_index", {"repo": str(large)}),
+            ("context_overview", {"repo": str(small)}), ("repo_index", {"repo": str(small)})])
         assert first["ok"], first
-        assert short["error"]["code"] == "out_of_memory", short
-        assert f"(`ulimit -v` is {LIMIT_MIB} MiB)" in short["error"]["message"]
         assert too_large["error"]["code"] == "out_of_memory", too_large
         assert f"(`ulimit -v` is {LIMIT_MIB} MiB)" in too_large["error"]["message"]
         assert read["ok"] and read["data"]["identity"]["fingerprint"] == first["data"]["fingerprint"], read
