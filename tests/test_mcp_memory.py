@@ -54,6 +54,12 @@ async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dic
         return [json.loads((await client.call_tool(name, args)).content[0].text) for name, args in plan]
 
 
+def _mapped(pid: int) -> int:
+    """The address space process `pid` maps now, what its limit counts (the server's own
+    reading of itself is `memory_limit.mapped_bytes`)."""
+    return int(Path(f"/proc/{pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
+
+
 def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_serves_on(repos, tmp_path):
     """`rennet mcp --http` under `ulimit -v` 800 MiB: a small repository indexes; the index of
     one too large for the limit answers `out_of_memory` naming it; the next calls (a read, an
@@ -137,7 +143,7 @@ def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sig
     async def work(p: subprocess.Popen, url: str) -> list[dict]:
         async with Client(client_with(url, TOKEN)) as client:
             first = json.loads((await client.call_tool("repo_index", {"repo": str(small)})).content[0].text)
-            mapped = int(Path(f"/proc/{p.pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
+            mapped = _mapped(p.pid)
             resource.prlimit(p.pid, resource.RLIMIT_AS, (mapped + (4 << 20),) * 2)
             reads = [json.loads((await client.call_tool("context_overview", {"repo": str(small)})).content[0].text)
                      for _ in range(2)]
@@ -171,7 +177,7 @@ def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_m
     stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
 
     def room(p: subprocess.Popen, nbytes: int | None) -> None:
-        mapped = int(Path(f"/proc/{p.pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
+        mapped = _mapped(p.pid)
         resource.prlimit(p.pid, resource.RLIMIT_AS, (limit if nbytes is None else mapped + nbytes, limit))
 
     async def work(p: subprocess.Popen, url: str) -> tuple[list[dict], list[dict]]:
@@ -217,7 +223,7 @@ def test_a_server_short_of_memory_between_requests_answers_typed_or_says_one_lin
     from mcp.shared.exceptions import MCPError
 
     def room(p: subprocess.Popen, nbytes: int | None) -> None:
-        mapped = int(Path(f"/proc/{p.pid}/status").read_text().split("VmSize:")[1].split()[0]) << 10
+        mapped = _mapped(p.pid)
         soft = resource.RLIM_INFINITY if nbytes is None else mapped + nbytes
         resource.prlimit(p.pid, resource.RLIMIT_AS, (soft, resource.RLIM_INFINITY))
 
@@ -256,8 +262,9 @@ _READERS_SHORT = """
 import resource, threading
 import multiprocessing.context as context
 from context_tools.faces.readers import ReaderPool, Settings
+from indexer.contract.memory_limit import mapped_bytes
 
-mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+mapped = mapped_bytes()
 resource.setrlimit(resource.RLIMIT_AS, (mapped + (1 << 30), resource.getrlimit(resource.RLIMIT_AS)[1]))
 tries = []
 
@@ -297,12 +304,13 @@ import io
 from contextlib import contextmanager
 import anyio
 from context_tools.faces.mcp_stdio import _readline
+from indexer.contract.memory_limit import mapped_bytes
 
 soft, hard = resource.getrlimit(resource.RLIMIT_AS)
 
 @contextmanager
 def edge():
-    mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+    mapped = mapped_bytes()
     resource.setrlimit(resource.RLIMIT_AS, (mapped + (8 << 20) + (8 << 10), hard))  # a stack, and 8 KiB
     try:
         yield

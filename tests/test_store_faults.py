@@ -293,6 +293,7 @@ import resource
 import msgspec
 
 from context_tools.faces.dispatch import encode_wire
+from indexer.contract.memory_limit import mapped_bytes
 from indexer.model import Symbol
 from indexer.store.records import encode
 from indexer.store.symbol_lines import symbols_json
@@ -305,7 +306,7 @@ cases = {"stored": (encode, value, msgspec.msgpack.encode),
          "symbols": (symbols_json, symbols, lambda v: symbols_json(v))}
 soft, hard = resource.getrlimit(resource.RLIMIT_AS)
 for name, (made, of, reference) in cases.items():
-    mapped = int(open("/proc/self/status").read().split("VmSize:")[1].split()[0]) << 10
+    mapped = mapped_bytes()
     resource.setrlimit(resource.RLIMIT_AS, (mapped + (32 << 20), hard))
     try:
         made(of)
