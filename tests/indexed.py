@@ -50,6 +50,14 @@ def fingerprint_indexed(store: Path, repo: Path | str, rev: str) -> str:
         return api.index(str(repo), rev, store=opened, workers=1).fingerprint
 
 
+def facts_stored(store: Path) -> int:
+    """How many blobs' facts the store at `store` holds."""
+    from indexer.store.database import Store
+
+    with Store.open(store) as opened, opened.env.begin(db=opened.facts) as txn:
+        return txn.stat(opened.facts)["entries"]
+
+
 def indexed(files: dict[str, Any], prefix: str, message: str = "files") -> tuple[str, str]:
     """(repository path, store path) of `files` committed and indexed at main, in a scratch
     folder removed when the test process ends."""

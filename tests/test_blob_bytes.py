@@ -25,6 +25,7 @@ from indexer.fleet import batch
 from indexer.git import read as gitread
 from indexer.store.database import Store
 from tests.examples import examples
+from tests.indexed import facts_stored
 from tests.test_hostile_inputs import one_typed_line, rennet
 from tests.test_hostile_trees import BLOB, raw_commit, raw_tree
 
@@ -36,11 +37,6 @@ def distinct(n: int, size: int, tag: str = "") -> dict[str, str]:
         head = f"# {tag}{i}\n"
         out[f"m{i:03d}.py"] = head + "x = 1\n" * ((size - len(head)) // 6) + "#" * ((size - len(head)) % 6)
     return out
-
-
-def facts_stored(home: Path) -> int:
-    with Store.open(home) as store, store.env.begin(db=store.facts) as txn:
-        return txn.stat(store.facts)["entries"]
 
 
 def test_blobs_past_what_a_snapshot_reads_are_refused_before_any_is_parsed(tmp_path, monkeypatch):

@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from indexer.worker_start import PREPARE_ENV
-from tests.indexed import fingerprint_indexed
+from tests.indexed import facts_stored, fingerprint_indexed
 from tests.processes import children, into_their_work, wait_for_children
 from tests.test_context_world import PY, ROOT, cli_env
 
@@ -150,13 +150,6 @@ run()
 """
 
 
-def _facts_stored(store: Path) -> int:
-    from indexer.store.database import Store
-
-    with Store.open(store) as opened, opened.env.begin() as txn:
-        return txn.stat(opened.facts)["entries"]
-
-
 def _facts_and_names(store: Store) -> dict[str, list]:
     """Every row of the blob facts and name-index tables, by table, and the names its runs hold."""
     from indexer.store import name_runs
@@ -190,7 +183,7 @@ def test_an_index_stopped_with_part_of_its_facts_stored_resumes_as_a_fresh_one(s
     assert p.stdout is not None
     said_so = p.stdout.readline() if select.select([p.stdout], [], [], 60)[0] else ""
     assert said_so == "committed\n", f"no commit held: {ended_within(p, 30, 'the index neither committed nor ended')}"
-    held = _facts_stored(store)  # what the stop leaves: strictly between none and all, in every run
+    held = facts_stored(store)  # what the stop leaves: strictly between none and all, in every run
     assert 0 < held < cold.parsed_blobs
     (os.killpg if whole_group else os.kill)(p.pid, sig)
     out, err = ended_within(p, 30, "the index did not end on the signal")
