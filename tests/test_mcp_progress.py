@@ -34,18 +34,8 @@ def _repo(path: Path, files: int) -> Path:
 # world's, all serving the scratch root, where each test makes its repositories in a folder of
 # its own.
 @pytest.fixture(scope="module")
-def served_root(scratch_root: Path) -> Path:
-    return scratch_root
-
-
-@pytest.fixture(scope="module")
 def stdio_served(scratch_server: Scratch) -> Scratch:
     return scratch_server
-
-
-@pytest.fixture(scope="module")
-def raw_served(raw_stdio: RawStdio) -> RawStdio:
-    return raw_stdio
 
 
 @pytest.fixture(scope="module")
@@ -215,11 +205,11 @@ def test_working_tree_calls_wait_for_each_other_and_for_another_indexer_and_say_
     assert [told[-1][2] for told in heard].count("indexed") >= 1, heard
 
 
-def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(raw_served: RawStdio,
-                                                                                   served_root: Path):
+def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_it(raw_stdio: RawStdio,
+                                                                                  scratch_root: Path):
     """On the wire: `notifications/progress` carries the client's own token, each before the
     answer; a call that sent none gets none."""
-    repo = _repo(served_root / "raw-token" / "repo", 12)
+    repo = _repo(scratch_root / "raw-token" / "repo", 12)
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
     call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -228,11 +218,11 @@ def test_a_raw_progress_token_comes_back_on_each_notification_and_none_without_i
     bare = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "repo_index", "arguments": {"repo": str(repo), "rev": "HEAD"}}}
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', json.dumps(call).encode()]
-    answers = raw_served(lines, {0, 1})  # the bare call is sent once this one is answered
+    answers = raw_stdio(lines, {0, 1})  # the bare call is sent once this one is answered
     told = [a for a in answers if a.get("method") == "notifications/progress"]
     assert told and all(a["params"]["progressToken"] == "tok-7" for a in told), answers
     assert answers.index(told[-1]) < next(i for i, a in enumerate(answers) if a.get("id") == 1)
-    answers = raw_served([json.dumps(bare).encode()], {2})
+    answers = raw_stdio([json.dumps(bare).encode()], {2})
     # the same server, its first call done: the call that sent no token is told nothing
     assert any(a.get("id") == 2 and "result" in a for a in answers), answers
     assert not any(a.get("method") == "notifications/progress" for a in answers), answers
@@ -323,8 +313,8 @@ def test_a_wait_is_told_growing_and_below_the_run_that_follows():
     assert sent[4:] == [(0.25, 1, "reading the tree"), (0.5, 1, "assembling the snapshot"), (1, 1, "indexed")]
 
 
-def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echoed(raw_served: RawStdio,
-                                                                                    served_root: Path):
+def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echoed(raw_stdio: RawStdio,
+                                                                                   scratch_root: Path):
     """The token comes back on each notification of its call: one of megabytes, from a client
     that does not read them, made the server hold a serialized copy per notification (15 calls
     with 3.9 MB tokens, never read, held 460 MB over HTTP where the same bodies held 93 MB). A
@@ -332,7 +322,7 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     is echoed as sent, and the server serves on."""
     from context_tools.faces.mcp_progress import MAX_TOKEN_CHARS
 
-    repo = _repo(served_root / "token-bound" / "repo", 3)
+    repo = _repo(scratch_root / "token-bound" / "repo", 3)
     init = (b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
             b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}')
 
@@ -344,7 +334,7 @@ def test_a_progress_token_past_its_bound_is_invalid_params_and_one_at_it_is_echo
     at, past = "a" * MAX_TOKEN_CHARS, "b" * (MAX_TOKEN_CHARS + 1)
     lines = [init, b'{"jsonrpc":"2.0","method":"notifications/initialized"}', call(1, past), call(2, at),
              b'{"jsonrpc":"2.0","id":3,"method":"ping"}']
-    answers = raw_served(lines, {0, 1, 2, 3})
+    answers = raw_stdio(lines, {0, 1, 2, 3})
     by_id = {a["id"]: a for a in answers if "id" in a}
     refused = by_id[1]["error"]
     assert refused["code"] == -32602 and f"over the {MAX_TOKEN_CHARS}" in refused["message"], by_id[1]
@@ -358,10 +348,10 @@ CANCELLED_FILES = 1500
 
 
 @pytest.fixture(scope="module")
-def cancelled_repo(served_root: Path, tmp_path_factory) -> tuple[Path, str]:
+def cancelled_repo(scratch_root: Path, tmp_path_factory) -> tuple[Path, str]:
     """A repository large enough that its index is still parsing when a cancel reaches it, and
     the fingerprint a fresh store's index of it gives; each transport's test only reads it."""
-    repo = _repo(served_root / "cancelled" / "repo", CANCELLED_FILES)
+    repo = _repo(scratch_root / "cancelled" / "repo", CANCELLED_FILES)
     fresh = subprocess.run([PY, "-m", "context_tools.faces.cli", "index", str(repo), "--json"], cwd=ROOT,
                            env=cli_env(str(tmp_path_factory.mktemp("cancelled") / "fresh")), capture_output=True,
                            text=True, timeout=300)
