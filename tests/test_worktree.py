@@ -235,14 +235,6 @@ def test_mcp_worktree_default_applies_only_where_the_caller_chose_nothing():
     assert worktree_default(delta, {"base": "v1"}) == {"base": "v1", "worktree": True}
 
 
-@pytest.fixture(scope="module")
-def worktree_stdio(worktree_server):
-    """The `run` of the `--worktree` server a test process shares (tests/conftest.py), for the
-    tests that send it calls about checkouts of their own: each checkout is a repository the
-    others do not name."""
-    return worktree_server.run
-
-
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, tmp_path, transport, request):
     from tests.mcp_clients import run_session, text_of
@@ -256,7 +248,7 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
         return tools, text_of(indexed), text_of(seen), text_of(committed)
 
     if transport == "stdio":
-        tools, indexed, seen, committed = request.getfixturevalue("worktree_stdio")(work)
+        tools, indexed, seen, committed = request.getfixturevalue("worktree_server").run(work)
     else:
         tools, indexed, seen, committed = run_session(transport, str(tmp_path / "home"), work, "--worktree")
     # a tool that reads the working tree writes its snapshot: the server says so
@@ -269,7 +261,7 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
     assert committed["freshness"]["worktree"]["changed"] == 4
 
 
-def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(edited, worktree_stdio):
+def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(edited, worktree_server):
     """docs/agents.md, argument types: a value whose JSON type a client lost is read as the tool's
     schema declares it. A `--worktree` server lists `worktree` on its read tools, so `"true"` and
     `"false"` read as the booleans there, as `"5"` does for a limit."""
@@ -287,7 +279,7 @@ def test_a_worktree_servers_read_tool_reads_a_worktree_argument_of_a_lost_type(e
             answers.append(pair)
         return answers
 
-    answers = worktree_stdio(work)
+    answers = worktree_server.run(work)
     for got, want in answers:
         assert want["ok"], want
         for body in (got, want):
