@@ -47,6 +47,38 @@ def test_batches_the_writer_process_writes_are_in_the_store_with_their_names(tmp
             assert len(list(index.using("beta"))) == 16
 
 
+def test_buffered_facts_are_committed_once_the_oldest_has_waited_seconds(tmp_path):
+    """Facts fewer than a batch are committed once the oldest of those buffered has waited
+    SECONDS, as later facts come in, so that an index stopped keeps all but its last few
+    seconds of parse; the wait counts from the oldest, and starts again after a commit."""
+    now = [0.0]
+    seen: list[list[int]] = []
+    with Store.open(tmp_path / "store") as store:
+        writer = FactsWriter(store, lambda batch: seen.append([int(x.key[:40], 16) for x in batch]),
+                             clock=lambda: now[0])
+        wait = FactsWriter.SECONDS
+        for n, at in enumerate([0.0, wait / 2, wait * 0.99]):  # the first waited less than SECONDS
+            now[0] = at
+            writer.add([_stored(n)])
+        assert seen == [] and not _in_store(store, 0)
+        now[0] = wait
+        writer.add([_stored(3)])  # the first has waited SECONDS: all four committed
+        assert seen == [[0, 1, 2, 3]] and all(_in_store(store, n) for n in range(4))
+        now[0] = wait * 1.5
+        writer.add([_stored(4)])  # the oldest buffered now came just now
+        now[0] = wait * 2.49
+        writer.add([])
+        assert seen == [[0, 1, 2, 3]] and not _in_store(store, 4)
+        now[0] = wait * 2.5
+        writer.add([_stored(5)])
+        assert seen == [[0, 1, 2, 3], [4, 5]] and _in_store(store, 5)
+        now[0] = wait * 10  # nothing buffered waited: a long pause alone commits nothing
+        writer.add([_stored(6)])
+        assert seen == [[0, 1, 2, 3], [4, 5]]
+        writer.flush()
+        assert seen[-1] == [6]
+
+
 def test_a_write_that_fails_in_the_process_raises_its_own_error_and_writes_nothing_of_its_batch(tmp_path, monkeypatch):
     monkeypatch.setattr(FactsWriter, "IN_PASSING", 0)
     with Store.open(tmp_path / "store") as store:

@@ -129,15 +129,17 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
     assert fingerprint_indexed(store, corpus, "HEAD") == fresh_head
 
 
-# `rennet ARGS` with its blob facts committed 64 blobs a transaction (FactsWriter.BLOBS, a bound
-# set lower: the shipped 8,192 is more than the corpus holds, so its facts would come in one),
-# held after its first commit, saying so on stdout, until the test stops it: the moment is the
-# facts writer's own, reached in every run, not a guess at how far a timer gets. A batch that
-# small is written in the indexer's own process (FactsWriter.IN_PASSING), where the hook sits.
+# `rennet ARGS` with one of its facts writer's bounds set lower (BOUND: FactsWriter.BLOBS to 64
+# blobs a transaction, since the shipped 8,192 is more than the corpus holds; or SECONDS to 0,
+# each chunk's facts committed as it comes rather than once the oldest has waited the shipped
+# SECONDS, which a parse this short may never reach), held after its first commit, saying so
+# on stdout, until the test stops it: the moment is the facts writer's own, reached in every
+# run, not a guess at how far a timer gets. A batch that small is written in the indexer's own
+# process (FactsWriter.IN_PASSING), where the hook sits.
 _HELD_AFTER_A_COMMIT = """
 import os, sys
 from indexer.store import facts_writer
-facts_writer.FactsWriter.BLOBS = 64
+facts_writer.FactsWriter.BOUND
 write = facts_writer.write_facts
 def write_and_hold(store, pending):
     write(store, pending)
@@ -161,24 +163,34 @@ def _facts_and_names(store: Store) -> dict[str, list]:
     return held
 
 
-@pytest.mark.parametrize("sig, whole_group, workers", [(signal.SIGKILL, False, 2), (signal.SIGINT, True, 1)],
-                         ids=["sigkill-to-the-indexer", "ctrl-c-to-its-group"])
-def test_an_index_stopped_with_part_of_its_facts_stored_resumes_as_a_fresh_one(sig, whole_group, workers, corpus,
-                                                                               fresh_store, tmp_path):
+@pytest.mark.parametrize("sig, whole_group, workers, bound", [
+    (signal.SIGKILL, False, 2, "BLOBS = 64"), (signal.SIGINT, True, 1, "BLOBS = 64"),
+    (signal.SIGTERM, True, 2, "SECONDS = 0")],
+    ids=["sigkill-to-the-indexer", "ctrl-c-to-its-group", "sigterm-to-its-group-committed-by-age"])
+def test_an_index_stopped_with_part_of_its_facts_stored_resumes_as_a_fresh_one(sig, whole_group, workers, bound,
+                                                                               corpus, fresh_store, tmp_path):
     """An index stopped once it has committed some of its blob facts and not all: SIGKILL to the
-    indexer alone (with its workers), or a Ctrl-C to its group. The store holds those facts and
-    no snapshot; the next index reuses exactly them and parses the rest, and gives the fresh
-    store's fingerprint and dump, and the same blob facts and name index (was untested: every
-    other stop strikes before any facts are committed, so facts stored under the wrong key
-    passed them all)."""
+    indexer alone (with its workers), a Ctrl-C or SIGTERM to its group. The store holds those
+    facts and no snapshot; the next index reuses exactly them and parses the rest, and gives the
+    fresh store's fingerprint and dump, and the same blob facts and name index (was untested:
+    every other stop strikes before any facts are committed, so facts stored under the wrong key
+    passed them all). With its batches as large as shipped, the facts are committed by their age
+    alone, the corpus holding fewer blobs and bytes than a batch (was: none committed before the
+    index's end, so a stop kept none of its parse)."""
     from indexer import api
     from indexer.contract.errors import NotIndexed
     from indexer.store.database import Store
+    from indexer.store.facts_writer import FactsWriter
 
     fresh, cold = fresh_store
+    if bound.startswith("SECONDS"):  # the corpus fills no batch: only the facts' age commits them
+        with Store.open(fresh) as opened, opened.env.begin(db=opened.facts) as txn:
+            held_bytes = sum(len(v) for _, v in txn.cursor().iternext()) + sum(
+                len(v) for _, v in txn.cursor(db=opened.occurrences).iternext())
+        assert cold.parsed_blobs < FactsWriter.BLOBS and held_bytes < FactsWriter.BYTES
     store = tmp_path / "store"
-    p = subprocess.Popen([PY, "-c", _HELD_AFTER_A_COMMIT, "index", "--repo", str(corpus), "--store", str(store),
-                          "--workers", str(workers), "--quiet"], cwd=ROOT, env=cli_env(None), stdin=subprocess.PIPE,
+    p = subprocess.Popen([PY, "-c", _HELD_AFTER_A_COMMIT.replace("BOUND", bound), "index", "--repo", str(corpus),
+                          "--store", str(store), "--workers", str(workers), "--quiet"], cwd=ROOT, env=cli_env(None), stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert p.stdout is not None
     said_so = p.stdout.readline() if select.select([p.stdout], [], [], 60)[0] else ""
@@ -187,7 +199,8 @@ def test_an_index_stopped_with_part_of_its_facts_stored_resumes_as_a_fresh_one(s
     assert 0 < held < cold.parsed_blobs
     (os.killpg if whole_group else os.kill)(p.pid, sig)
     out, err = ended_within(p, 30, "the index did not end on the signal")
-    said = (-sig, "") if sig == signal.SIGKILL else (130, INTERRUPTED)
+    said = {signal.SIGKILL: (-sig, ""), signal.SIGINT: (130, INTERRUPTED),
+            signal.SIGTERM: (143, "rennet: interrupted: stopped by SIGTERM\n")}[sig]
     assert (p.returncode, err, out) == (*said, "")
     assert _none_live(p.pid), _live(p.pid)
     with Store.open(store) as opened:

@@ -1,7 +1,12 @@
 """Stored facts written in large transactions, large batches in a process of their own.
 
 Each commit syncs to disk and copies every B-tree page it touches, the name index's above
-all, so a few large transactions write less than many small ones.
+all, so a few large transactions write less than many small ones. Facts are committed all the
+same once the oldest of those buffered has waited SECONDS: an index stopped (a Ctrl-C, a
+signal, its server's end) keeps the parse work of all but its last few seconds, which the
+next index reuses, rather than none of it when it held fewer blobs than a batch. A commit
+costs more the larger the store, so SECONDS is long enough that a cold index pays a share of
+its time too small to tell, and short enough that little work is lost to a stop.
 
 An indexer's batches go to a writer process while it goes on. Written from a thread of the
 indexer instead, each put let go of the interpreter lock and then waited to take it back from
@@ -22,6 +27,7 @@ import os
 import pickle
 import subprocess
 import sys
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
@@ -33,27 +39,35 @@ from indexer.store.records import StoredFacts, put_stored_many
 
 
 class FactsWriter:
-    """Stored facts buffered and written a large transaction at a time. In the `background`,
+    """Stored facts buffered and written a large transaction at a time, and once the oldest
+    buffered has waited SECONDS (by `clock`), told as facts are added. In the `background`,
     batches larger than IN_PASSING go to a writer process, started on the first; the caller
     goes on meanwhile and calls `wait` before anything that must see the facts in the store."""
 
     BLOBS = 8192
     BYTES = 32 << 20
+    SECONDS = 5.0  # the longest the oldest buffered facts wait for a commit, told as more come in
     IN_PASSING = 256  # blobs a batch may hold and be written here all the same (see the module's docstring)
 
     def __init__(self, store: Store, flushed: Callable[[list[StoredFacts]], None] | None = None,
-                 background: bool = False) -> None:
+                 background: bool = False, clock: Callable[[], float] = time.monotonic) -> None:
         self._store = store
         self._flushed = flushed
         self._pending: list[StoredFacts] = []
         self._bytes = 0
+        self._clock = clock
+        self._oldest = 0.0  # when the oldest of the buffered facts came
         self._background = background
         self._process: WriterProcess | None = None
 
     def add(self, stored: list[StoredFacts]) -> None:
+        now = self._clock()
+        if not self._pending:
+            self._oldest = now
         self._pending.extend(stored)
         self._bytes += sum(len(x.packed_core) + len(x.packed_occurrences) for x in stored)
-        if len(self._pending) >= self.BLOBS or self._bytes >= self.BYTES:
+        if (len(self._pending) >= self.BLOBS or self._bytes >= self.BYTES
+                or now - self._oldest >= self.SECONDS):
             self.flush()
 
     def flush(self) -> None:
