@@ -492,18 +492,19 @@ run()
 """
 
 
-def _http_server_with_a_request_in_flight(tmp_path: Path, grace: float, default_grace: float | None = None,
+def _http_server_with_a_request_in_flight(tmp_path: Path, grace: float | None, default_grace: float | None = None,
                                           ) -> tuple[subprocess.Popen, socket.socket]:
-    """`rennet mcp --http --stop-grace grace` (with its default grace set to `default_grace`
-    seconds when given), and a connection holding a POST whose body is still coming: a request
-    in flight, for as long as the connection stays open."""
+    """`rennet mcp --http --stop-grace grace` (none given when `grace` is None; its default
+    grace set to `default_grace` seconds when given), and a connection holding a POST whose
+    body is still coming: a request in flight, for as long as the connection stays open."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     token = "t" * 40
     run = ["-m", "context_tools.faces.cli"] if default_grace is None else ["-c", _DEFAULT_GRACE_SET, str(default_grace)]
     p = subprocess.Popen([PY, *run, "mcp", "--http", f"127.0.0.1:{port}", "--token-env",
-                          "RENNET_TEST_TOKEN", "--root", str(tmp_path), "--stop-grace", str(grace)], cwd=ROOT,
+                          "RENNET_TEST_TOKEN", "--root", str(tmp_path),
+                          *(() if grace is None else ("--stop-grace", str(grace)))], cwd=ROOT,
                          env=cli_env(str(tmp_path / "home"), RENNET_TEST_TOKEN=token, **_PREPARED),
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
@@ -584,6 +585,26 @@ def test_a_stop_grace_longer_than_the_default_is_waited_and_ends_with_the_reques
             os.killpg(p.pid, signal.SIGKILL)
             p.wait()
     assert waited, "the server left at the default grace, not the one it was given"
+    assert p.returncode == 143
+
+
+def test_with_no_stop_grace_given_the_server_waits_its_default_grace_and_leaves(tmp_path):
+    """`rennet mcp --http` with no `--stop-grace`, told to stop (SIGTERM) with a request in
+    flight: it is still up a second and a half later, waiting on the request, and leaves once
+    its default grace (`mcp_http.SHUTDOWN_SECONDS`) has passed, exit 143. No other test held
+    the default: each gives `--stop-grace` or sets the default itself."""
+    p, client = _http_server_with_a_request_in_flight(tmp_path, None)
+    try:
+        with client:
+            os.killpg(p.pid, signal.SIGTERM)
+            time.sleep(1.5)
+            waited = p.poll() is None
+            p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert waited, "the server left before its default grace had passed"
     assert p.returncode == 143
 
 

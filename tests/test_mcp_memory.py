@@ -159,6 +159,55 @@ def test_a_server_with_no_room_left_for_a_thread_answers_typed_and_leaves_on_sig
     assert (p.returncode, err) == (143, "")
 
 
+def test_a_stdio_server_with_no_room_left_for_a_thread_reads_and_answers_on(small, tmp_path):
+    """`rennet mcp` over stdio whose limit is lowered, after it has served a call, to a few MiB
+    above what it maps: no room for another thread's stack, as while an index in flight holds
+    the memory. It reads and answers what comes next: pings, the tools' list, an index whose
+    client asked for progress (answered, or `out_of_memory`; its progress written while its
+    call holds a thread), a read; its stderr stays empty, and at end of input it leaves, exit
+    0 (was: each line was read in a thread started for it, refused with no room: the server
+    ended with one `out_of_memory` line, the client's session lost, though the memory would
+    come back; and its answers were written in anyio's worker threads, one started when the
+    call held the idle one)."""
+    from tests.mcp_clients import INIT, RawStdio
+
+    def line(rid: int, method: str, params: dict | None = None) -> bytes:
+        return json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, **({"params": params} if params else {})
+                           }).encode()
+
+    def call(rid: int, name: str, progress: bool = False) -> bytes:
+        return line(rid, "tools/call", {"name": name, "arguments": {"repo": str(small)},
+                                        **({"_meta": {"progressToken": rid}} if progress else {})})
+
+    def replies(answers: list[dict]) -> dict[object, dict]:
+        return {a["id"]: a for a in answers if "id" in a}
+
+    server = RawStdio(str(tmp_path / "home"), "--root", str(small.parent))
+    try:
+        first = replies(server([json.dumps(INIT).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                                call(2, "repo_index")], {1, 2}))
+        assert not first[2]["result"]["isError"], first[2]
+        hard = resource.prlimit(server.proc.pid, resource.RLIMIT_AS)[1]
+        resource.prlimit(server.proc.pid, resource.RLIMIT_AS, (_mapped(server.proc.pid) + (4 << 20), hard))
+        for batch in range(2):
+            ids = range(10 * batch + 10, 10 * batch + 15)
+            answers = server([line(ids[0], "ping"), line(ids[1], "tools/list"), call(ids[2], "repo_index", True),
+                              line(ids[3], "ping"), call(ids[4], "context_overview")], set(ids))
+            got = replies(answers)
+            assert any(a.get("method") == "notifications/progress" for a in answers), answers
+            assert got[ids[0]]["result"] == got[ids[3]]["result"] == {}, got
+            assert got[ids[1]]["result"]["tools"], got[ids[1]]
+            for rid in ids[2], ids[4]:
+                body = json.loads(got[rid]["result"]["content"][0]["text"])
+                assert body["ok"] or body["error"]["code"] == "out_of_memory", body
+        assert server.err == b"", server.err
+        server.close()
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait()
+
+
 def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_memory(small, tmp_path):
     """`rennet mcp --http` under `ulimit -v` 400 MiB: it starts and lists its tools, but the
     store's map (half the limit) does not fit beside what the server maps. Each call answers
@@ -300,10 +349,9 @@ from context_tools.faces.readers import ReaderPool, Settings
 from indexer import worker_start
 import indexer.extract.child_process, multiprocessing.forkserver  # loaded: the edge meets the start alone
 
-import io
 from contextlib import contextmanager
 import anyio
-from context_tools.faces.mcp_stdio import _readline
+from context_tools.faces.mcp_stdio import _Lane
 from indexer.contract.memory_limit import mapped_bytes
 
 soft, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -327,16 +375,15 @@ worker_start.from_forkserver()
 with edge():
     worker_start.start_soon()
 
-async def read_a_line():
-    stdin = io.BytesIO(b"{}\\n")
+async def start_the_reader():
     try:
         with edge():
-            await _readline(stdin, 10)
+            _Lane("rennet-mcp-stdin").start()
     except RuntimeError as exc:
         return str(exc)
-    return "read"
+    return "started"
 
-print(pool._started, memo._settler, worker_start._starting, anyio.run(read_a_line), threading.active_count())
+print(pool._started, memo._settler, worker_start._starting, anyio.run(start_the_reader), threading.active_count())
 """
 
 
@@ -344,7 +391,8 @@ def test_threads_the_server_starts_with_room_for_a_stack_but_not_a_start_are_put
     """Under a `ulimit -v` leaving room for a thread's stack and 8 KiB, the threads the MCP
     server starts are not started: the readers' start and the forkserver's (on the event loop),
     the cache's settler (in a call's thread) are put off to a later call; the stdio server's
-    read of a line (on the event loop) is refused, as with no room for its stack (was: the new
+    reader thread, started once as it starts serving (on the event loop), is refused, as with
+    no room for its stack (was: the new
     thread died as it began, before it said so, and `Thread.start` waited for it for good:
     the whole server frozen, deaf to SIGTERM, or the call never answered; the readers' start
     met after an index ran short at 3,500 files under 800 MiB, the settler's when a server's

@@ -15,6 +15,10 @@ client owes the server (its roots) or a cancel that frees a place is not held be
 that room is full too the reader waits for answers to go out before it reads on, so a client
 that never reads its answers holds the server to bounded memory.
 
+Stdin is read, and stdout written, each on one daemon thread the transport starts once
+(`_Lane`), a line read only when the transport asks for the next: no message needs a thread
+of its own, and nothing is read ahead of what the bounds above allow.
+
 While serving, fd 0 reads the null device and fd 1 writes to stderr, so a handler (or a
 library it calls) can neither read the protocol's input nor write into its output.
 """
@@ -26,11 +30,14 @@ import json
 import os
 import sys
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, AsyncIterator, BinaryIO
+from functools import partial
+from typing import TYPE_CHECKING, AsyncIterator, BinaryIO, Callable, TypeVar
 
 from context_tools.faces.standard_streams import Waiting
 
 if TYPE_CHECKING:  # the SDK loads with the server, not with this module
+    import anyio
+    from anyio.lowlevel import EventLoopToken
     from mcp.shared._context_streams import ContextSendStream
     from mcp.shared.message import SessionMessage
     from mcp_types import JSONRPCMessage, RequestId
@@ -44,6 +51,8 @@ DRAIN_SECONDS = 300  # at end of input, how long requests in flight may still ta
 
 
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+
+T = TypeVar("T")
 
 
 class Shape:
@@ -168,57 +177,93 @@ def wire_line(message: JSONRPCMessage) -> bytes:
     return data.encode("utf-8") + b"\n"
 
 
-async def _readline(stream: BinaryIO, size: int) -> bytes:
-    """`stream.readline(size)` on a daemon thread of its own: a read waiting on a client that
-    writes nothing more must not hold the process at exit, as one of anyio's worker threads
-    would (they are waited for). Cancelled, the wait ends and the line, if one comes, is
-    dropped."""
-    import threading
+class _Lane:
+    """One daemon thread of the transport's own doing the blocking reads of stdin (or writes of
+    stdout) one at a time, each as the event loop asks for it. Started once: under a `ulimit -v`
+    a thread started for a message finds no room while a call in flight holds it, and the
+    server would end. A daemon: a read waiting on a client that writes nothing more must not
+    hold the process at exit, as one of anyio's worker threads would (they are waited for).
 
-    import anyio
-    import anyio.from_thread
-    import anyio.lowlevel
+    The thread reads nothing the loop has not asked for, so the bounds on what is read and held
+    are the transport's alone. A job's failure (a read error, a broken pipe) is raised where it
+    was awaited; a wait cancelled drops its job's outcome."""
 
-    from indexer.contract.memory_limit import start_thread
+    def __init__(self, name: str) -> None:
+        import queue
 
-    token = anyio.lowlevel.current_token()
-    done = anyio.Event()
-    got: list[bytes | BaseException] = []
+        self._name = name
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], None], anyio.Event] | None] = queue.SimpleQueue()
 
-    def read() -> None:
-        try:
-            got.append(stream.readline(size))
-        except BaseException as exc:  # handed to the waiting task, raised there
-            got.append(exc)
-        try:
-            anyio.from_thread.run_sync(done.set, token=token)
-        except RuntimeError:  # the loop has ended: no one waits for this line
-            pass
+    def start(self) -> None:
+        """Start the thread, on the event loop: refused as `start_thread` refuses one (a start
+        waited on for good, room for its stack but not its start, would hold the whole server)."""
+        import threading
 
-    # on the event loop: a start waited on for good (room for its stack, not its start, under a
-    # `ulimit -v`) would hold the whole server; refused as one with no room for its stack is
-    start_thread(threading.Thread(target=read, name="rennet-mcp-stdin", daemon=True))
-    await done.wait()
-    if isinstance(got[0], BaseException):
-        raise got[0]
-    return got[0]
+        import anyio.lowlevel
+
+        from indexer.contract.memory_limit import start_thread
+
+        token = anyio.lowlevel.current_token()
+        start_thread(threading.Thread(target=self._serve, args=(token,), name=self._name, daemon=True))
+
+    def _serve(self, token: EventLoopToken) -> None:
+        import anyio.from_thread
+
+        while (job := self._jobs.get()) is not None:
+            step, done = job
+            step()
+            try:
+                anyio.from_thread.run_sync(done.set, token=token)
+            except RuntimeError:  # the loop has ended: no one waits for this job
+                return
+
+    async def run(self, job: Callable[[], T]) -> T:
+        """`job()` on the lane's thread, after the jobs asked for before it."""
+        import anyio
+
+        got: list[T] = []
+        failed: list[BaseException] = []
+
+        def step() -> None:
+            try:
+                got.append(job())
+            except BaseException as exc:  # handed to the waiting task, raised there
+                failed.append(exc)
+
+        done = anyio.Event()
+        self._jobs.put((step, done))
+        await done.wait()
+        if failed:
+            raise failed[0]
+        return got[0]
+
+    def stop(self) -> None:
+        """The thread ends once the job it is doing, if any, is done (a read may wait on the
+        client for good: the thread, a daemon, does not hold the process)."""
+        self._jobs.put(None)
 
 
-async def _lines(stream: BinaryIO) -> AsyncIterator[bytes]:
-    """Each line's message, without its newline: at most MAX_LINE_BYTES, or one byte more to
-    tell an overlong one, whose rest is read and dropped in bounded chunks, never held. The
-    newline is no part of the message, so one of MAX_LINE_BYTES is taken, as over HTTP."""
+async def _lines(stdin: _Lane, stream: BinaryIO) -> AsyncIterator[bytes]:
+    """Each line's message, without its newline, read on `stdin`'s thread: at most
+    MAX_LINE_BYTES, or one byte more to tell an overlong one, whose rest is read and dropped in
+    bounded chunks, never held. The newline is no part of the message, so one of MAX_LINE_BYTES
+    is taken, as over HTTP."""
     while True:
-        line = await _readline(stream, MAX_LINE_BYTES + 2)  # the bound, a byte past it, or its newline
+        line = await stdin.run(partial(stream.readline, MAX_LINE_BYTES + 2))  # the bound, a byte past it, or its newline
         if not line:
             return
         if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
             while True:
-                rest = await _readline(stream, MAX_LINE_BYTES)
+                rest = await stdin.run(partial(stream.readline, MAX_LINE_BYTES))
                 if not rest or rest.endswith(b"\n"):
                     break
         if line.strip():
             yield line.removesuffix(b"\n")
+
+
+def _written(stream: BinaryIO, data: bytes) -> None:
+    stream.write(data)
+    stream.flush()
 
 
 def _divert(fd: int, flags: int) -> int:
@@ -265,7 +310,16 @@ async def stdio_transport():
     in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
     # read and written as blocking whatever flags the client left on its pipes (Waiting)
     stdin = io.BufferedReader(Waiting(in_fd, owned=True), 1 << 16)
-    stdout = anyio.wrap_file(io.BufferedWriter(Waiting(out_fd, owned=True)))
+    stdout = io.BufferedWriter(Waiting(out_fd, owned=True))
+    # each end of the wire on a thread of its own for the whole session: no message needs a
+    # thread started for it (a stdio server whose limit leaves no room for one serves on)
+    reading, writing = _Lane("rennet-mcp-stdin"), _Lane("rennet-mcp-stdout")
+    reading.start()
+    try:
+        writing.start()
+    except BaseException:
+        reading.stop()
+        raise
     read_writer, read_stream = create_context_streams[SessionMessage | Exception](0)
     write_stream, write_reader = create_context_streams[SessionMessage](0)
     replies = write_stream.clone()  # the reader answers what it refuses on the server's own wire
@@ -292,7 +346,7 @@ async def stdio_transport():
         nonlocal read_all
         async with read_writer, replies, anyio.create_task_group() as handing:
             handing.start_soon(hand_over, read_writer.clone())
-            async for line in _lines(stdin):
+            async for line in _lines(reading, stdin):
                 checked = check_line(line)  # (message, None) or (None, its error): indexed, each branch is typed
                 if checked[1] is None:
                     message = checked[0]
@@ -331,8 +385,7 @@ async def stdio_transport():
             async with write_reader:
                 async for session_message in write_reader:
                     message = session_message.message
-                    await stdout.write(wire_line(message))
-                    await stdout.flush()
+                    await writing.run(partial(_written, stdout, wire_line(message)))
                     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
                         admission.answered(coerce_request_id(message.id))
                         changes.tell()
@@ -341,14 +394,18 @@ async def stdio_transport():
         finally:
             drained.set()
 
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(reader)
-        tg.start_soon(writer)
-        try:
-            yield read_stream, write_stream
-        except BaseException:  # cancelled (a Ctrl-C) or failed: no reply is waited for
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(reader)
+            tg.start_soon(writer)
+            try:
+                yield read_stream, write_stream
+            except BaseException:  # cancelled (a Ctrl-C) or failed: no reply is waited for
+                tg.cancel_scope.cancel()
+                raise
+            with anyio.move_on_after(5):  # let the last replies out, then stop the blocked reader
+                await drained.wait()
             tg.cancel_scope.cancel()
-            raise
-        with anyio.move_on_after(5):  # let the last replies out, then stop the blocked reader
-            await drained.wait()
-        tg.cancel_scope.cancel()
+    finally:
+        reading.stop()
+        writing.stop()
