@@ -855,6 +855,101 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
     assert fingerprint_indexed(tmp_path / "home", corpus, "HEAD") == fresh_head
 
 
+@pytest.mark.parametrize("grace", [None, "3600"])
+def test_a_call_answering_seconds_after_the_stop_is_answered_and_the_server_then_leaves(grace, tmp_path):
+    """`rennet mcp --http` with its default grace (no `--stop-grace`) or an hour's, and a client
+    of the 2025 protocol (a session, with its own stream open) whose index waits for another
+    indexer of the store (held by this test), telling so at once and every `TICK_SECONDS`:
+    SIGTERM right after the first, so the call answers `interrupted` at its next, seconds after
+    the stop and within the default grace. The client gets that answer, and the server then
+    leaves, 143 without a word, the client's session and its stream still open, without
+    waiting out the hour (was: sse_starlette closed the call's stream half a second after the
+    stop, the client got `SSE stream ended without a response`, and the server stayed up to
+    its grace's end for nothing)."""
+    import threading
+
+    import anyio
+    import anyio.to_thread
+    from mcp import Client
+
+    from context_tools.faces.mcp_http import SHUTDOWN_SECONDS
+    from corpora.gitbuild import RepoBuilder
+    from tests.held_store import hold_store
+    from tests.mcp_clients import client_with
+
+    RepoBuilder(tmp_path / "root" / "repo").commit({"app.py": "def main():\n    return 1\n"}, message="base")
+    token = "t" * 40
+    p, port = _http_server(tmp_path, tmp_path / "root", token, *(("--stop-grace", grace) if grace else ()))
+    release = threading.Event()
+    holder = hold_store(tmp_path / "home", 120, release)
+    told: list[bool] = []
+    answers: list[dict] = []
+    ended: list[tuple[str, str]] = []
+
+    async def work() -> None:
+        async def heard(progress: float, total: float | None, message: str | None) -> None:
+            if not told and (message or "").startswith("waiting for another index of this store"):
+                os.killpg(p.pid, signal.SIGTERM)  # a service manager's stop
+                told.append(True)
+
+        async with Client(client_with(f"http://127.0.0.1:{port}/mcp", token), mode="legacy") as client:
+            with anyio.fail_after(SHUTDOWN_SECONDS + 30):
+                reply = await client.call_tool("repo_index", {"repo": str(tmp_path / "root" / "repo")},
+                                               progress_callback=heard)
+            answers.append(json.loads(reply.content[0].text))
+            ended.append(await anyio.to_thread.run_sync(
+                ended_within, p, SHUTDOWN_SECONDS + 15, "the server did not leave once its call had answered"))
+
+    try:
+        try:
+            anyio.run(work)
+        except BaseException:  # what the server said is why its client got no answer
+            if answers:
+                raise
+            os.killpg(p.pid, signal.SIGKILL)
+            raise AssertionError(f"no answer; the server's stderr: {p.communicate()[1]!r}")
+    finally:
+        release.set()
+        holder.join()
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert told, "the call never told that it waited"
+    assert answers[0]["error"]["code"] == "interrupted", answers
+    assert answers[0]["error"]["message"].startswith("the server is stopping (SIGTERM)"), answers
+    assert (p.returncode, ended[0][1]) == (143, "")
+
+
+def test_an_http_server_with_no_call_in_flight_leaves_at_once_though_a_session_stream_is_open(tmp_path):
+    """A session's own stream (its GET, the server's way to send it requests and notifications)
+    is open, no call in flight, the grace an hour: SIGTERM ends the stream, cleanly, and the
+    server leaves, 143 (the fault made by hand: the streams kept open until no call is in
+    flight, and never closed then, the server waited out its grace)."""
+    import httpx2
+
+    from tests.mcp_clients import INIT
+
+    token = "t" * 40
+    p, port = _http_server(tmp_path, tmp_path, token, "--stop-grace", "3600")
+    url = f"http://127.0.0.1:{port}/mcp"
+    headers = {"accept": "application/json, text/event-stream", "authorization": f"Bearer {token}"}
+    try:
+        with httpx2.Client(headers=headers, timeout=60) as client:
+            opened = client.post(url, json=INIT)
+            session = {"mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+            client.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
+            with client.stream("GET", url, headers={**session, "accept": "text/event-stream"}) as stream:
+                assert stream.status_code == 200, stream.read()
+                os.killpg(p.pid, signal.SIGTERM)
+                out, err = ended_within(p, 20, "the server waited out its grace with a session's stream open")
+                stream.read()  # ended whole: its last chunk sent, not cut by the process's exit
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert (p.returncode, err) == (143, "")
+
+
 @pytest.mark.parametrize("sig, moment", [(signal.SIGTERM, "a worker starting"), (signal.SIGHUP, "a worker starting"),
                                         (signal.SIGHUP, "both workers up")])
 def test_sigterm_or_sighup_during_a_dask_batch_is_one_line_and_keeps_the_store(sig, moment, corpus, stored_first,

@@ -2084,6 +2084,72 @@ def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0
 
 
+def test_a_request_reaching_the_guard_after_the_stop_is_503_and_those_before_are_served():
+    """Told to stop, the guard refuses what reaches it from then on, before the app sees it: 503,
+    `Connection: close`, JSON-RPC -32000 naming the signal (uvicorn accepts no connection then
+    and closes idle ones: this is what a request that came with the signal gets). A request
+    already in its hands is served on and answered, and counted until it is (`idle`, which the
+    stopping server waits on), while a session's own stream (a GET) is not counted."""
+    import signal
+
+    from context_tools.faces.mcp_http import Guard
+
+    release = anyio.Event()
+    entered: list[str] = []
+
+    async def app(scope, receive, send):
+        entered.append(scope["method"])
+        while scope["method"] == "POST" and (await receive()).get("more_body"):
+            pass
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    guard = Guard(app, "127.0.0.1", 8765, "t" * 32)
+    headers = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    sent: dict[str, list] = {"GET": [], "POST": [], "after": []}
+    idle: list[bool] = []
+
+    def request(method: str, into: list):
+        pending = [{"type": "http.request", "body": ping if method == "POST" else b"", "more_body": False}]
+
+        async def receive():
+            if pending:
+                return pending.pop()
+            await anyio.sleep_forever()
+
+        async def send(message):
+            into.append(message)
+
+        return guard({"type": "http", "method": method, "path": "/mcp", "headers": headers}, receive, send)
+
+    async def run():
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(request, "GET", sent["GET"])
+            while entered != ["GET"]:
+                await anyio.sleep(0.01)
+            idle.append(guard.idle())  # a session's stream alone
+            tg.start_soon(request, "POST", sent["POST"])
+            while len(entered) < 2:
+                await anyio.sleep(0.01)
+            idle.append(guard.idle())
+            guard.stop(signal.SIGTERM)
+            with anyio.fail_after(60):
+                await request("POST", sent["after"])
+            release.set()
+        idle.append(guard.idle())
+
+    anyio.run(run)
+    assert idle == [True, False, True]
+    assert entered == ["GET", "POST"]  # the one after the stop never reached the app
+    assert [m.get("status") for m in sent["POST"]] == [200, None]  # served and answered
+    refused = sent["after"]
+    assert refused[0]["status"] == 503 and (b"connection", b"close") in refused[0]["headers"]
+    error = json.loads(refused[1]["body"])["error"]
+    assert error["code"] == -32000 and "the server is stopping (SIGTERM)" in error["message"], error
+
+
 def test_any_line_is_a_message_or_one_json_rpc_error():
     """The stdio framing (and the HTTP guard's, which is the same check) reads any bytes: a line
     is a message for the server or one JSON-RPC error (-32700, -32600) carrying an id only when

@@ -607,9 +607,15 @@ def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], s
     if generated:
         print(f"rennet: token (send `Authorization: Bearer <token>`): {value}", file=sys.stderr)
     sys.stderr.flush()
-    bounded_shutdown_server(uvicorn.Config(Guard(app, host, port, value), host=host, port=port, log_level="warning",
+    guard = Guard(app, host, port, value)
+
+    def on_stop(sig: int) -> None:
+        stops.stop_all(sig)
+        guard.stop(sig)
+
+    bounded_shutdown_server(uvicorn.Config(guard, host=host, port=port, log_level="warning",
                                            http=header_deadline_protocol()),
-                            grace=grace, on_stop=stops.stop_all).run(sockets=listening)
+                            guard.idle, grace=grace, on_stop=on_stop).run(sockets=listening)
     return 0
 
 

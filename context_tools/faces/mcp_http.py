@@ -32,8 +32,11 @@
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
    send nothing, were kept open for good (`HeaderDeadline`).
 9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server tells its calls in flight to stop, as
-   a cancel does (an index answers `interrupted`), lets requests in flight finish for
-   SHUTDOWN_SECONDS (`--stop-grace`), then leaves (`bounded_shutdown_server`).
+   a cancel does (an index answers `interrupted`), and answers 503 to any request that reaches
+   it after that (`Guard.stop`); uvicorn stops accepting connections and closes idle ones. The
+   requests it had begun to serve get their answers if they end within SHUTDOWN_SECONDS
+   (`--stop-grace`); once none is in flight the sessions' own streams are ended and the server
+   leaves, at the grace's end at the latest (`bounded_shutdown_server`).
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -51,6 +54,7 @@ from context_tools.faces.http_sessions import Issued
 from context_tools.faces.in_flight import TAKEN_KEY, Shared, Taken, answer_room
 
 if TYPE_CHECKING:  # uvicorn, starlette and the SDK load with the server, not with this module
+    import socket
     from types import FrameType
 
     import uvicorn
@@ -108,6 +112,17 @@ class Guard:
         self.routes: set[tuple[str, str]] = set()  # (session, id as text) of the requests in flight
         # the SDK keeps MAX_SESSIONS live; past that, ids it dropped unseen wait here until idle
         self.sessions = Issued(SESSION_IDLE_SECONDS, 2 * MAX_SESSIONS)
+        self.stopped_by: int | None = None  # the signal that told the server to stop
+        self.calls = 0  # requests being served, but for the sessions' own streams (GETs)
+
+    def stop(self, sig: int) -> None:
+        """The server is told to stop by `sig`: a request that reaches the guard from now on is
+        refused; those it serves already go on."""
+        self.stopped_by = sig
+
+    def idle(self) -> bool:
+        """Is no request in flight but the sessions' own streams, which live until they are ended?"""
+        return self.calls == 0
 
     def host_ok(self, value: str) -> bool:
         host, port = _split_host(value.strip().lower())
@@ -135,6 +150,26 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if self.stopped_by is not None:
+            import signal
+
+            # Only a request that came with the signal gets here: uvicorn then accepts no more
+            # connections and closes those kept alive between requests.
+            await _json_rpc_error(send, 503, None, SERVER_BUSY,
+                                  f"Service Unavailable: the server is stopping ({signal.Signals(self.stopped_by).name}) "
+                                  "and takes no new request; send it again once the server is back",
+                                  [(b"connection", b"close")])
+            return
+        call = scope.get("method") != "GET"
+        if call:
+            self.calls += 1
+        try:
+            await self._checked(scope, receive, send)
+        finally:
+            if call:
+                self.calls -= 1
+
+    async def _checked(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         if not self.host_ok(headers.get("host", "")):
             await _refuse(send, 421, "Invalid Host header: this server answers only at its own loopback address")
@@ -409,25 +444,40 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
     return HeaderDeadline
 
 
-def bounded_shutdown_server(config: uvicorn.Config, grace: float = SHUTDOWN_SECONDS,
+def bounded_shutdown_server(config: uvicorn.Config, idle: Callable[[], bool], grace: float = SHUTDOWN_SECONDS,
                             on_stop: Callable[[int], None] | None = None) -> uvicorn.Server:
     """A uvicorn server that, told to stop (SIGINT, SIGTERM, SIGHUP), tells `on_stop` (which
     sets the stop event of each call in flight, `call_stops.CallStops`: an index ends at its
-    next report, answering `interrupted`), lets calls in flight finish for `grace` seconds
-    and then leaves. uvicorn waits for them without end, and a
-    call runs in a thread no cancel reaches: a server stopped during an index stayed up until
-    it ended. It leaves as a shell reports the signal, with the server's words
-    (`leave_server`): a Ctrl-C says so and exits 130 (as the CLI does), SIGHUP says it and
+    next report, answering `interrupted`, and has the guard refuse new requests), lets calls
+    in flight finish and answer for up to `grace` seconds, and leaves once `idle()` (no call in
+    flight) and the sessions' streams are ended, or at the grace's end. uvicorn waits for calls
+    without end, and a call runs in a thread no cancel reaches: a server stopped during an
+    index stayed up until it ended. It leaves as a shell reports the signal, with the server's
+    words (`leave_server`): a Ctrl-C says so and exits 130 (as the CLI does), SIGHUP says it and
     exits 129, SIGTERM exits 143 without a word. What was stored stays: every write is a
-    whole transaction or none."""
+    whole transaction or none.
+
+    sse_starlette, which sends the SDK's answers to POSTs and the sessions' GET streams, ends
+    every stream once it sees the server stopping: an answer that came later than its next
+    look, half a second at most, went nowhere. It is told to leave them to the server, which
+    ends them itself once no call is in flight (`AppStatus.should_exit`, which it polls)."""
+    import asyncio
     import contextlib
     import signal
     import threading
 
     import uvicorn
+    from sse_starlette.sse import AppStatus
 
     from context_tools.faces.standard_streams import STOPS, leave_server
     from indexer.contract.memory_limit import start_thread
+
+    AppStatus.disable_automatic_graceful_drain()
+
+    async def end_streams_once_idle() -> None:
+        while not idle():
+            await asyncio.sleep(_IDLE_POLL_SECONDS)
+        AppStatus.should_exit = True
 
     class BoundedShutdown(uvicorn.Server):
         @contextlib.contextmanager
@@ -443,6 +493,14 @@ def bounded_shutdown_server(config: uvicorn.Config, grace: float = SHUTDOWN_SECO
                     signal.signal(sig, handler)
             if self._captured_signals:
                 leave_server(self._captured_signals[0])
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # uvicorn waits here for every connection to close, a session's stream too
+            ending = asyncio.ensure_future(end_streams_once_idle())
+            try:
+                await super().shutdown(sockets)
+            finally:
+                ending.cancel()
 
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             if not self.should_exit:
@@ -462,3 +520,7 @@ def bounded_shutdown_server(config: uvicorn.Config, grace: float = SHUTDOWN_SECO
             super().handle_exit(sig, frame)
 
     return BoundedShutdown(config)
+
+
+# How often a stopping server looks whether its last call in flight has ended.
+_IDLE_POLL_SECONDS = 0.05
