@@ -19,6 +19,7 @@ import anyio
 import pytest
 
 from corpora.gitbuild import RepoBuilder
+from indexer.worker_start import PREPARE_ENV
 from tests.mcp_clients import client_with
 from tests.test_context_world import PY, ROOT, cli_env
 from tests.test_interrupt import ended_within
@@ -104,14 +105,15 @@ def _listening(p: subprocess.Popen, port: int) -> None:
 
 
 @contextmanager
-def _http_server(tmp_path: Path, root: Path, *options: str, limit: int | None = None
+def _http_server(tmp_path: Path, root: Path, *options: str, limit: int | None = None, main: tuple[str, ...] = (),
                  ) -> Iterator[tuple[subprocess.Popen, str]]:
     """`rennet mcp --http` on a free loopback port serving `root` from a store under
     `tmp_path`, under `ulimit -v` `limit` from its start when given: the process and its URL
-    once it listens. Its whole group is killed on the way out if it is still running."""
-    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
-                          "RENNET_TEST_TOKEN", "--root", str(root), *options], cwd=ROOT,
-                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": TOKEN},
+    once it listens. Its whole group is killed on the way out if it is still running. `main`:
+    the interpreter's arguments that run the CLI, when not its module's."""
+    p = subprocess.Popen([PY, *(main or ("-m", "context_tools.faces.cli")), "mcp", "--http", "127.0.0.1:0",
+                          "--token-env", "RENNET_TEST_TOKEN", "--root", str(root), *options], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": TOKEN, PREPARE_ENV: "python"},
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True,
                          preexec_fn=None if limit is None else lambda: resource.setrlimit(resource.RLIMIT_AS,
@@ -400,3 +402,182 @@ def test_threads_the_server_starts_with_room_for_a_stack_but_not_a_start_are_put
     done = subprocess.run([PY, "-c", _STARTS_AT_THE_EDGE], cwd=ROOT, env=cli_env(None), capture_output=True,
                           text=True, timeout=60)
     assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "False None False can't start new thread 1"), done.stderr
+
+
+# The CLI (its arguments after the edges') with the first N calls of each named part of an index
+# made at the edge (`part=N`): room for a thread's stack and 8 KiB (16 KiB at the second call,
+# and so on), set as the part is entered and again as its caller's next thread starts, whatever
+# came between; room given back after (1 GiB more), under a limit still, as the part's error is
+# typed under it.
+_INDEX_AT_THE_EDGE = """
+import resource, sys, threading
+from context_tools.faces import cli
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.pipeline import extract
+from indexer.store import facts_writer
+
+stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+start = threading.Thread.start
+
+def edge(spare):
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + stack + spare, hard))
+
+def at_the_edge(owner, name, calls):
+    made = getattr(owner, name)
+    met = [0]
+
+    def edged(*args, **kwargs):
+        met[0] += 1
+        if met[0] == calls:
+            setattr(owner, name, made)
+        spare = met[0] * (8 << 10)
+        caller = threading.current_thread()
+
+        def starting(thread):
+            if threading.current_thread() is caller:
+                threading.Thread.start = start
+                edge(spare)
+            start(thread)
+
+        threading.Thread.start = starting
+        edge(spare)
+        try:
+            return made(*args, **kwargs)
+        finally:
+            threading.Thread.start = start
+            resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (1 << 30), hard))
+
+    setattr(owner, name, edged)
+
+parts = {"pool": (extract, "fork_pool"), "writer": (facts_writer.FactsWriter, "flush")}
+for part in sys.argv.pop(1).split(","):
+    name, calls = part.split("=")
+    at_the_edge(*parts[name], int(calls))
+facts_writer.FactsWriter.IN_PASSING = 4  # a small index's facts go to the writer process, as a large one's
+cli.run()
+"""
+
+
+@pytest.fixture(scope="module")
+def twenty(tmp_path_factory) -> Path:
+    """A repository of 20 files: an index parses them in a pool (more than IN_PROCESS_MAX)."""
+    builder = RepoBuilder(tmp_path_factory.mktemp("twenty") / "twenty")
+    builder.commit({f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(20)}, "twenty")
+    return builder.path
+
+
+_NO_THREAD = "is too small for this command (RuntimeError: can't start new thread); nothing stored was lost"
+
+
+def test_an_index_whose_threads_meet_room_for_a_stack_but_not_a_start_is_out_of_memory(twenty, tmp_path):
+    """`rennet index` whose facts writer's thread (after its pool, running) would start with
+    room for a stack and 8 KiB: the one `out_of_memory` line, exit 1, and nothing of the index
+    left running, its pool's workers nor a writer process (was: the new thread died as it
+    began and `Thread.start` waited for it for good: the command never ended, deaf to SIGTERM)."""
+    p = subprocess.Popen([PY, "-c", _INDEX_AT_THE_EDGE, "writer=1", "index", str(twenty)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), PREPARE_ENV: "python"}, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    out, err = ended_within(p, 30, "the index whose writer's thread met the edge never ended")
+    assert (p.returncode, out, len(err.splitlines())) == (1, "", 1), err
+    assert err.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is "), err
+    assert _NO_THREAD in err, err
+    with pytest.raises(ProcessLookupError):  # no process is left in its group
+        os.killpg(p.pid, 0)
+
+
+def test_a_servers_index_whose_threads_meet_room_for_a_stack_but_not_a_start_answers_out_of_memory(twenty, tmp_path):
+    """`rennet mcp --http` whose `repo_index` meets the edge (room for a thread's stack and 8
+    KiB, then 16, up to 56) as the index starts its pool, then, in the calls after, as it starts
+    its facts writer's thread: each call answers `out_of_memory`, typed, and the next index,
+    with room again, succeeds; nothing on stderr but the server's address (was: at one step or
+    another, the new thread died as it began, `Thread.start` waited for it for good and the
+    call never answered; at others `internal_error: RuntimeError: can't start new thread`, the
+    refusal looked at again once the pool's threads had given their room back)."""
+    steps = 7
+
+    async def work(url: str) -> list[dict]:
+        from mcp import Client
+
+        async with Client(client_with(url, TOKEN)) as client:
+            replies = []
+            for _ in range(2 * steps + 1):
+                with anyio.fail_after(30):
+                    called = await client.call_tool("repo_index", {"repo": str(twenty)})
+                replies.append(json.loads(called.content[0].text))
+            return replies
+
+    edges = f"pool={steps},writer={steps}"
+    with _http_server(tmp_path, twenty.parent, "--readers", "0", main=("-c", _INDEX_AT_THE_EDGE, edges)) as (p, url):
+        *short, after = anyio.run(work, url)
+        p.send_signal(signal.SIGTERM)
+        _, err = ended_within(p, 30, "the server did not leave on SIGTERM")
+    for reply in short:
+        assert reply["error"]["code"] == "out_of_memory", reply
+        assert _NO_THREAD in reply["error"]["message"], reply
+    assert after["ok"], after
+    assert (p.returncode, err) == (143, "")
+
+
+_CALL_STARTS_AT_THE_EDGE = """
+import resource, sys, threading
+from pathlib import Path
+from contextlib import contextmanager
+from delta.dossier import github, transport
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.store.database import pack
+from indexer.store.records import PriorRecord
+
+stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+
+start = threading.Thread.start
+
+def at_the_edge():
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + stack + (8 << 10), hard))  # a stack, and 8 KiB
+
+def starting(thread):  # the first thread started at the edge meets it too, whatever came between
+    threading.Thread.start = start
+    at_the_edge()
+    start(thread)
+
+@contextmanager
+def edge():
+    threading.Thread.start = starting
+    at_the_edge()
+    try:
+        yield
+    finally:
+        threading.Thread.start = start
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+def children():
+    return sum(len((task / "children").read_text().split()) for task in Path("/proc/self/task").glob("*"))
+
+deadline = transport._Deadline(60)
+said = []
+for part in (lambda: PriorRecord("", "", [], pack(b"")),
+             lambda: transport._Deadline(60),
+             lambda: deadline._resolve("localhost", 80),
+             lambda: github._run_gh([sys.executable, "-c", "import time; time.sleep(60)"], 60, "an issue", None)):
+    try:
+        with edge():
+            part()
+        said.append("started")
+    except RuntimeError as exc:
+        said.append(str(exc) == "can't start new thread")
+deadline.cancel()
+print(*said, children())
+"""
+
+
+def test_threads_a_call_starts_with_room_for_a_stack_but_not_a_start_are_refused_not_waited_for():
+    """Under a `ulimit -v` leaving room for a thread's stack and 8 KiB, the threads a call
+    starts as it goes are refused as one with no room for its stack is, which the call answers
+    `out_of_memory`: a re-index's unpacker of its prior record's tail, a dossier's deadline timer
+    and name lookup, and the timer and error reader of a `gh` run, which leaves no gh running
+    (was: the new thread died as it began and `Thread.start` waited for it for good: the call
+    never answered)."""
+    done = subprocess.run([PY, "-c", _CALL_STARTS_AT_THE_EDGE], cwd=ROOT, env=cli_env(None), capture_output=True,
+                          text=True, timeout=30)
+    assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "True True True True 0"), done.stderr

@@ -52,23 +52,29 @@ def _run(script: str) -> str:
 
 
 def test_a_pool_whose_start_finds_no_room_for_a_thread_leaves_no_thread_nor_worker():
-    """Under a `ulimit -v` leaving room for one thread's stack, the pool's start fails at its
-    second thread: the error is raised, and nothing the start began is left running (was: its
-    first thread, the worker handler, kept its two workers alive for good, replacing any that
-    died; each index that ran short so left a thread and two processes behind)."""
+    """Under a `ulimit -v` leaving room for one thread's stack, the pool is refused before it
+    starts anything (room for its three threads is asked first); and, that room taken after it
+    was asked (the check passed over here, as when another thread took the room meanwhile), its
+    start fails at its second thread. Either way the error is raised, and nothing the start
+    began is left running (was: its first thread, the worker handler, kept its two workers
+    alive for good, replacing any that died; each index that ran short so left a thread and two
+    processes behind)."""
     said = _run("""
-        from indexer.pipeline.extract import fork_pool
+        from indexer.pipeline import extract
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        resource.setrlimit(resource.RLIMIT_AS, (mapped() + (12 << 20), hard))  # one 8 MiB stack, and a little
-        try:
-            fork_pool(2, None)
-            said = "started"
-        except RuntimeError as exc:
-            said = str(exc)
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-        print(said, *settled())
+        for taken_after_the_check in (False, True):
+            if taken_after_the_check:
+                extract.room_for_thread = lambda count=1: None
+            resource.setrlimit(resource.RLIMIT_AS, (mapped() + (12 << 20), hard))  # one 8 MiB stack, and a little
+            try:
+                extract.fork_pool(2, None)
+                said = "started"
+            except RuntimeError as exc:
+                said = str(exc)
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+            print(said, *settled())
     """)
-    assert said == "can't start new thread 1 0"
+    assert said.splitlines() == ["can't start new thread 1 0"] * 2
 
 
 def test_a_worker_handler_ended_by_a_closed_handle_at_a_failed_start_says_nothing():

@@ -24,6 +24,7 @@ from delta.dossier.items import Comment, Fetched, bounded_text
 from delta.dossier.refs import PR_BODY, Reference, Source, extract_references
 from delta.dossier.transport import MAX_RESPONSE_BYTES, TrackerFailure
 from indexer.contract.decode import Undecodable, decode_json
+from indexer.contract.memory_limit import room_for_thread, start_thread
 
 
 def _gh_env() -> dict[str, str]:
@@ -48,6 +49,8 @@ def _run_gh(argv: list[str], timeout: float, what: str, cwd: str | None) -> tupl
     """(exit status, stdout, the start of stderr) of gh, read as it writes: refused
     (`malformed_response`) once stdout passes MAX_RESPONSE_BYTES and stopped at `timeout`,
     however much or however slowly it writes."""
+    # Room for the two threads below is asked before gh runs: refused after, it would be left running.
+    room_for_thread(2)
     try:
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                 env=_gh_env(), cwd=cwd)
@@ -70,9 +73,9 @@ def _run_gh(argv: list[str], timeout: float, what: str, cwd: str | None) -> tupl
     reader = threading.Thread(target=read_errors, args=(proc.stderr.fileno(),), daemon=True)
     out = bytearray()
     with proc:
-        timer.start()
-        reader.start()
         try:
+            start_thread(timer)
+            start_thread(reader)
             while chunk := os.read(proc.stdout.fileno(), 65536):
                 out += chunk
                 if len(out) > MAX_RESPONSE_BYTES:
@@ -84,7 +87,8 @@ def _run_gh(argv: list[str], timeout: float, what: str, cwd: str | None) -> tupl
         finally:
             returncode = proc.wait()  # the timer ends a gh that holds on past the deadline
             timer.cancel()
-            reader.join()
+            if reader.ident is not None:  # started
+                reader.join()
     if expired.is_set():
         raise TrackerFailure("timeout", f"gh did not answer for {what} in time")
     return returncode, bytes(out), errors.decode("utf-8", "replace")

@@ -33,6 +33,7 @@ import urllib.request
 
 from delta.dossier.reach import WHERE, Reach, address_reach, spelled_loopback, spelled_reach
 from indexer.contract.decode import Undecodable, decode_json
+from indexer.contract.memory_limit import start_thread
 
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 # No exchange waits longer, whatever its caller asks: a timer, a socket and a lookup each
@@ -197,7 +198,7 @@ class _Deadline:
         self._lock = threading.Lock()
         self._timer = threading.Timer(seconds, self._expire)
         self._timer.daemon = True
-        self._timer.start()
+        start_thread(self._timer)  # under a `ulimit -v`, refused rather than a start waited on for good
 
     def remaining(self) -> float:
         return self._end - time.monotonic()
@@ -263,7 +264,7 @@ class _Deadline:
                 failed.append(exc)
 
         lookup = threading.Thread(target=look, daemon=True)
-        lookup.start()
+        start_thread(lookup)
         lookup.join(max(0.0, self.remaining()))
         if failed:
             raise failed[0]

@@ -87,7 +87,8 @@ def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory
             if held and all(held):
                 return held[0]
         if _of_memory(link):
-            return _error(limit, doing, f"{type(link).__name__}: {_first_line(link)}".rstrip(": "))
+            name = "RuntimeError" if isinstance(link, NoRoomForThreads) else type(link).__name__  # as the interpreter's
+            return _error(limit, doing, f"{name}: {_first_line(link)}".rstrip(": "))
         link = link.__cause__ or link.__context__
     return None
 
@@ -99,11 +100,23 @@ def _of_memory(exc: BaseException) -> bool:
         return _MAP_FAILED in str(exc)
     if isinstance(exc, OSError):
         return exc.errno == errno.ENOMEM
+    if isinstance(exc, NoRoomForThreads):  # its room was lacking when refused, whatever was freed since
+        return True
     if isinstance(exc, RuntimeError) and str(exc) == _NO_THREAD:  # also a process-count limit: asked
         return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
         return str(exc).startswith(_LOST_ERROR)
     return False
+
+
+class NoRoomForThreads(RuntimeError):
+    """A thread refused here as the interpreter refuses one with no room for its stack, and with
+    its words: callers that put a start off catch it as that RuntimeError. Unlike the
+    interpreter's, it is of memory whatever room there is when it is typed: the threads of a
+    pool whose start it stopped, ended meanwhile, may have given back room for one."""
+
+    def __init__(self) -> None:
+        super().__init__(_NO_THREAD)
 
 
 def start_thread(thread: threading.Thread) -> None:
@@ -115,11 +128,13 @@ def start_thread(thread: threading.Thread) -> None:
     thread.start()
 
 
-def room_for_thread() -> None:
-    """Raise as `start_thread` refuses, before code that may start a thread it cannot guard
-    itself (a library's worker started on demand); nothing without a limit."""
-    if address_space_limit() is not None and not has_room(_thread_stack() + _THREAD_START):
-        raise RuntimeError(_NO_THREAD)
+def room_for_thread(count: int = 1) -> None:
+    """Raise as `start_thread` refuses, before code that starts threads it cannot guard itself
+    (a library's: a pool's `count` threads, an executor's worker started on its first
+    submit), when under a limit `count` stacks and starts would not fit; nothing without a
+    limit."""
+    if address_space_limit() is not None and not has_room(count * (_thread_stack() + _THREAD_START)):
+        raise NoRoomForThreads
 
 
 def _thread_stack() -> int:

@@ -20,6 +20,7 @@ import pygit2
 
 from indexer import worker_start
 from indexer.contract.errors import MissingObjects, RennetError
+from indexer.contract.memory_limit import room_for_thread
 from indexer.extract.child_process import HELD, start_as_child
 from indexer.git import read as gitread
 from indexer.pipeline.blob_bytes import check_read_bytes, read_bytes
@@ -43,6 +44,7 @@ SIZE_CAP = 1 << 20  # a blob larger than this is listed, not parsed
 # --- worker side ------------------------------------------------------------------------
 
 _worker_repo: pygit2.Repository | None = None
+POOL_THREADS = 3  # the threads a multiprocessing Pool starts as it starts
 
 
 def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None) -> Pool:
@@ -50,6 +52,11 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     nor keep its write lock alive; with `repo_path` each opens that repository once."""
     import multiprocessing  # here: a run that parses in its own process never needs it
 
+    # The pool's three threads (its worker, task and result handlers) are started by
+    # multiprocessing, after its workers: room for all of them is asked first, so that none is a
+    # start waited on for good, and a refusal leaves nothing started to unwind (not even a
+    # half-made pool, whose collection would find it without its state).
+    room_for_thread(POOL_THREADS)
     method = worker_start.method()
     # a forked worker holds a copy of the lock's descriptor; one from a forkserver never had it
     inherited = (lock.fd,) if lock is not None and lock.fd is not None and method == "fork" else ()

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from indexer.contract.errors import RennetError, StoreError
+from indexer.contract.memory_limit import room_for_thread
 from indexer.extract.child_process import start_as_child
 from indexer.store.database import Store
 from indexer.store.records import StoredFacts, put_stored_many
@@ -110,15 +111,24 @@ class WriterProcess:
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        root = str(Path(__file__).resolve().parent.parent)  # where this package is imported from
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
-             "from indexer.store.facts_writer import serve; serve(sys.argv[1])", str(store.home), root],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        assert self._process.stdin is not None and self._process.stdout is not None  # both pipes
-        self._stdin, self._stdout = self._process.stdin, self._process.stdout
+        # The sender's thread, which the executor starts on its first submit, is started here,
+        # first, once its room is asked (a start waited on for good where its stack fits but
+        # not its start): refused, there is no process yet to end.
+        room_for_thread()
         self._sender = ThreadPoolExecutor(1, thread_name_prefix="rennet-facts")
         self._handed: list[Future[bool]] = []
+        self._sender.submit(lambda: None)
+        root = str(Path(__file__).resolve().parent.parent)  # where this package is imported from
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[2]); "
+                 "from indexer.store.facts_writer import serve; serve(sys.argv[1])", str(store.home), root],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except BaseException:
+            self._sender.shutdown()
+            raise
+        assert self._process.stdin is not None and self._process.stdout is not None  # both pipes
+        self._stdin, self._stdout = self._process.stdin, self._process.stdout
         self._started: bool | None = None  # known once the process says it started, or ends
 
     def send(self, pending: list[StoredFacts]) -> None:

@@ -18,6 +18,7 @@ import msgspec
 
 from indexer.contract.encode import encode_msgpack
 from indexer.contract.errors import StoreError
+from indexer.contract.memory_limit import room_for_thread
 from indexer.contract.read_back import read_back
 from indexer.lang.registry import name_language
 from indexer.model import (
@@ -120,6 +121,7 @@ class PriorRecord:
         # the thread pool (and the logging it brings) only where a re-index reads a prior record
         from concurrent.futures import ThreadPoolExecutor
 
+        room_for_thread()  # its thread starts on the submit: never a start waited on for good
         unpacker = ThreadPoolExecutor(1, thread_name_prefix="rennet-unpack")  # its own: no thread outlives it
         self._unpacked: Future[bytes] = unpacker.submit(unpack, packed_tail)
         unpacker.shutdown(wait=False)
