@@ -287,6 +287,41 @@ def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     assert out == "True"
 
 
+_TYPED_WITHOUT_ROOM = """
+import resource, sys
+import context_tools.faces.cli as cli
+from indexer.contract.memory_limit import mapped_bytes
+
+
+class NoRoom:  # what the import of a module meets with no room left: a MemoryError lost in C code
+    def find_spec(self, name, path=None, target=None):
+        if name == "context_tools.faces.sanitize":
+            raise SystemError("error return without exception set")
+
+
+def short(argv):
+    raise MemoryError
+
+
+sys.modules.pop("context_tools.faces.sanitize", None)
+sys.meta_path.insert(0, NoRoom())
+cli._main = short
+resource.setrlimit(resource.RLIMIT_AS, ((mapped_bytes() >> 20) + 1024 << 20, resource.RLIM_INFINITY))
+print(cli.main(["context", "overview"]))
+"""
+
+
+def test_a_command_short_of_memory_whose_typing_is_short_too_says_one_line():
+    """A command ended by a MemoryError, whose typing then finds no room to load what it reads
+    (the import a SystemError, `error return without exception set`): the one `out_of_memory`
+    line, exit 1 (was: three tracebacks, at `rennet index` under `ulimit -v` 102 MiB)."""
+    done = subprocess.run([sys.executable, "-c", _TYPED_WITHOUT_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "1\n"), done.stderr
+    assert done.stderr.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is ")
+    assert "is too small for this command (MemoryError)" in done.stderr and done.stderr.count("\n") == 1
+
+
 _ENCODE_WITHOUT_ROOM = """
 import resource
 
@@ -344,6 +379,85 @@ def test_nothing_encodes_with_the_msgspec_encoders_that_crash_short_of_memory():
              if path != kept for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if crashing.search(line)]
     assert found == []
+
+
+_TREE_SITTER_WITHOUT_ROOM = """
+import resource
+from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.extract.blob import prepare
+from indexer.lang import grammars
+
+source = b"".join(b"def f%d(a, b):\\n    return g(a[1], b.c, [x for x in y]) + %d\\n" % (i, i) for i in range(16000))
+grammars.parse("python", b"x = 1\\n")  # the parser made, its grammar loaded
+grammars.language("cpp")
+cases = {"parse": lambda: grammars.parse("python", source) is not None,
+         "compile": lambda: grammars.tags_query("cpp").pattern_count > 0,
+         "prepare": lambda: prepare(["rust"]) is None}
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+for name, made in cases.items():
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (4 << 20), hard))
+    try:
+        made()
+        said = "made"
+    except RennetError as exc:
+        said = exc.code
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    print(name, said, made())
+"""
+
+
+def test_tree_sitter_with_too_little_room_is_out_of_memory_not_a_crash():
+    """A parse (of a 1 MiB file) and a tags query's compile (C++'s), each with 4 MiB of room left
+    under the `ulimit -v`: each `out_of_memory`, and made once the room is back (was: a
+    segmentation fault, every time: tree-sitter uses unchecked what py-tree-sitter's allocator
+    returns, NULL when the limit refuses the room; `rennet index` died so from 108 to 140 MiB).
+    A forkserver's head start (`prepare`) with no room for it stops, saying nothing: its workers
+    set a language up as they meet it."""
+    done = subprocess.run([sys.executable, "-c", _TREE_SITTER_WITHOUT_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout.splitlines() == ["parse out_of_memory True", "compile out_of_memory True", "prepare made True"]
+
+
+_INDEX_WITHOUT_ROOM = """
+import resource, sys
+from indexer import api
+from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.extract.blob import extract_blob
+from indexer.store.database import Store
+
+extract_blob(b"def f():\\n    return 1\\n", "warm.py", "python", sites=False)  # Python's query compiled
+with Store.open(sys.argv[2]) as store:
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (32 << 20), hard))
+    try:
+        api.index(sys.argv[1], "main", store=store, workers=1)
+        said = "indexed"
+    except RennetError as exc:
+        said = exc.code
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+print(said)
+"""
+
+
+def test_a_blob_whose_extraction_runs_short_of_memory_is_not_stored_as_unparsed(tmp_path):
+    """An index whose extraction of a blob (of 270 kB) finds too little room (32 MiB left under
+    the `ulimit -v`) is `out_of_memory`, and stores nothing of that blob: the next index, with no
+    limit, parses it and gives the fingerprint a fresh store gives (was: the lack of memory was
+    caught as a fault of the blob and its facts cached, by content, as `extract_error`: the
+    blob's symbols lost for good, in every later snapshot holding it)."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "def first():\n    return 1\n",
+                    "big.py": "".join(f"def f{i}(a, b):\n    return g(a[1], b.c, [x for x in y if x]) + {i}\n"
+                                      for i in range(4000))}, "two")
+    home = tmp_path / "home"
+    done = subprocess.run([sys.executable, "-c", _INDEX_WITHOUT_ROOM, str(builder.path), str(home)], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "out_of_memory\n"), done.stderr
+    assert fingerprint_indexed(home, builder.path, "main") == fingerprint_indexed(tmp_path / "clean", builder.path,
+                                                                                  "main")
 
 
 _OPEN_WITHOUT_ROOM = """

@@ -443,7 +443,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             from context_tools.faces.sanitize import sanitize_line
             from indexer.contract.local_paths import folder_gone
-        except MemoryError:  # no room left to load them: the limit's own line, in our words
+        except Exception as failed:  # no room left to load them: the limit's own line, in our words
+            if not isinstance(failed, MemoryError) and memory_fault(failed) is None:  # a SystemError of a lost one
+                raise
             short = memory_fault(exc)
             print(f"rennet: {short.code}: {short.message}" if short else "rennet: internal_error: MemoryError",
                   file=sys.stderr)

@@ -92,6 +92,12 @@ def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory
     return None
 
 
+def lack_of_memory(exc: BaseException) -> bool:
+    """Is `exc` a lack of memory (a MemoryError, `out_of_memory`, or a failure `memory_fault`
+    types so), a fact of this moment and never of the input that met it?"""
+    return isinstance(exc, (MemoryError, OutOfMemory)) or memory_fault(exc) is not None
+
+
 def _of_memory(exc: BaseException) -> bool:
     if isinstance(exc, MemoryError):
         return True
