@@ -275,6 +275,33 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     assert memory_fault(MemoryError()) is None
 
 
+_THREAD_REFUSED_THEN_ROOM = """
+import resource
+from indexer.contract.memory_limit import mapped_bytes, memory_fault, room_for_thread
+
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (4 << 20), hard))
+try:
+    room_for_thread()
+    refused = None
+except RuntimeError as exc:
+    refused = exc
+resource.setrlimit(resource.RLIMIT_AS, ((mapped_bytes() >> 20) + 1024 << 20, hard))  # room again, a limit still set
+print(refused, getattr(memory_fault(refused), "code", None) if refused else None)
+"""
+
+
+def test_a_thread_refused_for_want_of_room_is_out_of_memory_once_the_room_is_back():
+    """A thread `memory_limit` refused (4 MiB of room, short of a stack) is `out_of_memory` when
+    typed after the work that was short let its memory go (was: `internal_error: RuntimeError:
+    can't start new thread`, the room asked for again as it was typed and found: `rennet index
+    --workers 2` of 1,000 files under `ulimit -v` 372 and 376 MiB, the snapshot's tail refused
+    its thread)."""
+    done = subprocess.run([sys.executable, "-c", _THREAD_REFUSED_THEN_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "can't start new thread out_of_memory\n")
+
+
 def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     """The CLI and the dispatcher load `memory_limit` (and the mmap module it probes with) as
     they start: loaded when a MemoryError is being typed, under a limit that left no room,

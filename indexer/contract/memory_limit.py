@@ -30,6 +30,12 @@ _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 _THREAD_START = 1 << 20
 
 
+class NoRoomForThread(RuntimeError):
+    """A thread refused, as the interpreter refuses one (`can't start new thread`), once its
+    room was found lacking: of memory however much room the unwinding of the work that was
+    short has given back by the time it is typed."""
+
+
 def address_space_limit() -> int | None:
     """This process's address-space limit in bytes (`ulimit -v`), or None when there is none."""
     soft = resource.getrlimit(resource.RLIMIT_AS)[0]
@@ -87,7 +93,9 @@ def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory
             if held and all(held):
                 return held[0]
         if _of_memory(link):
-            return _error(limit, doing, f"{type(link).__name__}: {_first_line(link)}".rstrip(": "))
+            # a thread refused here is told in the interpreter's words for one it refuses
+            named = "RuntimeError" if isinstance(link, NoRoomForThread) else type(link).__name__
+            return _error(limit, doing, f"{named}: {_first_line(link)}".rstrip(": "))
         link = link.__cause__ or link.__context__
     return None
 
@@ -105,6 +113,8 @@ def _of_memory(exc: BaseException) -> bool:
         return _MAP_FAILED in str(exc)
     if isinstance(exc, OSError):
         return exc.errno == errno.ENOMEM
+    if isinstance(exc, NoRoomForThread):  # the room was found lacking as the thread was refused
+        return True
     if isinstance(exc, RuntimeError) and str(exc) == _NO_THREAD:  # also a process-count limit: asked
         return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
@@ -125,7 +135,7 @@ def room_for_thread() -> None:
     """Raise as `start_thread` refuses, before code that may start a thread it cannot guard
     itself (a library's worker started on demand); nothing without a limit."""
     if address_space_limit() is not None and not has_room(_thread_stack() + _THREAD_START):
-        raise RuntimeError(_NO_THREAD)
+        raise NoRoomForThread(_NO_THREAD)
 
 
 def _thread_stack() -> int:
