@@ -534,6 +534,35 @@ def test_a_store_whose_map_finds_no_room_under_the_limit_is_out_of_memory_and_da
     assert answers(home, two_revs, "main") == first
 
 
+_MAP_FAILED_WITH_ROOM = """
+import mmap, resource, sys
+import lmdb
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.store.database import fault, map_size
+
+limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+for spare in (4, 64):  # MiB of room beside the store's map once LMDB gave up
+    held = mmap.mmap(-1, limit - mapped_bytes() - map_size() - (spare << 20), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                     prot=0)
+    print(spare, fault(lmdb.MemoryError(sys.argv[1] + ": Cannot allocate memory"), sys.argv[1]).code)
+    held.close()
+"""
+
+
+def test_a_map_that_failed_beside_too_little_room_is_out_of_memory_not_store_error(tmp_path):
+    """LMDB's open failed for want of memory under a `ulimit -v` (1 GiB) that, once it gave up,
+    leaves room for the store's map and 4 MiB: `out_of_memory`, the limit too small; with 64 MiB
+    beside the map, the room was taken only for a moment: `store_error`, retry (was:
+    `store_error` for both, `rennet context map` under 97 to 101 MiB, every run: the map fitted
+    once LMDB had let go of what it took beside it)."""
+    import resource
+
+    done = subprocess.run([sys.executable, "-c", _MAP_FAILED_WITH_ROOM, str(tmp_path / "home")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30,) * 2))
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "4 out_of_memory\n64 store_error\n")
+
+
 def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, clean_main, first_stored,
                                                                       tmp_path):
     """Under `ulimit -f` the store's file stops at the limit: `store_full` naming the limit
