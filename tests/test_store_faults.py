@@ -392,6 +392,38 @@ def test_an_encoding_that_outgrows_the_room_left_is_a_memory_error_not_a_crash()
     assert done.stdout.splitlines() == ["stored MemoryError True", "reply MemoryError True", "symbols MemoryError True"]
 
 
+_DECODE_WITHOUT_ROOM = """
+import resource
+from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.model import Symbol, decode_symbols
+from indexer.store.symbol_lines import symbols_json
+
+line = symbols_json([Symbol("name\\n" * 64, "function", "", 1, 1, 0, 1, "def name(a='\\t'):\\n" * 64)])
+lines = line * 20000  # 30 MiB of a blob's symbol lines, strings full of escapes
+decode_symbols(line)
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (8 << 20), hard))
+try:
+    decode_symbols(lines)
+    said = "made"
+except RennetError as exc:
+    said = exc.code
+resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+print(said, len(decode_symbols(lines)))
+"""
+
+
+def test_stored_json_decoded_short_of_room_is_out_of_memory_not_a_crash():
+    """A blob's stored symbol lines (30 MiB, their strings full of escapes) decoded with 8 MiB
+    of room left under the `ulimit -v`: `out_of_memory`, and decoded whole once the room is
+    back (was: a segmentation fault in msgspec's JSON decoder, every time; `rennet context
+    references` on a 3,000-file repository under 116 MiB)."""
+    done = subprocess.run([sys.executable, "-c", _DECODE_WITHOUT_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "out_of_memory 20000\n"), done.stderr
+
+
 def test_nothing_encodes_with_the_msgspec_encoders_that_crash_short_of_memory():
     """Every encoding in Rennet goes through `indexer.contract.encode`, whose encoders raise a
     MemoryError when their buffer cannot grow: msgspec's bytes-returning `encode`,
