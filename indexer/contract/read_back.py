@@ -21,7 +21,7 @@ T = TypeVar("T")
 # decodes a string holding escapes. Under an address-space limit (`ulimit -v`) the most the
 # decoding of stored JSON into our types may take (its objects, a few times the text) is asked
 # for first, its lack `out_of_memory`.
-JSON_ROOM = 16 << 20
+JSON_ROOM = 2 << 20
 JSON_ROOM_PER_BYTE = 4
 
 
