@@ -230,12 +230,16 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     """What `memory_fault` calls out_of_memory: a MemoryError, an OSError ENOMEM, a library the
     loader could not map (through the ImportError numpy raises from it), a thread with no room
     for its stack, a task group's failures all of memory (was: `internal_error: ExceptionGroup`,
-    the stdio MCP server's read of a line finding no room for its thread); a module missing, a
+    the stdio MCP server's read of a line finding no room for its thread), OpenSSL's `malloc
+    failure` through libgit2 (was: `internal_error: GitError`, the MCP server's first index
+    under 320 and 344 MiB, libgit2 loading certificates); a module missing, a
     thread refused with room to spare, a group holding any other failure, or any failure
     without a limit stays as it was. The limit set here leaves a GiB above what this process
     maps (an in-process store maps 256 GiB)."""
     import errno
     import resource
+
+    import pygit2
 
     from indexer.contract.memory_limit import memory_fault, room_for
 
@@ -257,6 +261,8 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     try:
         for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped),
                     SystemError("error return without exception set"),
+                    pygit2.GitError("OpenSSL error: failed to load certificates: error:078C0100:common libcrypto "
+                                    "routines::malloc failure"),
                     ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ExceptionGroup("", [unmapped])])):
             typed = memory_fault(exc, "the test")
             assert typed is not None and typed.code == "out_of_memory", exc

@@ -24,6 +24,8 @@ from indexer.contract.errors import OutOfMemory
 _MAP_FAILED = "failed to map segment from shared object"
 _NO_THREAD = "can't start new thread"
 _LOST_ERROR = "error return without exception set"
+# OpenSSL's words for an allocation it was refused, as libgit2 passes them on (a GitError)
+_MALLOC_FAILED = "malloc failure"
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 # Beside its stack, what a thread takes as it starts (its frames' first chunk, its allocator's
 # arena), with some to spare.
@@ -119,7 +121,7 @@ def _of_memory(exc: BaseException) -> bool:
         return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
         return str(exc).startswith(_LOST_ERROR)
-    return False
+    return _MALLOC_FAILED in _first_line(exc)
 
 
 def start_thread(thread: threading.Thread) -> None:
