@@ -355,6 +355,38 @@ def test_a_command_short_of_memory_whose_typing_is_short_too_says_one_line():
     assert "is too small for this command (MemoryError)" in done.stderr and done.stderr.count("\n") == 1
 
 
+_NO_ROOM_TO_TYPE = """
+import resource, sys
+import context_tools.faces.cli as cli
+from indexer.contract.memory_limit import mapped_bytes
+
+
+def short(*args, **kwargs):
+    raise MemoryError
+
+
+cli._main = short
+cli.memory_fault = short  # typing the failure runs short too
+sys.argv = ["rennet", "context", "overview"]
+resource.setrlimit(resource.RLIMIT_AS, ((mapped_bytes() >> 20) + 1024 << 20, resource.RLIM_INFINITY))
+cli.run()
+"""
+
+
+def test_a_command_too_short_of_memory_to_type_its_failure_says_the_line_made_at_its_start():
+    """A command ended by a MemoryError whose typing meets one too (the memory the command held
+    not yet let go): the `out_of_memory` line the CLI encoded as it started, exit 1 (was: a
+    traceback of the MemoryError raised in `memory_fault`, then the threading module's
+    `Exception ignored` lines: `rennet index --workers 2` of 3,000 files, a 1% change, under
+    `ulimit -v` 356 MiB)."""
+    done = subprocess.run([sys.executable, "-c", _NO_ROOM_TO_TYPE], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is ")
+    assert done.stderr.endswith(" MiB) is too small for this command; nothing stored was lost: raise the limit and "
+                                "retry\n") and done.stderr.count("\n") == 1, done.stderr
+
+
 _ENCODE_WITHOUT_ROOM = """
 import resource
 
