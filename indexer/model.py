@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, Mapping, Sequence, TypeVar
 import msgspec
 from msgspec import Struct, field
 
-from indexer.contract.read_back import read_back
+from indexer.contract.read_back import read_back_json
 
 # --- blob facts: what one blob's bytes prove -------------------------------------------
 
@@ -42,7 +42,7 @@ class Symbol(Struct, frozen=True, gc=False, omit_defaults=True):
         return f"{self.container}.{self.name}" if self.container else self.name
 
 
-decode_symbols = read_back(msgspec.json.Decoder(Symbol).decode_lines)  # `canonical.symbols_json`'s lines, as stored
+decode_symbols = read_back_json(msgspec.json.Decoder(Symbol).decode_lines)  # `canonical.symbols_json`'s lines, as stored
 
 
 class Occurrence(Struct, frozen=True, array_like=True, gc=False):

@@ -4,6 +4,8 @@ writer process, whose errors are raised in the indexer as they were raised there
 from __future__ import annotations
 
 import sys
+import threading
+import time
 
 import lmdb
 import pytest
@@ -101,7 +103,12 @@ def test_a_writer_process_that_dies_is_a_store_error(tmp_path, monkeypatch):
         writer = FactsWriter(store, background=True)
         writer.add([_stored(1)])
         writer.flush()
-        assert writer._process._handed[0].result()
+        handed = writer._process._handed[0]  # batch 1's outcome, set once it is handed to the process
+        deadline = time.monotonic() + 60
+        while handed[0] is None:
+            assert time.monotonic() < deadline, "batch 1 was never handed to the writer process"
+            time.sleep(0.01)
+        assert handed[0] is True
         process = writer._process._process
         process.kill()  # as the kernel would, out of memory: batch 1 answered or not, batch 2 never
         process.wait()
@@ -110,6 +117,43 @@ def test_a_writer_process_that_dies_is_a_store_error(tmp_path, monkeypatch):
         with pytest.raises(StoreError) as raised:
             writer.wait()
         assert raised.value.code == "store_error" and "exit status -9" in raised.value.message
+
+
+def test_a_sender_thread_that_ends_short_of_memory_fails_the_wait_and_never_hangs(tmp_path, monkeypatch):
+    """The thread that hands batches to the writer process ended by a MemoryError before it
+    handed any (as under a `ulimit -v` with no room left): `wait` raises a MemoryError
+    (`out_of_memory` to the faces) and the process is ended (was: an executor's worker, whose
+    future was never set, waited for without end: `rennet index --workers 2` of 1,000 files
+    under `ulimit -v` 356 MiB hung)."""
+    real_run = threading.Thread.run
+
+    def run(thread: threading.Thread) -> None:
+        if thread.name.startswith("rennet-facts"):
+            raise MemoryError
+        real_run(thread)
+
+    monkeypatch.setattr(threading.Thread, "run", run)
+    monkeypatch.setattr(threading, "excepthook", lambda args: None)  # the thread's end, said nowhere
+    monkeypatch.setattr(FactsWriter, "IN_PASSING", 0)
+    raised: list[BaseException] = []
+
+    def wait(writer: FactsWriter) -> None:
+        try:
+            writer.wait()
+        except BaseException as exc:
+            raised.append(exc)
+
+    with Store.open(tmp_path / "store") as store:
+        writer = FactsWriter(store, background=True)
+        writer.add([_stored(1)])
+        writer.flush()
+        process = writer._process._process
+        waiting = threading.Thread(target=wait, args=(writer,), daemon=True)
+        waiting.start()
+        waiting.join(60)
+        assert not waiting.is_alive(), "the wait for a sender thread that ended never returned"
+        assert [type(exc) for exc in raised] == [MemoryError] and process.poll() is not None
+        assert not _in_store(store, 1)
 
 
 def test_batches_are_written_here_when_the_process_does_not_start(tmp_path, monkeypatch):

@@ -414,6 +414,49 @@ def test_a_snapshots_tail_packed_short_of_memory_fails_the_index_and_never_hangs
     assert said == "MemoryError 1"
 
 
+def test_an_earlier_snapshot_unpacked_short_of_memory_fails_the_re_index_and_never_hangs():
+    """A re-index unpacks the earlier snapshot's import resolution in a thread of its own; that
+    thread ends by a MemoryError before it sets anything (as under a `ulimit -v` with no room
+    left): the re-index raises a MemoryError (`out_of_memory` to the faces) and nothing is left
+    waiting (was: an executor's future never set, the re-index waited for it without end)."""
+    said = _run("""
+        import tempfile
+        from corpora.gitbuild import RepoBuilder
+        from indexer import api
+
+        root = Path(tempfile.mkdtemp())
+        builder = RepoBuilder(root / "repo")
+        builder.commit({"a.py": "def first():\\n    return 1\\n"}, "one")
+        builder.commit({"b.py": "def second():\\n    return first()\\n"}, "two")
+        with api.open_store(root / "store") as store:
+            api.index(str(root / "repo"), "main~1", store=store, workers=1)
+        real_run = threading.Thread.run
+
+        def run(thread):
+            if thread.name.startswith("rennet-unpack"):
+                raise MemoryError
+            real_run(thread)
+
+        threading.Thread.run = run
+        threading.excepthook = lambda args: None
+        ended = []
+
+        def index():
+            try:
+                with api.open_store(root / "store") as store:
+                    api.index(str(root / "repo"), "main", store=store, workers=1)
+                ended.append("indexed")
+            except MemoryError:
+                ended.append("MemoryError")
+
+        indexing = threading.Thread(target=index, daemon=True)
+        indexing.start()
+        indexing.join(30)
+        print(ended[0] if ended else "still waiting", threading.active_count())
+    """)
+    assert said == "MemoryError 1"
+
+
 @pytest.mark.parametrize("dropped", ["collected", "at exit"])
 def test_a_pool_dropped_unended_after_its_workers_died_holding_its_lock_ends_at_once(dropped):
     """A pool no block ended (a signal to the group as the pool's start returned, before the

@@ -230,12 +230,16 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     """What `memory_fault` calls out_of_memory: a MemoryError, an OSError ENOMEM, a library the
     loader could not map (through the ImportError numpy raises from it), a thread with no room
     for its stack, a task group's failures all of memory (was: `internal_error: ExceptionGroup`,
-    the stdio MCP server's read of a line finding no room for its thread); a module missing, a
+    the stdio MCP server's read of a line finding no room for its thread), OpenSSL's `malloc
+    failure` through libgit2 (was: `internal_error: GitError`, the MCP server's first index
+    under 320 and 344 MiB, libgit2 loading certificates); a module missing, a
     thread refused with room to spare, a group holding any other failure, or any failure
     without a limit stays as it was. The limit set here leaves a GiB above what this process
     maps (an in-process store maps 256 GiB)."""
     import errno
     import resource
+
+    import pygit2
 
     from indexer.contract.memory_limit import memory_fault, room_for
 
@@ -257,6 +261,8 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     try:
         for exc in (MemoryError(), OSError(errno.ENOMEM, "Cannot allocate memory"), unmapped, raised_from(unmapped),
                     SystemError("error return without exception set"),
+                    pygit2.GitError("OpenSSL error: failed to load certificates: error:078C0100:common libcrypto "
+                                    "routines::malloc failure"),
                     ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ExceptionGroup("", [unmapped])])):
             typed = memory_fault(exc, "the test")
             assert typed is not None and typed.code == "out_of_memory", exc
@@ -275,6 +281,33 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     assert memory_fault(MemoryError()) is None
 
 
+_THREAD_REFUSED_THEN_ROOM = """
+import resource
+from indexer.contract.memory_limit import mapped_bytes, memory_fault, room_for_thread
+
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (4 << 20), hard))
+try:
+    room_for_thread()
+    refused = None
+except RuntimeError as exc:
+    refused = exc
+resource.setrlimit(resource.RLIMIT_AS, ((mapped_bytes() >> 20) + 1024 << 20, hard))  # room again, a limit still set
+print(refused, getattr(memory_fault(refused), "code", None) if refused else None)
+"""
+
+
+def test_a_thread_refused_for_want_of_room_is_out_of_memory_once_the_room_is_back():
+    """A thread `memory_limit` refused (4 MiB of room, short of a stack) is `out_of_memory` when
+    typed after the work that was short let its memory go (was: `internal_error: RuntimeError:
+    can't start new thread`, the room asked for again as it was typed and found: `rennet index
+    --workers 2` of 1,000 files under `ulimit -v` 372 and 376 MiB, the snapshot's tail refused
+    its thread)."""
+    done = subprocess.run([sys.executable, "-c", _THREAD_REFUSED_THEN_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "can't start new thread out_of_memory\n")
+
+
 def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     """The CLI and the dispatcher load `memory_limit` (and the mmap module it probes with) as
     they start: loaded when a MemoryError is being typed, under a limit that left no room,
@@ -285,6 +318,73 @@ def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == "True"
+
+
+_TYPED_WITHOUT_ROOM = """
+import resource, sys
+import context_tools.faces.cli as cli
+from indexer.contract.memory_limit import mapped_bytes
+
+
+class NoRoom:  # what the import of a module meets with no room left: a MemoryError lost in C code
+    def find_spec(self, name, path=None, target=None):
+        if name == "context_tools.faces.sanitize":
+            raise SystemError("error return without exception set")
+
+
+def short(argv):
+    raise MemoryError
+
+
+sys.modules.pop("context_tools.faces.sanitize", None)
+sys.meta_path.insert(0, NoRoom())
+cli._main = short
+resource.setrlimit(resource.RLIMIT_AS, ((mapped_bytes() >> 20) + 1024 << 20, resource.RLIM_INFINITY))
+print(cli.main(["context", "overview"]))
+"""
+
+
+def test_a_command_short_of_memory_whose_typing_is_short_too_says_one_line():
+    """A command ended by a MemoryError, whose typing then finds no room to load what it reads
+    (the import a SystemError, `error return without exception set`): the one `out_of_memory`
+    line, exit 1 (was: three tracebacks, at `rennet index` under `ulimit -v` 102 MiB)."""
+    done = subprocess.run([sys.executable, "-c", _TYPED_WITHOUT_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "1\n"), done.stderr
+    assert done.stderr.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is ")
+    assert "is too small for this command (MemoryError)" in done.stderr and done.stderr.count("\n") == 1
+
+
+_NO_ROOM_TO_TYPE = """
+import resource, sys
+import context_tools.faces.cli as cli
+from indexer.contract.memory_limit import mapped_bytes
+
+
+def short(*args, **kwargs):
+    raise MemoryError
+
+
+cli._main = short
+cli.memory_fault = short  # typing the failure runs short too
+sys.argv = ["rennet", "context", "overview"]
+resource.setrlimit(resource.RLIMIT_AS, ((mapped_bytes() >> 20) + 1024 << 20, resource.RLIM_INFINITY))
+cli.run()
+"""
+
+
+def test_a_command_too_short_of_memory_to_type_its_failure_says_the_line_made_at_its_start():
+    """A command ended by a MemoryError whose typing meets one too (the memory the command held
+    not yet let go): the `out_of_memory` line the CLI encoded as it started, exit 1 (was: a
+    traceback of the MemoryError raised in `memory_fault`, then the threading module's
+    `Exception ignored` lines: `rennet index --workers 2` of 3,000 files, a 1% change, under
+    `ulimit -v` 356 MiB)."""
+    done = subprocess.run([sys.executable, "-c", _NO_ROOM_TO_TYPE], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is ")
+    assert done.stderr.endswith(" MiB) is too small for this command; nothing stored was lost: raise the limit and "
+                                "retry\n") and done.stderr.count("\n") == 1, done.stderr
 
 
 _ENCODE_WITHOUT_ROOM = """
@@ -330,6 +430,38 @@ def test_an_encoding_that_outgrows_the_room_left_is_a_memory_error_not_a_crash()
     assert done.stdout.splitlines() == ["stored MemoryError True", "reply MemoryError True", "symbols MemoryError True"]
 
 
+_DECODE_WITHOUT_ROOM = """
+import resource
+from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.model import Symbol, decode_symbols
+from indexer.store.symbol_lines import symbols_json
+
+line = symbols_json([Symbol("name\\n" * 64, "function", "", 1, 1, 0, 1, "def name(a='\\t'):\\n" * 64)])
+lines = line * 20000  # 30 MiB of a blob's symbol lines, strings full of escapes
+decode_symbols(line)
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (8 << 20), hard))
+try:
+    decode_symbols(lines)
+    said = "made"
+except RennetError as exc:
+    said = exc.code
+resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+print(said, len(decode_symbols(lines)))
+"""
+
+
+def test_stored_json_decoded_short_of_room_is_out_of_memory_not_a_crash():
+    """A blob's stored symbol lines (30 MiB, their strings full of escapes) decoded with 8 MiB
+    of room left under the `ulimit -v`: `out_of_memory`, and decoded whole once the room is
+    back (was: a segmentation fault in msgspec's JSON decoder, every time; `rennet context
+    references` on a 3,000-file repository under 116 MiB)."""
+    done = subprocess.run([sys.executable, "-c", _DECODE_WITHOUT_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "out_of_memory 20000\n"), done.stderr
+
+
 def test_nothing_encodes_with_the_msgspec_encoders_that_crash_short_of_memory():
     """Every encoding in Rennet goes through `indexer.contract.encode`, whose encoders raise a
     MemoryError when their buffer cannot grow: msgspec's bytes-returning `encode`,
@@ -344,6 +476,85 @@ def test_nothing_encodes_with_the_msgspec_encoders_that_crash_short_of_memory():
              if path != kept for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if crashing.search(line)]
     assert found == []
+
+
+_TREE_SITTER_WITHOUT_ROOM = """
+import resource
+from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.extract.blob import prepare
+from indexer.lang import grammars
+
+source = b"".join(b"def f%d(a, b):\\n    return g(a[1], b.c, [x for x in y]) + %d\\n" % (i, i) for i in range(16000))
+grammars.parse("python", b"x = 1\\n")  # the parser made, its grammar loaded
+grammars.language("cpp")
+cases = {"parse": lambda: grammars.parse("python", source) is not None,
+         "compile": lambda: grammars.tags_query("cpp").pattern_count > 0,
+         "prepare": lambda: prepare(["rust"]) is None}
+soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+for name, made in cases.items():
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (4 << 20), hard))
+    try:
+        made()
+        said = "made"
+    except RennetError as exc:
+        said = exc.code
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    print(name, said, made())
+"""
+
+
+def test_tree_sitter_with_too_little_room_is_out_of_memory_not_a_crash():
+    """A parse (of a 1 MiB file) and a tags query's compile (C++'s), each with 4 MiB of room left
+    under the `ulimit -v`: each `out_of_memory`, and made once the room is back (was: a
+    segmentation fault, every time: tree-sitter uses unchecked what py-tree-sitter's allocator
+    returns, NULL when the limit refuses the room; `rennet index` died so from 108 to 140 MiB).
+    A forkserver's head start (`prepare`) with no room for it stops, saying nothing: its workers
+    set a language up as they meet it."""
+    done = subprocess.run([sys.executable, "-c", _TREE_SITTER_WITHOUT_ROOM], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout.splitlines() == ["parse out_of_memory True", "compile out_of_memory True", "prepare made True"]
+
+
+_INDEX_WITHOUT_ROOM = """
+import resource, sys
+from indexer import api
+from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.extract.blob import extract_blob
+from indexer.store.database import Store
+
+extract_blob(b"def f():\\n    return 1\\n", "warm.py", "python", sites=False)  # Python's query compiled
+with Store.open(sys.argv[2]) as store:
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (32 << 20), hard))
+    try:
+        api.index(sys.argv[1], "main", store=store, workers=1)
+        said = "indexed"
+    except RennetError as exc:
+        said = exc.code
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+print(said)
+"""
+
+
+def test_a_blob_whose_extraction_runs_short_of_memory_is_not_stored_as_unparsed(tmp_path):
+    """An index whose extraction of a blob (of 270 kB) finds too little room (32 MiB left under
+    the `ulimit -v`) is `out_of_memory`, and stores nothing of that blob: the next index, with no
+    limit, parses it and gives the fingerprint a fresh store gives (was: the lack of memory was
+    caught as a fault of the blob and its facts cached, by content, as `extract_error`: the
+    blob's symbols lost for good, in every later snapshot holding it)."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "def first():\n    return 1\n",
+                    "big.py": "".join(f"def f{i}(a, b):\n    return g(a[1], b.c, [x for x in y if x]) + {i}\n"
+                                      for i in range(4000))}, "two")
+    home = tmp_path / "home"
+    done = subprocess.run([sys.executable, "-c", _INDEX_WITHOUT_ROOM, str(builder.path), str(home)], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "out_of_memory\n"), done.stderr
+    assert fingerprint_indexed(home, builder.path, "main") == fingerprint_indexed(tmp_path / "clean", builder.path,
+                                                                                  "main")
 
 
 _OPEN_WITHOUT_ROOM = """
@@ -391,6 +602,35 @@ def test_a_store_whose_map_finds_no_room_under_the_limit_is_out_of_memory_and_da
                               f"map of the store at {home} (512 MiB, half the limit) beside the "), message
     assert message.endswith("; nothing is wrong with the store and nothing stored was lost: raise the limit and retry")
     assert answers(home, two_revs, "main") == first
+
+
+_MAP_FAILED_WITH_ROOM = """
+import mmap, resource, sys
+import lmdb
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.store.database import fault, map_size
+
+limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+for spare in (4, 64):  # MiB of room beside the store's map once LMDB gave up
+    held = mmap.mmap(-1, limit - mapped_bytes() - map_size() - (spare << 20), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+                     prot=0)
+    print(spare, fault(lmdb.MemoryError(sys.argv[1] + ": Cannot allocate memory"), sys.argv[1]).code)
+    held.close()
+"""
+
+
+def test_a_map_that_failed_beside_too_little_room_is_out_of_memory_not_store_error(tmp_path):
+    """LMDB's open failed for want of memory under a `ulimit -v` (1 GiB) that, once it gave up,
+    leaves room for the store's map and 4 MiB: `out_of_memory`, the limit too small; with 64 MiB
+    beside the map, the room was taken only for a moment: `store_error`, retry (was:
+    `store_error` for both, `rennet context map` under 97 to 101 MiB, every run: the map fitted
+    once LMDB had let go of what it took beside it)."""
+    import resource
+
+    done = subprocess.run([sys.executable, "-c", _MAP_FAILED_WITH_ROOM, str(tmp_path / "home")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (1 << 30,) * 2))
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "4 out_of_memory\n64 store_error\n")
 
 
 def test_a_store_at_the_file_size_limit_is_store_full_and_loses_nothing(two_revs, clean_main, first_stored,

@@ -10,6 +10,7 @@ signal's number when a Ctrl-C, SIGTERM or SIGHUP stopped it.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
@@ -17,7 +18,10 @@ from msgspec import inspect as mi
 
 from context_tools.faces.errors import OutputFailed
 from indexer.contract.errors import RennetError
-from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
+from indexer.contract.memory_limit import (  # loaded at start: a fault of memory leaves no room to load it
+    address_space_limit,
+    memory_fault,
+)
 
 if TYPE_CHECKING:
     import msgspec
@@ -443,7 +447,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             from context_tools.faces.sanitize import sanitize_line
             from indexer.contract.local_paths import folder_gone
-        except MemoryError:  # no room left to load them: the limit's own line, in our words
+        except Exception as failed:  # no room left to load them: the limit's own line, in our words
+            if not isinstance(failed, MemoryError) and memory_fault(failed) is None:  # a SystemError of a lost one
+                raise
             short = memory_fault(exc)
             print(f"rennet: {short.code}: {short.message}" if short else "rennet: internal_error: MemoryError",
                   file=sys.stderr)
@@ -518,11 +524,31 @@ def run() -> NoReturn:
     reopen_closed()  # before any file is opened, so none takes a standard descriptor's place
     typed_output()
     hold_blas_pool()
+    short = _short_line()
+    ran_short = False
     try:
         code = main()
     except SystemExit as exc:  # argparse's after --help or --version: its text flushed here too
         code = _flushed(exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_ERROR)
+    except MemoryError:  # typing a lack of memory ran short too: the line made at the start
+        if not short:
+            raise
+        ran_short = True
+    if ran_short:  # out of the handler, so that what the command held is let go first
+        os.write(2, short)
+        code = EXIT_ERROR
     quick_exit(code)
+
+
+def _short_line() -> bytes:
+    """The `out_of_memory` line of this process's address-space limit, encoded now, while there
+    is room: a command can run so short of memory that typing its failure does too. Empty
+    without a limit."""
+    limit = address_space_limit()
+    if limit is None:
+        return b""
+    return (f"rennet: out_of_memory: this process's address-space limit (`ulimit -v` is {limit >> 20} MiB) is too "
+            "small for this command; nothing stored was lost: raise the limit and retry\n").encode()
 
 
 def _main(argv: list[str]) -> int:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Iterator
 import msgspec
 
 from indexer.contract.encode import encode_json
-from indexer.contract.read_back import read_back
+from indexer.contract.read_back import read_back_json
 
 if TYPE_CHECKING:
     import weakref
@@ -57,7 +57,7 @@ class Receipt(msgspec.Struct, frozen=True):
 
 
 _seq = itertools.count()
-_decode = read_back(msgspec.json.Decoder(Receipt).decode)  # of receipts the store holds
+_decode = read_back_json(msgspec.json.Decoder(Receipt).decode)  # of receipts the store holds
 
 
 def _key() -> bytes:

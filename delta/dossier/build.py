@@ -67,7 +67,7 @@ from delta.dossier.refs import (
 from delta.dossier.transport import TrackerFailure, redact
 from indexer.contract.encode import encode_json
 from indexer.contract.errors import StoreError
-from indexer.contract.read_back import read_back
+from indexer.contract.read_back import read_back_json
 from indexer.contract.result import Unknown
 from indexer.git.read import open_repo, repo_display_path, repo_identity, resolve_rev
 
@@ -135,7 +135,7 @@ class Dossier(Struct):
     untrusted: str = UNTRUSTED
 
 
-_decode_stored = read_back(msgspec.json.Decoder(Dossier).decode)  # a dossier the store holds
+_decode_stored = read_back_json(msgspec.json.Decoder(Dossier).decode)  # a dossier the store holds
 
 
 def _now() -> str:

@@ -23,7 +23,7 @@ import msgspec
 
 from delta.dossier.items import Comment, Fact
 from indexer.contract.encode import encode_json
-from indexer.contract.read_back import read_back
+from indexer.contract.read_back import read_back_json
 
 if TYPE_CHECKING:
     from indexer.store.database import Store
@@ -59,7 +59,7 @@ class Payload(msgspec.Struct):
     linked: list[Linked] = msgspec.field(default_factory=list)
 
 
-_decode_payload = read_back(msgspec.json.Decoder(Payload).decode)  # a payload file under the store's home
+_decode_payload = read_back_json(msgspec.json.Decoder(Payload).decode)  # a payload file under the store's home
 
 
 def record_key(repo_id: str, base_ref: str, head_ref: str, base_oid: str, head_oid: str, access: str = "") -> bytes:
@@ -124,7 +124,7 @@ class _Stamp(msgspec.Struct):
     payload_dir: str
 
 
-_decode_stamp = read_back(msgspec.json.Decoder(_Stamp).decode)
+_decode_stamp = read_back_json(msgspec.json.Decoder(_Stamp).decode)
 
 
 def _payload_folder(home: Path, folder: str) -> Path | None:

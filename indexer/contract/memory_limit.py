@@ -24,6 +24,8 @@ from indexer.contract.errors import OutOfMemory
 _MAP_FAILED = "failed to map segment from shared object"
 _NO_THREAD = "can't start new thread"
 _LOST_ERROR = "error return without exception set"
+# OpenSSL's words for an allocation it was refused, as libgit2 passes them on (a GitError)
+_MALLOC_FAILED = "malloc failure"
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 # Beside its stack, what a thread takes as it starts (its frames' first chunk, its allocator's
 # arena), with some to spare.
@@ -93,6 +95,12 @@ def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory
     return None
 
 
+def lack_of_memory(exc: BaseException) -> bool:
+    """Is `exc` a lack of memory (a MemoryError, `out_of_memory`, or a failure `memory_fault`
+    types so), a fact of this moment and never of the input that met it?"""
+    return isinstance(exc, (MemoryError, OutOfMemory)) or memory_fault(exc) is not None
+
+
 def _of_memory(exc: BaseException) -> bool:
     if isinstance(exc, MemoryError):
         return True
@@ -106,7 +114,7 @@ def _of_memory(exc: BaseException) -> bool:
         return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
         return str(exc).startswith(_LOST_ERROR)
-    return False
+    return _MALLOC_FAILED in _first_line(exc)
 
 
 class NoRoomForThreads(RuntimeError):

@@ -5,7 +5,8 @@ binary, too_large, lfs_pointer, undecodable, minified (rules in indexer/lang/con
 parse ran over its deterministic step budget, or produced an ERROR node too wide or a tree too
 deep to query, or the source is one its grammar is known to crash on and was never parsed:
 `Language.unsafe`; symbols are then not claimed and occurrences come from the plain tokenizer);
-extract_error (a bug of ours; never expected).
+extract_error (a bug of ours; never expected). A lack of memory is raised, never a reason: the
+facts are cached by content, and a blob skipped for the room one run had would stay so.
 Languages without a grammar get lines, the generated mark and plain-tokenizer occurrences.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import gc
 from typing import Iterable
 
+from indexer.contract.memory_limit import lack_of_memory
 from indexer.extract.tags import extract_tree
 from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_uses
 from indexer.lang import grammars
@@ -39,7 +41,9 @@ def extract_blob(data: bytes, path: str, language: str, size_cap: int = DEFAULT_
         facts.occurrences_capped = (facts.occurrences_capped  # the query dropped matches: sites too
                                     or max(len(facts.occurrences), facts.occurrence_count) >= OCCURRENCE_CAP)
         return facts
-    except Exception:
+    except Exception as exc:
+        if lack_of_memory(exc):
+            raise
         try:
             lines = count_lines(data)
         except Exception:
@@ -55,7 +59,12 @@ def prepare(languages: Iterable[str]) -> None:
     its parser made, the modules its hooks read imported), so that the processes forked
     from this one after it start with that done."""
     for language in languages:
-        extract_blob(b"x\n", "prepared", language, sites=False)
+        try:
+            extract_blob(b"x\n", "prepared", language, sites=False)
+        except Exception as exc:  # a head start only: short of room, a worker sets a language up as it meets it
+            if not lack_of_memory(exc):
+                raise
+            return
 
 
 def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) -> BlobFacts:

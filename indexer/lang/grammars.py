@@ -23,6 +23,7 @@ from typing import Callable, Iterable
 from tree_sitter import Language, Node, Parser, Query, Tree
 
 from indexer.contract.decode import string_end
+from indexer.contract.memory_limit import lack_of_memory, room_for
 from indexer.lang.language import part
 from indexer.lang.registry import LANGUAGES
 
@@ -115,6 +116,7 @@ def _tags(name: str, level: int) -> tuple[Query, TypeChecks, str]:
     # Compiling a query analyses every pattern against the grammar's parse table, which is
     # most of a worker's setup: compile only what the extraction reads (see `_used_patterns`).
     compact = compact_patterns(source, language(name), level)
+    room_for(QUERY_ROOM, f"compiling the {name} tags query")
     if compact is not None:
         texts, checks = compact
         try:
@@ -122,8 +124,9 @@ def _tags(name: str, level: int) -> tuple[Query, TypeChecks, str]:
             query = Query(language(name), text)
             if query.pattern_count == len(texts):
                 return query, checks, text
-        except Exception:
-            pass
+        except Exception as exc:
+            if lack_of_memory(exc):  # not a pattern to do without: the full form would be cached for good
+                raise
     query = Query(language(name), source)
     for index in unsupported_patterns(query, source):
         query.disable_pattern(index)
@@ -400,6 +403,15 @@ def parser(name: str) -> Parser:
     return found
 
 
+# tree-sitter allocates through py-tree-sitter's PyMem functions, which return NULL when an
+# address-space limit (`ulimit -v`) refuses the room, and uses what they return unchecked: a
+# segmentation fault, not a MemoryError. Under a limit the most a parse (its tree, a few hundred
+# bytes a byte of source at worst, and its query's cursor) or a query's compile may take is
+# asked for first (`memory_limit.room_for`), its lack `out_of_memory`.
+PARSE_ROOM = 16 << 20
+PARSE_ROOM_PER_BYTE = 512
+QUERY_ROOM = 16 << 20
+
 # Parse budget. tree-sitter calls the progress callback every fixed number of parser
 # operations, so counting calls is a deterministic cap: the same bytes hit it or not on any
 # machine. Some external scanners (bash on long runs of whitespace) spend seconds between
@@ -516,6 +528,7 @@ def parse_shown(name: str, data: bytes) -> Tree | None:
 
 
 def _parse(name: str, data: bytes) -> Tree | None:
+    room_for(PARSE_ROOM + PARSE_ROOM_PER_BYTE * len(data), f"parsing a {name} file of {len(data)} bytes")
     p = parser(name)
     budget = Budget(len(data))
     try:

@@ -189,12 +189,18 @@ def fault(exc: BaseException, home: str | os.PathLike[str]) -> RennetError | Non
     return None
 
 
+# Beside its map, what LMDB's open takes (its lock file's map, its buffers) and a command needs
+# right after it: a limit that leaves no more than this beside the map is too small, not busy.
+_MAP_SLACK = 16 << 20
+
+
 def _no_room_for_map(home: str | os.PathLike[str]) -> RennetError:
     """`out_of_memory` when the map LMDB could not make (the larger of the store's map and its
-    file) has no room under this process's address-space limit now: the limit, not the store.
-    With room for it now, the room was taken only for a moment, or LMDB asked for more than
-    that: `store_error`, never `store_corrupt` (a header that names pages past the file's end
-    is refused before, `_refuse_truncated`; one LMDB cannot read, by LMDB before it maps)."""
+    file) and `_MAP_SLACK` have no room under this process's address-space limit now: the
+    limit, not the store. With room for both now, the room was taken only for a moment, or
+    LMDB asked for more than that: `store_error`, never `store_corrupt` (a header that names
+    pages past the file's end is refused before, `_refuse_truncated`; one LMDB cannot read, by
+    LMDB before it maps)."""
     from indexer.contract.memory_limit import address_space_limit, has_room, mapped_bytes
 
     limit = address_space_limit()
@@ -202,7 +208,7 @@ def _no_room_for_map(home: str | os.PathLike[str]) -> RennetError:
         wanted = max(map_size(), os.stat(Path(home) / "lmdb" / "data.mdb").st_size)
     except OSError:
         wanted = map_size()
-    if limit is None or has_room(wanted):
+    if limit is None or has_room(wanted + _MAP_SLACK):
         return StoreError(f"store at {home} could not be mapped ({wanted >> 20} MiB) within this process's "
                           "address-space limit (`ulimit -v`); nothing stored was lost: retry, or raise the limit")
     held = mapped_bytes()

@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import os
 import pickle
+import queue
 import subprocess
 import sys
+import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Callable
 
 from indexer.contract.errors import RennetError, StoreError
-from indexer.contract.memory_limit import room_for_thread
+from indexer.contract.memory_limit import start_thread
 from indexer.extract.child_process import start_as_child
 from indexer.store.database import Store
 from indexer.store.records import StoredFacts, put_stored_many
@@ -107,17 +108,23 @@ class WriterProcess:
     """A writer process for the store. Batches are handed to it from a thread of ours (a pipe
     write lets go of the interpreter lock), in the order given. Should the process not start
     (no interpreter that imports this package: a frozen or an embedded one), that thread
-    writes them here instead."""
+    writes them here instead.
+
+    The thread is joined, not an executor's: short of memory (a `ulimit -v`), a worker thread
+    can end before it sets a future's outcome, and that future is waited for without end. Each
+    batch's outcome is a slot the thread sets without allocating; a slot left unset when the
+    thread has ended is a thread that ran out of memory saying it."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        # The sender's thread, which the executor starts on its first submit, is started here,
-        # first, once its room is asked (a start waited on for good where its stack fits but
-        # not its start): refused, there is no process yet to end.
-        room_for_thread()
-        self._sender = ThreadPoolExecutor(1, thread_name_prefix="rennet-facts")
-        self._handed: list[Future[bool]] = []
-        self._sender.submit(lambda: None)
+        self._batches: queue.SimpleQueue[tuple[list[StoredFacts], list[bool | BaseException | None]] | None] = \
+            queue.SimpleQueue()
+        self._handed: list[list[bool | BaseException | None]] = []  # each batch's outcome slot, in order
+        self._started: bool | None = None  # known once the process says it started, or ends
+        # The thread first: refused where its start would not fit (never a start waited on for
+        # good), it leaves no process to end.
+        self._sender = threading.Thread(target=self._send_all, name="rennet-facts", daemon=True)
+        start_thread(self._sender)
         root = str(Path(__file__).resolve().parent.parent)  # where this package is imported from
         try:
             self._process = subprocess.Popen(
@@ -125,14 +132,24 @@ class WriterProcess:
                  "from indexer.store.facts_writer import serve; serve(sys.argv[1])", str(store.home), root],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         except BaseException:
-            self._sender.shutdown()
+            self._batches.put(None)  # the thread ends
             raise
         assert self._process.stdin is not None and self._process.stdout is not None  # both pipes
         self._stdin, self._stdout = self._process.stdin, self._process.stdout
-        self._started: bool | None = None  # known once the process says it started, or ends
 
     def send(self, pending: list[StoredFacts]) -> None:
-        self._handed.append(self._sender.submit(self._hand_over, pending))
+        slot: list[bool | BaseException | None] = [None]
+        self._handed.append(slot)
+        self._batches.put((pending, slot))
+
+    def _send_all(self) -> None:
+        """On the sender thread: each batch handed over in turn, its outcome set in its slot."""
+        while (batch := self._batches.get()) is not None:
+            pending, slot = batch
+            try:
+                slot[0] = self._hand_over(pending)
+            except BaseException as exc:  # raised by `finish`, in its batch's turn
+                slot[0] = exc
 
     def _hand_over(self, pending: list[StoredFacts]) -> bool:
         """On the sender thread: True once the batch is handed to the process, False when it
@@ -152,7 +169,15 @@ class WriterProcess:
         """Return once every batch sent is written; raises the first error. The process then
         ends (it is killed should it not)."""
         try:
-            handed = sum(hand_over.result() for hand_over in self._handed)  # raises what a write here raised
+            self._batches.put(None)
+            self._sender.join()
+            handed = 0
+            for (outcome,) in self._handed:
+                if isinstance(outcome, BaseException):  # what a write here raised
+                    raise outcome
+                if outcome is None:
+                    raise MemoryError("facts not handed to the writer process: its thread ended short of memory")
+                handed += outcome
             for _ in range(handed):
                 answer = _read_frame(self._stdout)
                 if answer is None:
@@ -163,7 +188,6 @@ class WriterProcess:
                 if error is not None:
                     raise error
         finally:
-            self._sender.shutdown()
             self._end()
 
     def _end(self) -> None:

@@ -12,13 +12,12 @@ from contextlib import contextmanager
 from functools import cached_property
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
+from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 
 import msgspec
 
 from indexer.contract.encode import encode_msgpack
 from indexer.contract.errors import StoreError
-from indexer.contract.memory_limit import room_for_thread
 from indexer.contract.read_back import read_back
 from indexer.lang.registry import name_language
 from indexer.model import (
@@ -41,9 +40,6 @@ from indexer.store import name_runs
 from indexer.store.database import Store, corrupt, pack, pack_pieces, unpack
 from indexer.store.symbol_lines import symbols_json
 from indexer.store.versions import facts_version, snapshot_version
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 
 class SnapshotHead(msgspec.Struct):
@@ -118,17 +114,34 @@ class PriorRecord:
         if tail is not None:
             self._tail = tail
             return
-        # the thread pool (and the logging it brings) only where a re-index reads a prior record
-        from concurrent.futures import ThreadPoolExecutor
+        # A thread joined, not an executor's: short of memory (a `ulimit -v`) a worker thread can
+        # end before it sets a future's outcome, and the future is waited for without end. The
+        # outcome is a slot the thread sets without allocating.
+        import threading
 
-        room_for_thread()  # its thread starts on the submit: never a start waited on for good
-        unpacker = ThreadPoolExecutor(1, thread_name_prefix="rennet-unpack")  # its own: no thread outlives it
-        self._unpacked: Future[bytes] = unpacker.submit(unpack, packed_tail)
-        unpacker.shutdown(wait=False)
+        from indexer.contract.memory_limit import start_thread
+
+        unpacked: list[bytes | BaseException | None] = [None]
+
+        def unpack_tail() -> None:
+            try:
+                unpacked[0] = unpack(packed_tail)
+            except BaseException as exc:
+                unpacked[0] = exc
+
+        self._unpacked = unpacked
+        self._unpacker = threading.Thread(target=unpack_tail, name="rennet-unpack", daemon=True)
+        start_thread(self._unpacker)  # refused where its start would not fit, never a start waited on for good
 
     @cached_property
     def _tail(self) -> SnapshotTail:
-        return decode_tail(self._unpacked.result())
+        self._unpacker.join()
+        packed = self._unpacked[0]
+        if isinstance(packed, BaseException):
+            raise packed
+        if packed is None:
+            raise MemoryError("the earlier snapshot's import resolution was not unpacked: its thread ended short of memory")
+        return decode_tail(packed)
 
     def decode(self) -> None:
         """Decode the import resolution now (a re-index does, while its workers parse) rather
