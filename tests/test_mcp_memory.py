@@ -24,9 +24,14 @@ from tests.mcp_clients import client_with
 from tests.test_context_world import PY, ROOT, cli_env
 from tests.test_interrupt import ended_within
 
-# Room for the server, its store's map (half the limit) and a small repository's calls, and
-# well short of what a cold index of a 5,000-file one holds (its pool's threads, its facts)
+# Room for the server, its store's map (half the limit) and a small repository's calls
 LIMIT_MIB = 800
+# Room left beside what the server maps, once the small repository is indexed, for each try of
+# the large one: first less than its pool's threads take as they start; then room for them (a
+# stack the first try's thread left kept for the next) and for about half of the facts a cold
+# index of 5,000 files holds even when each chunk is written as it comes, the least the facts
+# writer's schedule takes, so that it runs short whatever the machine's load makes of that
+ROOMS_MIB = (16, 24)
 TOKEN = "t" * 40
 
 
@@ -48,13 +53,6 @@ def repos(small: Path) -> tuple[Path, Path]:
     return small, small.parent / "large.git"
 
 
-async def _calls(url: str, token: str, plan: list[tuple[str, dict]]) -> list[dict]:
-    from mcp import Client
-
-    async with Client(client_with(url, token)) as client:
-        return [json.loads((await client.call_tool(name, args)).content[0].text) for name, args in plan]
-
-
 def _mapped(pid: int) -> int:
     """The address space process `pid` maps now, what its limit counts (the server's own
     reading of itself is `memory_limit.mapped_bytes`)."""
@@ -62,23 +60,41 @@ def _mapped(pid: int) -> int:
 
 
 def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_serves_on(repos, tmp_path):
-    """`rennet mcp --http` under `ulimit -v` 800 MiB: a small repository indexes; the index of
-    one too large for the limit answers `out_of_memory` naming it; the next calls (a read, an
-    index) are answered; a SIGTERM ends the server at once, exit 143, stderr holding only its
-    address line; the store opens and holds the small snapshot as it was (was: the read after
-    the failed index answered JSON-RPC's bare `Internal server error`, the readers' thread
-    finding no room for its stack, its traceback on stderr; and the SIGTERM's grace timer, a
-    thread too, could not start: a traceback, and the server never left). The crash of a
-    smaller index at this limit, msgspec's encoder, is held by
-    tests/test_store_faults.py's encoding tests, where the room is set, not guessed."""
+    """`rennet mcp --http` under `ulimit -v` 800 MiB: a small repository indexes; the limit is
+    then set, as it runs, to what the server maps and each of ROOMS_MIB more, and the index of
+    a repository too large for it answers `out_of_memory` naming the limit, short of room for
+    its pool's threads, then for its facts; the next calls (a read, an index) are answered; a
+    SIGTERM ends the server at once, exit 143, stderr holding only its address line; the store
+    opens and holds the small snapshot as it was (was: the read after the failed index
+    answered JSON-RPC's bare `Internal server error`, the readers' thread finding no room for
+    its stack, its traceback on stderr; and the SIGTERM's grace timer, a thread too, could not
+    start: a traceback, and the server never left). The room is set, not left to what 800 MiB
+    leaves: whether the index fit there turned on how its facts were batched for the writer,
+    so on the machine's load. The crash of a smaller index at this limit, msgspec's encoder, is
+    held by tests/test_store_faults.py's encoding tests, where the room is set too."""
     small, large = repos
+
+    async def work(p: subprocess.Popen, url: str) -> tuple[dict, list[tuple[int, dict]], dict, dict]:
+        from mcp import Client
+
+        async with Client(client_with(url, TOKEN)) as client:
+            async def call(name: str, repo: Path) -> dict:
+                return json.loads((await client.call_tool(name, {"repo": str(repo)})).content[0].text)
+
+            first = await call("repo_index", small)
+            too_large = []
+            for room in ROOMS_MIB:
+                limit = ((_mapped(p.pid) >> 20) + room) << 20  # whole MiB, as the message names it
+                resource.prlimit(p.pid, resource.RLIMIT_AS, (limit, LIMIT_MIB << 20))
+                too_large.append((limit, await call("repo_index", large)))
+            return first, too_large, await call("context_overview", small), await call("repo_index", small)
+
     with _http_server(tmp_path, small.parent, limit=LIMIT_MIB << 20) as (p, url):
-        first, too_large, read, again = anyio.run(_calls, url, TOKEN, [
-            ("repo_index", {"repo": str(small)}), ("repo_index", {"repo": str(large)}),
-            ("context_overview", {"repo": str(small)}), ("repo_index", {"repo": str(small)})])
+        first, too_large, read, again = anyio.run(work, p, url)
         assert first["ok"], first
-        assert too_large["error"]["code"] == "out_of_memory", too_large
-        assert f"(`ulimit -v` is {LIMIT_MIB} MiB)" in too_large["error"]["message"]
+        for limit, short in too_large:
+            assert short["error"]["code"] == "out_of_memory", short
+            assert f"(`ulimit -v` is {limit >> 20} MiB)" in short["error"]["message"], short
         assert read["ok"] and read["data"]["identity"]["fingerprint"] == first["data"]["fingerprint"], read
         assert again["ok"] and again["data"]["fingerprint"] == first["data"]["fingerprint"], again
         p.send_signal(signal.SIGTERM)
