@@ -19,7 +19,10 @@ import sys
 from multiprocessing import synchronize
 from types import TracebackType
 
+from indexer.contract.memory_limit import one_malloc_arena
+
 signal.signal(signal.SIGINT, signal.SIG_IGN)
+one_malloc_arena()  # its workers fork from it, under the host's `ulimit -v`
 
 _HOST_GONE = (EOFError, BrokenPipeError, ConnectionResetError)
 _SEMAPHORES = os.path.normcase(synchronize.__file__)

@@ -227,11 +227,14 @@ def test_a_stdio_server_with_no_room_left_for_a_thread_reads_and_answers_on(smal
 
 
 def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_memory(small, tmp_path):
-    """`rennet mcp --http` under `ulimit -v` 400 MiB: it starts and lists its tools, but the
-    store's map (half the limit) does not fit beside what the server maps. Each call answers
-    `out_of_memory` naming the limit and the map, saying nothing is wrong with the store (was:
-    `store_error`, as though the store were at fault); SIGTERM ends it, 143, stderr holding
-    nothing but its address (no `receipt not recorded` line for the same fault).
+    """`rennet mcp --http` started under `ulimit -v` 400 MiB, then its limit lowered to twice
+    what it maps once serving: it starts and lists its tools, but the store's map (half the
+    limit) does not fit beside what the server maps. Each call answers `out_of_memory` naming
+    the limit and the map, saying nothing is wrong with the store (was: `store_error`, as
+    though the store were at fault); SIGTERM ends it, 143, stderr holding nothing but its
+    address (no `receipt not recorded` line for the same fault). The limit is set from what the
+    server maps, not fixed: with one malloc arena the server maps less, and at 400 MiB the map
+    fit.
 
     First, its limit lowered as it runs to leave room for a thread's stack and a little more,
     stepped up past what a new thread takes as it starts: its first call, which needs a thread
@@ -242,10 +245,16 @@ def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_m
     timer)."""
     limit = 400 << 20
     stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    tight = 0  # twice what the server maps: its map, half the limit, leaves no room for the rest
 
     def room(p: subprocess.Popen, nbytes: int | None) -> None:
         mapped = _mapped(p.pid)
         resource.prlimit(p.pid, resource.RLIMIT_AS, (limit if nbytes is None else mapped + nbytes, limit))
+
+    def no_room_for_the_map(p: subprocess.Popen) -> None:
+        nonlocal tight
+        tight = (_mapped(p.pid) >> 20) * 2 << 20  # whole MiB, as the message names it
+        resource.prlimit(p.pid, resource.RLIMIT_AS, (tight, limit))
 
     async def work(p: subprocess.Popen, url: str) -> tuple[list[dict], list[dict]]:
         from mcp import Client
@@ -257,7 +266,7 @@ def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_m
                 with anyio.fail_after(30):
                     called = await client.call_tool("context_overview", {"repo": str(small)})
                 edge.append(json.loads(called.content[0].text))
-            room(p, None)
+            no_room_for_the_map(p)
             replies = [json.loads((await client.call_tool(name, args)).content[0].text) for name, args in
                        [("repo_index", {"repo": str(small)}), ("context_overview", {"repo": str(small)})]]
             room(p, stack + (24 << 10))
@@ -273,8 +282,9 @@ def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_m
     for reply in replies:
         assert reply["error"]["code"] == "out_of_memory", reply
         message = reply["error"]["message"]
-        assert message.startswith("this process's address-space limit (`ulimit -v` is 400 MiB) leaves no room for "
-                                  f"the map of the store at {tmp_path / 'home'} (200 MiB, half the limit)"), message
+        assert message.startswith(f"this process's address-space limit (`ulimit -v` is {tight >> 20} MiB) leaves no "
+                                  f"room for the map of the store at {tmp_path / 'home'} ({tight >> 21} MiB, half the "
+                                  "limit)"), message
         assert "nothing is wrong with the store" in message
     assert (p.returncode, err) == (143, "")
 

@@ -308,6 +308,117 @@ def test_a_thread_refused_for_want_of_room_is_out_of_memory_once_the_room_is_bac
     assert (done.returncode, done.stderr, done.stdout) == (0, "", "can't start new thread out_of_memory\n")
 
 
+_THREADS_ALLOCATING = """
+import os, sys, threading
+from indexer.contract.memory_limit import mapped_bytes, one_malloc_arena
+
+
+def grown_by_threads():
+    held, together = [], threading.Barrier(5)
+
+    def allocate():
+        held.append(bytearray(4096))  # past pymalloc's sizes: glibc's malloc, on this thread's arena
+        together.wait()  # all alive at once, so that none takes over the arena of one that ended
+        together.wait()
+
+    threads = [threading.Thread(target=allocate) for _ in range(4)]
+    before = mapped_bytes()
+    for thread in threads:
+        thread.start()
+    together.wait()
+    grown = mapped_bytes() - before
+    together.wait()
+    for thread in threads:
+        thread.join()
+    os.write(1, b"%d\\n" % (grown >> 20))  # fd 1 itself: the writer's process points sys.stdout elsewhere
+
+
+if sys.argv[1] == "one":
+    one_malloc_arena()
+    grown_by_threads()
+elif sys.argv[1] == "forked":  # as a pool's workers are forked from the CLI, after its start
+    one_malloc_arena()
+    if (child := os.fork()) == 0:
+        grown_by_threads()
+        os._exit(0)
+    os.waitpid(child, 0)
+elif sys.argv[1] == "cli":  # the command's own work begins once `run` has set its process up
+    from context_tools.faces import cli
+
+    def command():
+        grown_by_threads()
+        return 0
+
+    cli.main = command
+    cli.run()
+elif sys.argv[1] == "writer":  # the facts writer's process, as its work begins: the store's open
+    from indexer.store import facts_writer
+
+    class Opening:
+        @staticmethod
+        def open(home):
+            grown_by_threads()
+            os._exit(0)
+
+    facts_writer.Store = Opening
+    facts_writer.serve(sys.argv[2])
+elif sys.argv[1] == "forkserver":  # its preload's first module, imported first as it starts
+    import indexer.forkserver_first
+
+    grown_by_threads()
+elif sys.argv[1] == "reader":  # a reader's process, as its work begins: the registry's load
+    from context_tools.faces import readers, registry
+
+    def loading():
+        grown_by_threads()
+        os._exit(0)
+
+    registry.registry = loading
+    readers.serve_reads(None, None)
+else:
+    grown_by_threads()
+"""
+
+
+def _grown_by_threads(how: str, *args: str) -> int:
+    """What four threads that allocate add to the mapped address space (MiB) of a process
+    under a 4 GiB `ulimit -v`, its malloc set up `how`."""
+    import resource
+
+    done = subprocess.run([sys.executable, "-c", _THREADS_ALLOCATING, how, *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30,) * 2))
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return int(done.stdout)
+
+
+_STACKS = 4 * 8  # four 8 MiB stacks
+
+
+def test_under_a_limit_threads_allocate_from_one_malloc_arena():
+    """Under a `ulimit -v`, `one_malloc_arena` has glibc's malloc serve every thread from one
+    arena, in the process and in one forked from it later (a pool's worker): four threads that
+    allocate then map little more than their stacks, where each had an arena of its own, 64 MiB
+    of address space the limit counts (was: `rennet index --workers 2` of 1,000 files
+    `out_of_memory` under every limit from 336 to 736 MiB; with one arena 376 MiB and every
+    limit above it pass)."""
+    grown = {how: _grown_by_threads(how) for how in ("default", "one", "forked")}
+    assert grown["default"] >= _STACKS + 3 * 64, grown  # what the test tells apart: glibc's own arenas
+    assert grown["one"] <= _STACKS + 16, grown
+    assert grown["forked"] <= _STACKS + 16, grown
+
+
+@pytest.mark.parametrize("process", ["cli", "writer", "reader", "forkserver"])
+def test_our_processes_set_one_malloc_arena_before_their_work_runs(process, tmp_path):
+    """Each process of ours sets one malloc arena under a `ulimit -v` before its work starts
+    threads: `cli.run` (every `rennet` command, `rennet mcp` too), the facts writer's process
+    (`facts_writer.serve`), an MCP reader's (`readers.serve_reads`), the forkserver
+    (`forkserver_first`, whose workers fork from it). Four threads started where each one's
+    work begins map little more than their stacks."""
+    grown = _grown_by_threads(process, str(tmp_path / "home"))
+    assert grown <= _STACKS + 16, grown
+
+
 def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():
     """The CLI and the dispatcher load `memory_limit` (and the mmap module it probes with) as
     they start: loaded when a MemoryError is being typed, under a limit that left no room,

@@ -21,6 +21,7 @@ from indexer.contract.errors import RennetError
 from indexer.contract.memory_limit import (  # loaded at start: a fault of memory leaves no room to load it
     address_space_limit,
     memory_fault,
+    one_malloc_arena,
 )
 
 if TYPE_CHECKING:
@@ -520,6 +521,7 @@ def run() -> NoReturn:
     from context_tools.faces.standard_streams import reopen_closed, stop_on_signals, typed_output
     from indexer.rank import hold_blas_pool
 
+    one_malloc_arena()  # before any thread, under a `ulimit -v`
     stop_on_signals()  # SIGTERM and SIGHUP end a command as a Ctrl-C does
     reopen_closed()  # before any file is opened, so none takes a standard descriptor's place
     typed_output()

@@ -30,6 +30,7 @@ _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 # Beside its stack, what a thread takes as it starts (its frames' first chunk, its allocator's
 # arena), with some to spare.
 _THREAD_START = 1 << 20
+_M_ARENA_MAX = -8  # glibc's mallopt parameter: how many arenas malloc may make
 
 
 def address_space_limit() -> int | None:
@@ -143,6 +144,23 @@ def room_for_thread(count: int = 1) -> None:
     limit."""
     if address_space_limit() is not None and not has_room(count * (_thread_stack() + _THREAD_START)):
         raise NoRoomForThreads
+
+
+def one_malloc_arena() -> None:
+    """Under an address-space limit, have glibc's malloc serve every thread from one arena. It
+    otherwise gives each thread that allocates an arena of its own, each reserving 64 MiB of
+    address space that the limit counts, so that a few threads met a limit the work itself
+    fits in, and a higher limit, with room for more arenas, failed where a lower one passed.
+    Called as a process of ours starts, before its threads; a process forked later keeps the
+    setting (it is the allocator's memory). Nothing without a limit or without glibc."""
+    if address_space_limit() is None:
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).mallopt(_M_ARENA_MAX, 1)
+    except (ImportError, MemoryError, OSError, AttributeError):  # no room to load ctypes, or no glibc
+        pass
 
 
 def _thread_stack() -> int:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from indexer.contract.errors import RennetError, StoreError
-from indexer.contract.memory_limit import start_thread
+from indexer.contract.memory_limit import one_malloc_arena, start_thread
 from indexer.extract.child_process import start_as_child
 from indexer.store.database import Store
 from indexer.store.records import StoredFacts, put_stored_many
@@ -227,6 +227,7 @@ def serve(home: str) -> None:
     """The writer process: write each batch read, answer each (see the module's docstring),
     until the input ends."""
     start_as_child()
+    one_malloc_arena()  # before LMDB's or any thread's allocations, under the indexer's `ulimit -v`
     source, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # nothing printed may land among the answers
     try:
