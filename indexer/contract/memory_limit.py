@@ -16,8 +16,11 @@ import errno
 import mmap
 import resource
 import threading
+from typing import Callable, Generic, TypeVar
 
 from indexer.contract.errors import OutOfMemory
+
+T = TypeVar("T")
 
 # The dynamic loader's words for a segment it could not map: an ImportError of a library that
 # did not fit (dlopen gives no errno).
@@ -144,6 +147,40 @@ def room_for_thread(count: int = 1) -> None:
     limit."""
     if address_space_limit() is not None and not has_room(count * (_thread_stack() + _THREAD_START)):
         raise NoRoomForThreads
+
+
+class Beside(Generic[T]):
+    """`work()` run on a thread of its own, started through `start_thread`, its outcome read
+    once the thread is joined (`outcome`). A joined thread, not an executor's future: short of
+    memory, the code that sets a future's outcome can itself fail, and a future left unset is
+    waited for without end. The outcome is a slot set without allocating; a thread that ended
+    with none set ran out of memory saying it (`unset` says what was not done)."""
+
+    def __init__(self, work: Callable[[], T], name: str, unset: str) -> None:
+        self._slot: list[T | BaseException | None] = [None]
+        self._unset = unset
+
+        def run() -> None:
+            try:
+                self._slot[0] = work()
+            except BaseException as exc:  # raised where the outcome is read
+                self._slot[0] = exc
+
+        self._thread = threading.Thread(target=run, name=name, daemon=True)
+        start_thread(self._thread)  # refused where its start would not fit, never a start waited on for good
+
+    def join(self) -> None:
+        self._thread.join()
+
+    def outcome(self) -> T:
+        """What `work()` returned, once it has; raises what it raised."""
+        self._thread.join()
+        got = self._slot[0]
+        if isinstance(got, BaseException):
+            raise got
+        if got is None:
+            raise MemoryError(f"{self._unset}: its thread ended short of memory")
+        return got
 
 
 def one_malloc_arena() -> None:

@@ -7,7 +7,6 @@ nothing here writes to the store.
 
 from __future__ import annotations
 
-import threading
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Callable, ContextManager, Iterator, Mapping, NamedTuple
@@ -17,7 +16,7 @@ import pygit2
 
 from indexer.contract.errors import RennetError, TooLarge
 from indexer.contract.limits import limits
-from indexer.contract.memory_limit import start_thread
+from indexer.contract.memory_limit import Beside
 from indexer.git import read as gitread
 from indexer.git.tree_names import TREE_RULES
 from indexer.model import BlobFacts, FileEntry, SnapshotRecord
@@ -178,32 +177,10 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
 @contextmanager
 def packed_beside(record: SnapshotRecord) -> Iterator[Callable[[], bytes]]:
     """`pack_tail(record)` made in a thread of its own while the block runs, then waited for:
-    what the block gets gives its bytes, or raises what packing raised.
-
-    A thread, joined, not an executor's future: short of memory (a `ulimit -v`), the code that
-    sets a future's exception can itself fail, and a future left running is waited for without
-    end. A thread's end is told by the interpreter itself, and its outcome is a slot set
-    without allocating; a thread that ended with neither ran out of memory saying it."""
-    outcome: list[bytes | BaseException | None] = [None]
-
-    def pack() -> None:
-        try:
-            outcome[0] = pack_tail(record)
-        except BaseException as exc:
-            outcome[0] = exc
-
-    side = threading.Thread(target=pack, name="rennet-tail", daemon=True)
-    start_thread(side)  # refused where its start would not fit, never a start waited on for good
-
-    def made() -> bytes:
-        tail = outcome[0]
-        if isinstance(tail, BaseException):
-            raise tail
-        if tail is None:
-            raise MemoryError("the snapshot's tail was not packed: its thread ended short of memory")
-        return tail
-
+    what the block gets gives its bytes, or raises what packing raised (`memory_limit.Beside`:
+    never a future waited on for good, short of memory)."""
+    side = Beside(lambda: pack_tail(record), "rennet-tail", "the snapshot's tail was not packed")
     try:
-        yield made
+        yield side.outcome
     finally:
         side.join()

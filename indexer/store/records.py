@@ -114,34 +114,15 @@ class PriorRecord:
         if tail is not None:
             self._tail = tail
             return
-        # A thread joined, not an executor's: short of memory (a `ulimit -v`) a worker thread can
-        # end before it sets a future's outcome, and the future is waited for without end. The
-        # outcome is a slot the thread sets without allocating.
-        import threading
+        from indexer.contract.memory_limit import Beside
 
-        from indexer.contract.memory_limit import start_thread
-
-        unpacked: list[bytes | BaseException | None] = [None]
-
-        def unpack_tail() -> None:
-            try:
-                unpacked[0] = unpack(packed_tail)
-            except BaseException as exc:
-                unpacked[0] = exc
-
-        self._unpacked = unpacked
-        self._unpacker = threading.Thread(target=unpack_tail, name="rennet-unpack", daemon=True)
-        start_thread(self._unpacker)  # refused where its start would not fit, never a start waited on for good
+        # in a thread of its own (a future could be left unset short of memory: `Beside`)
+        self._unpacked = Beside(lambda: unpack(packed_tail), "rennet-unpack",
+                                "the earlier snapshot's import resolution was not unpacked")
 
     @cached_property
     def _tail(self) -> SnapshotTail:
-        self._unpacker.join()
-        packed = self._unpacked[0]
-        if isinstance(packed, BaseException):
-            raise packed
-        if packed is None:
-            raise MemoryError("the earlier snapshot's import resolution was not unpacked: its thread ended short of memory")
-        return decode_tail(packed)
+        return decode_tail(self._unpacked.outcome())
 
     def decode(self) -> None:
         """Decode the import resolution now (a re-index does, while its workers parse) rather
