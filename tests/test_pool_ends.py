@@ -376,6 +376,27 @@ def test_a_dead_worker_is_not_replaced_from_the_pools_thread():
     assert said.splitlines() == ["worker_lost 0 1 0", "[1, 2] [3, 4] 2 1 0"]
 
 
+# The end of a case's script: `main` of the repository under `root` indexed in a thread the
+# script waits on for 30 s at most; it prints how the index ended ("still waiting" if it never
+# did) and how many threads are left.
+_INDEXED_IN_A_THREAD = """
+        ended = []
+
+        def index():
+            try:
+                with api.open_store(root / "store") as store:
+                    api.index(str(root / "repo"), "main", store=store, workers=1)
+                ended.append("indexed")
+            except MemoryError:
+                ended.append("MemoryError")
+
+        indexing = threading.Thread(target=index, daemon=True)
+        indexing.start()
+        indexing.join(30)
+        print(ended[0] if ended else "still waiting", threading.active_count())
+"""
+
+
 def test_a_snapshots_tail_packed_short_of_memory_fails_the_index_and_never_hangs():
     """The snapshot's tail, packed in a thread beside the fingerprint, runs short of memory, and
     so does the code that would tell the index so (a future's `set_exception`, as under a
@@ -396,21 +417,7 @@ def test_a_snapshots_tail_packed_short_of_memory_fails_the_index_and_never_hangs
         concurrent.futures.Future.set_exception = short
         root = Path(tempfile.mkdtemp())
         RepoBuilder(root / "repo").commit({"a.py": "def first():\\n    return 1\\n"}, "one")
-        ended = []
-
-        def index():
-            try:
-                with api.open_store(root / "store") as store:
-                    api.index(str(root / "repo"), "main", store=store, workers=1)
-                ended.append("indexed")
-            except MemoryError:
-                ended.append("MemoryError")
-
-        indexing = threading.Thread(target=index, daemon=True)
-        indexing.start()
-        indexing.join(30)
-        print(ended[0] if ended else "still waiting", threading.active_count())
-    """)
+    """ + _INDEXED_IN_A_THREAD)
     assert said == "MemoryError 1"
 
 
@@ -439,21 +446,7 @@ def test_an_earlier_snapshot_unpacked_short_of_memory_fails_the_re_index_and_nev
 
         threading.Thread.run = run
         threading.excepthook = lambda args: None
-        ended = []
-
-        def index():
-            try:
-                with api.open_store(root / "store") as store:
-                    api.index(str(root / "repo"), "main", store=store, workers=1)
-                ended.append("indexed")
-            except MemoryError:
-                ended.append("MemoryError")
-
-        indexing = threading.Thread(target=index, daemon=True)
-        indexing.start()
-        indexing.join(30)
-        print(ended[0] if ended else "still waiting", threading.active_count())
-    """)
+    """ + _INDEXED_IN_A_THREAD)
     assert said == "MemoryError 1"
 
 
