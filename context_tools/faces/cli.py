@@ -19,9 +19,9 @@ from msgspec import inspect as mi
 from context_tools.faces.errors import OutputFailed
 from indexer.contract.errors import RennetError
 from indexer.contract.memory_limit import (  # loaded at start: a fault of memory leaves no room to load it
-    address_space_limit,
     memory_fault,
     one_malloc_arena,
+    too_small,
 )
 
 if TYPE_CHECKING:
@@ -546,11 +546,8 @@ def _short_line() -> bytes:
     """The `out_of_memory` line of this process's address-space limit, encoded now, while there
     is room: a command can run so short of memory that typing its failure does too. Empty
     without a limit."""
-    limit = address_space_limit()
-    if limit is None:
-        return b""
-    return (f"rennet: out_of_memory: this process's address-space limit (`ulimit -v` is {limit >> 20} MiB) is too "
-            "small for this command; nothing stored was lost: raise the limit and retry\n").encode()
+    short = too_small()
+    return b"" if short is None else f"rennet: {short.code}: {short.message}\n".encode()
 
 
 def _main(argv: list[str]) -> int:

@@ -30,8 +30,8 @@ _LOST_ERROR = "error return without exception set"
 # OpenSSL's words for an allocation it was refused, as libgit2 passes them on (a GitError)
 _MALLOC_FAILED = "malloc failure"
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
-# Beside its stack, what a thread takes as it starts (its frames' first chunk, its allocator's
-# arena), with some to spare.
+# Beside its stack, what a thread takes as it starts (its frames' first chunk, and an allocator
+# arena of its own where malloc gives one), with some to spare.
 _THREAD_START = 1 << 20
 _M_ARENA_MAX = -8  # glibc's mallopt parameter: how many arenas malloc may make
 
@@ -210,6 +210,15 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:200] if text else ""
 
 
-def _error(limit: int, doing: str, why: str) -> OutOfMemory:
+def too_small(doing: str = "this command") -> OutOfMemory | None:
+    """`out_of_memory` saying this process's limit is too small for `doing`, with no cause
+    named; None without a limit. Made ahead by a face that may have no room left to make it
+    when it is needed."""
+    limit = address_space_limit()
+    return None if limit is None else _error(limit, doing)
+
+
+def _error(limit: int, doing: str, why: str | None = None) -> OutOfMemory:
+    cause = f" ({why})" if why else ""
     return OutOfMemory(f"this process's address-space limit (`ulimit -v` is {limit >> 20} MiB) is too small for "
-                       f"{doing} ({why}); nothing stored was lost: raise the limit and retry")
+                       f"{doing}{cause}; nothing stored was lost: raise the limit and retry")
