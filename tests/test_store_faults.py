@@ -226,7 +226,7 @@ def test_a_batch_under_a_limit_too_small_ends_typed_and_never_hangs(mib, many_fi
     assert code == 0 and info["ok"]
 
 
-def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
+def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory(monkeypatch):
     """What `memory_fault` calls out_of_memory: a MemoryError, an OSError ENOMEM, a library the
     loader could not map (through the ImportError numpy raises from it), a thread with no room
     for its stack, a task group's failures all of memory (was: `internal_error: ExceptionGroup`,
@@ -235,13 +235,17 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     under 320 and 344 MiB, libgit2 loading certificates); a module missing, a
     thread refused with room to spare, a group holding any other failure, or any failure
     without a limit stays as it was. The limit set here leaves a GiB above what this process
-    maps (an in-process store maps 256 GiB)."""
+    maps (an in-process store maps 256 GiB). OpenSSL's shortage typed here is this process's
+    own for the test's length: it types OpenSSL's later failures too (the next test)."""
     import errno
     import resource
 
     import pygit2
 
+    from indexer.contract import memory_limit
     from indexer.contract.memory_limit import memory_fault, room_for
+
+    monkeypatch.setattr(memory_limit, "_openssl_ran_short", False)
 
     def raised_from(cause: BaseException) -> ImportError:
         try:
@@ -279,6 +283,129 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory():
     finally:
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
     assert memory_fault(MemoryError()) is None
+
+
+_OPENSSL_LEFT_ERRORS = """
+import ctypes, resource, sys
+
+import pygit2
+
+from indexer.contract.memory_limit import mapped_bytes, memory_fault
+
+resource.setrlimit(resource.RLIMIT_AS, ((mapped_bytes() >> 20) + 1024 << 20, resource.RLIM_INFINITY))
+crypto = ctypes.CDLL(sys.modules["pygit2._libgit2"].__file__)  # the OpenSSL libgit2 links
+
+
+def failed(what):
+    try:
+        pygit2.settings.set_ssl_cert_locations("/nonexistent/certificates.pem", None)
+    except pygit2.GitError as exc:
+        fault = memory_fault(exc, what)
+        print(exc, "|", fault.code if fault else None)
+
+
+nested = pygit2.GitError("OpenSSL error: failed to load certificates: error:0688010A:asn1 encoding routines::nested "
+                         "asn1 error")
+print(memory_fault(nested))  # before OpenSSL ran short in this process: not memory
+# What a load of certificates refused memory leaves in OpenSSL's queue, oldest first
+for code in (0x078C0100, 0x0688010A, 0x05880009):  # malloc failure, nested asn1 error, PEM lib
+    crypto.ERR_new()
+    crypto.ERR_set_error(code >> 23, code & 0x7FFFFF, None)
+failed("the first")  # reported with the oldest, typed, and the rest let go
+failed("the second")  # a failure of its own, in its own words
+print(getattr(memory_fault(nested, "the third"), "message", None))  # as a thread not emptied says: the shortage named
+"""
+
+
+def test_openssls_errors_left_by_a_shortage_are_not_the_words_of_the_next_failure():
+    """libgit2 reports a failure of OpenSSL with the oldest error OpenSSL queued, and takes only
+    that one: a load of certificates refused memory left the rest of its errors queued
+    (`nested asn1 error`, `PEM lib`), and the next failure on the thread was reported in their
+    words, `internal_error`. Once `memory_fault` has typed OpenSSL's `malloc failure`, the
+    thread's queue is empty: the next failure (certificates from a file that is not there)
+    says its own cause. A failure of libgit2's OpenSSL that still says what a shortage left
+    (on a thread whose queue was not emptied) is `out_of_memory` naming that shortage; before
+    one, it stays as it was. The errors left are put in OpenSSL's queue as a real shortage
+    leaves them (seen with `ERR_get_error` after one)."""
+    done = subprocess.run([sys.executable, "-c", _OPENSSL_LEFT_ERRORS], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    before, first, second, third = done.stdout.splitlines()
+    assert before == "None"
+    assert first == ("OpenSSL error: failed to load certificates: error:078C0100:common libcrypto routines::malloc "
+                     "failure | out_of_memory"), first
+    assert second == ("OpenSSL error: failed to load certificates: error:80000002:system library::No such file or "
+                      "directory | None"), second
+    assert third.endswith("is too small for the third (GitError: OpenSSL error: failed to load certificates: "
+                          "error:0688010A:asn1 encoding routines::nested asn1 error; OpenSSL ran short of memory "
+                          "earlier in this process); nothing stored was lost: raise the limit and retry"), third
+
+
+_SHORT_IN_A_GIT_READ = """
+import importlib, json, resource, sys
+
+import context_tools.faces.cli as cli
+from indexer.contract.memory_limit import mapped_bytes, memory_fault
+
+repository = sys.argv[1]
+
+
+def read(path):  # a call's read of git, importing pygit2 as it comes to it, as a call's modules do
+    try:
+        pygit2 = importlib.import_module("pygit2")
+        len(pygit2.Repository(repository).revparse_single("HEAD:" + path).data)
+        return "ok"
+    except Exception as exc:
+        fault = memory_fault(exc, "the read")
+        return fault.code if fault is not None else f"internal_error: {type(exc).__name__}: {exc}"
+
+
+def command():
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    start = mapped_bytes()
+    seen = []
+    for spare in range(0, 64 << 20, 64 << 10):
+        resource.setrlimit(resource.RLIMIT_AS, (start + spare, hard))  # a call holding all room but `spare`
+        large = read("large.txt")
+        resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (512 << 10), hard))  # that call gone
+        seen.append((spare >> 10, large, read("small.py")))
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        if large == "ok":
+            break
+    print(json.dumps(seen))
+    return 0
+
+
+cli.main = command
+cli.run()
+"""
+
+
+def test_a_process_that_ran_short_in_a_git_read_reads_git_once_a_read_has_room(tmp_path):
+    """A process of ours under `ulimit -v` (`cli.run` starts it) whose read of a 4 MiB blob runs
+    short, its limit set to what it mapped as its command began and 64 KiB more each try,
+    until the read fits: after each try, with room for a small read (512 KiB), a read of a
+    small file succeeds, and each read is answered or `out_of_memory`, never `internal_error`.
+    Was: pygit2 was imported by the first call that read git, and its import has libgit2 load
+    the system's CA certificates through OpenSSL: each read that ran short left it unimported,
+    the next read imported it again and needed its libraries' room, and where the load of
+    certificates was refused, the next failure was reported in the words OpenSSL left queued
+    (`internal_error: GitError: OpenSSL error: failed to load certificates: ... PEM lib`, or
+    `nested asn1 error` in the MCP server's reads under 320 to 368 MiB). The room is set from
+    what the process maps, not fixed."""
+    import resource
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"small.py": "def first():\n    return 1\n", "large.txt": "x" * (4 << 20)}, "one")
+    done = subprocess.run([sys.executable, "-c", _SHORT_IN_A_GIT_READ, str(builder.path)], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=300,
+                          stdin=subprocess.DEVNULL,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30,) * 2))
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    seen = json.loads(done.stdout)
+    assert seen[0][1] == "out_of_memory" and seen[-1][1] == "ok", seen  # it ran short, then fit
+    assert not [step for step in seen if "internal_error" in step[1] + step[2]], seen
+    assert [later for _, _, later in seen] == ["ok"] * len(seen), seen
 
 
 _THREAD_REFUSED_THEN_ROOM = """
@@ -417,6 +544,47 @@ def test_our_processes_set_one_malloc_arena_before_their_work_runs(process, tmp_
     work begins map little more than their stacks."""
     grown = _grown_by_threads(process, str(tmp_path / "home"))
     assert grown <= _STACKS + 16, grown
+
+
+_GIT_AT_START = """
+import os, sys
+
+if sys.argv[1] == "cli":  # the command's own work begins once `run` has set its process up
+    from context_tools.faces import cli
+
+    def command():
+        print("pygit2" in sys.modules)
+        return 0
+
+    cli.main = command
+    cli.run()
+else:  # a reader's process, as its work begins: the registry's load
+    from context_tools.faces import readers, registry
+
+    def loading():
+        print("pygit2" in sys.modules, flush=True)
+        os._exit(0)
+
+    registry.registry = loading
+    readers.serve_reads(None, None)
+"""
+
+
+@pytest.mark.parametrize("process", ["cli", "reader"])
+@pytest.mark.parametrize("limited", [True, False])
+def test_our_processes_that_read_git_load_it_as_they_start_under_a_limit(process, limited):
+    """Under a `ulimit -v`, `cli.run` (every `rennet` command, `rennet mcp` too) and an MCP
+    reader's process (`readers.serve_reads`) import pygit2 before their work begins, while
+    they have the most room: its import loads the system's CA certificates through OpenSSL,
+    which, left to a call, ran in what that call left (the test of a process that ran short
+    in a git read, above). Without a limit they leave it to the work that reads git."""
+    import resource
+
+    done = subprocess.run([sys.executable, "-c", _GIT_AT_START, process], cwd=ROOT, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60,
+                          preexec_fn=(lambda: resource.setrlimit(resource.RLIMIT_AS, (4 << 30,) * 2)) if limited
+                          else None)
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", f"{limited}\n")
 
 
 def test_the_faces_hold_what_types_a_fault_of_memory_from_their_start():

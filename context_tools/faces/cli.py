@@ -19,6 +19,7 @@ from msgspec import inspect as mi
 from context_tools.faces.errors import OutputFailed
 from indexer.contract.errors import RennetError
 from indexer.contract.memory_limit import (  # loaded at start: a fault of memory leaves no room to load it
+    load_git,
     memory_fault,
     one_malloc_arena,
     too_small,
@@ -526,6 +527,7 @@ def run() -> NoReturn:
     reopen_closed()  # before any file is opened, so none takes a standard descriptor's place
     typed_output()
     hold_blas_pool()
+    load_git()  # under a `ulimit -v`, while the command has taken none of the room
     short = _short_line()
     ran_short = False
     try:

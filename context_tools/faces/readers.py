@@ -65,9 +65,10 @@ class Settings:
 def serve_reads(conn: Connection, settings: Settings) -> None:
     """A reader's loop: (command id, input, client roots) in, (ok, encoded reply) out, until
     the server closes the pipe."""
-    from indexer.contract.memory_limit import one_malloc_arena
+    from indexer.contract.memory_limit import load_git, one_malloc_arena
 
     one_malloc_arena()  # a spawned process: the server's limit is inherited, its malloc setting is not
+    load_git()  # before its reads take the room
     from context_tools.faces.dispatch import Executor, encode_wire
     from context_tools.faces.registry import registry
     from context_tools.faces.roots import Roots

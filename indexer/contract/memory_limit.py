@@ -7,7 +7,9 @@ failure is one of memory: a module missing, or any other failure, is left as it 
 
 Some libraries end the process themselves when an allocation fails (numpy's OpenBLAS, as it
 maps its buffer on import): `room_for` asks the kernel for the room first, so its lack is
-raised here, typed, rather than met there.
+raised here, typed, rather than met there. pygit2's import does work through OpenSSL that,
+refused memory, leaves OpenSSL's words behind for the next failure: `load_git` does it as a
+process starts.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import errno
 import mmap
 import resource
+import sys
 import threading
 from typing import Callable, Generic, TypeVar
 
@@ -29,6 +32,10 @@ _NO_THREAD = "can't start new thread"
 _LOST_ERROR = "error return without exception set"
 # OpenSSL's words for an allocation it was refused, as libgit2 passes them on (a GitError)
 _MALLOC_FAILED = "malloc failure"
+# How libgit2 begins the message of a failure it reports with OpenSSL's oldest queued error, and
+# the parts of OpenSSL whose errors a load of certificates refused memory leaves queued
+_OPENSSL_SAID = "OpenSSL error: "
+_LEFT_BY_SHORTAGE = ("asn1 encoding routines", "PEM routines", "x509 certificate routines")
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 # Beside its stack, what a thread takes as it starts (its frames' first chunk, and an allocator
 # arena of its own where malloc gives one), with some to spare.
@@ -95,6 +102,10 @@ def memory_fault(exc: BaseException, doing: str = "this command") -> OutOfMemory
         if _of_memory(link):
             name = "RuntimeError" if isinstance(link, NoRoomForThreads) else type(link).__name__  # as the interpreter's
             return _error(limit, doing, f"{name}: {_first_line(link)}".rstrip(": "))
+        if _left_by_openssls_shortage(link):
+            _clear_openssl_errors()
+            return _error(limit, doing, f"{type(link).__name__}: {_first_line(link)}; OpenSSL ran short of memory "
+                                        "earlier in this process")
         link = link.__cause__ or link.__context__
     return None
 
@@ -118,7 +129,10 @@ def _of_memory(exc: BaseException) -> bool:
         return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
         return str(exc).startswith(_LOST_ERROR)
-    return _MALLOC_FAILED in _first_line(exc)
+    if _MALLOC_FAILED not in _first_line(exc):
+        return False
+    _openssl_short()
+    return True
 
 
 class NoRoomForThreads(RuntimeError):
@@ -197,6 +211,65 @@ def one_malloc_arena() -> None:
 
         ctypes.CDLL(None).mallopt(_M_ARENA_MAX, 1)
     except (ImportError, MemoryError, OSError, AttributeError):  # no room to load ctypes, or no glibc
+        pass
+
+
+# Set once OpenSSL, through libgit2, was refused memory in this process: a later failure in
+# libgit2's OpenSSL on a thread whose error queue was not emptied is reported in the words
+# that shortage left there
+_openssl_ran_short = False
+
+
+def load_git() -> None:
+    """Under an address-space limit, import pygit2 now, as a process of ours that reads git
+    starts, while it has the most room. Its import has libgit2 load the system's CA
+    certificates through OpenSSL, hundreds of allocations: left to the first call that reads
+    git, it ran in the room that call had left, and refused there, the import failed and each
+    later call tried it again, each failure reported with an error the first had left in
+    OpenSSL's queue (`nested asn1 error`), words that do not say memory. A failure here is left
+    to the import that comes next, this thread's OpenSSL errors emptied. Nothing without a
+    limit."""
+    if address_space_limit() is None:
+        return
+    try:
+        import pygit2  # noqa: F401
+    except Exception as exc:  # raised again where pygit2 is next imported
+        if _MALLOC_FAILED in _first_line(exc):
+            _openssl_short()
+        else:
+            _clear_openssl_errors()
+
+
+def _left_by_openssls_shortage(exc: BaseException) -> bool:
+    """Does `exc` report, from libgit2's OpenSSL, an error of the kind a shortage leaves queued,
+    in a process where OpenSSL ran short? The words of a thread whose queue was not emptied."""
+    line = _first_line(exc)
+    return _openssl_ran_short and line.startswith(_OPENSSL_SAID) and any(part in line for part in _LEFT_BY_SHORTAGE)
+
+
+def _openssl_short() -> None:
+    """Note that OpenSSL ran short in this process, and empty this thread's OpenSSL errors, so
+    that what fails next here is reported in its own words."""
+    global _openssl_ran_short
+    _openssl_ran_short = True
+    _clear_openssl_errors()
+
+
+def _clear_openssl_errors() -> None:
+    """Empty this thread's error queue of the OpenSSL libgit2 links (not the interpreter's own
+    `ssl`'s). libgit2 reports a failure with the oldest error queued and takes only that one:
+    the rest of a failure's errors stayed, and the next failure on this thread, whatever its
+    cause, was reported in their words. Nothing when libgit2 is not loaded, or when there is
+    no room to reach it."""
+    libgit2 = sys.modules.get("pygit2._libgit2")
+    path = getattr(libgit2, "__file__", None)
+    if path is None:
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(path).ERR_clear_error()  # found among the libraries that module loaded
+    except (ImportError, MemoryError, OSError, AttributeError):
         pass
 
 
