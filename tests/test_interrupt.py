@@ -920,6 +920,144 @@ def test_a_call_answering_seconds_after_the_stop_is_answered_and_the_server_then
     assert (p.returncode, ended[0][1]) == (143, "")
 
 
+_ROOTS_UNANSWERED = ("this call was waiting for the client's roots (roots/list), whose answer can no longer reach the "
+                     "server, and ran nothing: call again once the server is back")
+
+
+@pytest.mark.parametrize("grace", [None, "3600"])
+def test_a_call_waiting_on_the_clients_roots_when_the_http_server_is_told_to_stop_answers_interrupted(grace,
+                                                                                                     tmp_path):
+    """A client of the 2025 protocol (the MCP SDK's own) that declares roots, its call naming a
+    path held where the server asks it for them (its roots callback answers only once the call
+    has): SIGTERM then. Its answer would be a POST of its own, which a stopping server no
+    longer takes (no connection accepted, a POST answered 503), so the call answers
+    `interrupted` at once, saying it ran nothing, and the server leaves, 143, with its default
+    grace as with an hour's (was: with the default grace, the server left at its end, the
+    call unanswered; with an hour's, the call waited for the roots to their deadline, 10 s,
+    then ran as though the client had declared none, with the server's roots alone; and when
+    the client's answer did go out, its failed POST ended the SDK client's session,
+    `Connection closed`)."""
+    import anyio
+    import anyio.to_thread
+    import mcp_types as types
+    from mcp import Client
+
+    from tests.mcp_clients import client_with
+
+    (tmp_path / "root").mkdir()
+    token = "t" * 40
+    p, port = _http_server(tmp_path, tmp_path / "root", token, *(("--stop-grace", grace) if grace else ()))
+    answers: list[dict] = []
+    ended: list[tuple[str, str]] = []
+
+    async def work() -> None:
+        asked, answered = anyio.Event(), anyio.Event()
+
+        async def roots(context) -> types.ListRootsResult:
+            asked.set()
+            await answered.wait()  # the server asked; the test stops it before the client answers
+            return types.ListRootsResult(roots=[types.Root(uri=(tmp_path / "root").as_uri())])
+
+        async def stop_once_asked() -> None:
+            await asked.wait()
+            os.killpg(p.pid, signal.SIGTERM)  # a service manager's stop
+
+        async with Client(client_with(f"http://127.0.0.1:{port}/mcp", token), list_roots_callback=roots,
+                          mode="legacy") as client:
+            async with anyio.create_task_group() as group:
+                group.start_soon(stop_once_asked)
+                with anyio.fail_after(60):  # a server that never answered fails here, not at the suite's end
+                    reply = await client.call_tool("context_overview", {"repo": str(tmp_path / "root")})
+            answered.set()
+            answers.append(json.loads(reply.content[0].text))
+            ended.append(await anyio.to_thread.run_sync(
+                ended_within, p, 20, "the server did not leave once its call had answered"))
+
+    try:
+        try:
+            anyio.run(work)
+        except BaseException:  # what the server said is why its client got no answer
+            if answers:
+                raise
+            os.killpg(p.pid, signal.SIGKILL)
+            raise AssertionError(f"no answer; the server's stderr: {p.communicate()[1]!r}")
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert answers[0]["error"] == {"code": "interrupted",
+                                   "message": f"the server is stopping (SIGTERM): {_ROOTS_UNANSWERED}"}, answers
+    assert (p.returncode, ended[0][1]) == (143, "")
+    assert _none_live(p.pid), _live(p.pid)
+
+
+def test_a_wait_on_the_client_begun_after_the_stop_ends_at_its_first_await():
+    """The SDK runs each request's handler as a task of its own, so a call read before the stop
+    may come to ask the client's roots after it: that wait ends at its first await, as one in
+    progress at the stop does, while a call whose roots were kept, waiting on nothing, goes on
+    (the fault made by hand: the scope not cancelled when entered after the stop, and the wait
+    ran on)."""
+    import anyio
+
+    from context_tools.faces.call_stops import CallStops
+
+    stops = CallStops()
+    ended: list[bool] = []
+
+    async def waiting() -> None:
+        with stops.waiting_on_client() as asking:
+            await anyio.sleep_forever()
+        ended.append(asking.cancelled_caught)
+
+    async def work() -> tuple[bool, bool]:
+        with anyio.fail_after(60):  # a wait the stop did not end fails here
+            async with anyio.create_task_group() as group:
+                group.start_soon(waiting)
+                await anyio.wait_all_tasks_blocked()
+                stops.stop_all(signal.SIGTERM)
+            with stops.waiting_on_client() as late:
+                await anyio.sleep_forever()
+        with stops.waiting_on_client() as kept:
+            pass
+        return late.cancelled_caught, kept.cancelled_caught
+
+    assert anyio.run(work) == (True, False) and ended == [True]
+    assert stops.unanswered().message == f"the server is stopping (SIGTERM): {_ROOTS_UNANSWERED}"
+
+
+def test_a_call_waiting_on_the_clients_roots_when_stdio_input_ends_answers_interrupted(tmp_path):
+    """A stdio client that declares roots closes stdin (the MCP spec's way to end a stdio
+    server) while its call waits on them: its answer can never be read, so the call answers
+    `interrupted` at once, saying it ran nothing, and the server leaves, exit 0, nothing on
+    stderr (was: the call waited for the roots to their deadline, 10 s, then ran as though the
+    client had declared none, with the server's roots alone; the SDK's client, which ends a
+    server it closed 2 s before, then killed it mid-call)."""
+    (tmp_path / "root").mkdir()
+    p = _stdio_server(tmp_path / "root", tmp_path / "home")
+    assert p.stdin is not None and p.stdout is not None
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {"roots": {"listChanged": True}},
+        "clientInfo": {"name": "test", "version": "1"}}}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "context_overview", "arguments": {"repo": str(tmp_path / "root")}}}
+    p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in (
+        hello, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call)))
+    p.stdin.flush()
+    try:
+        assert json.loads(p.stdout.readline())["id"] == 1
+        assert json.loads(p.stdout.readline())["method"] == "roots/list"  # asked on the call's behalf
+        out, err = ended_within(p, 60, "the server did not leave once its input ended")  # stdin closed first
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    answers = [json.loads(line) for line in out.splitlines()]
+    answer = next(a for a in answers if a.get("id") == 2)
+    assert answer["result"]["structuredContent"]["error"] == {
+        "code": "interrupted", "message": f"the server's input ended: {_ROOTS_UNANSWERED}"}, answers
+    assert (p.returncode, err) == (0, b"")
+
+
 def test_an_http_server_with_no_call_in_flight_leaves_at_once_though_a_session_stream_is_open(tmp_path):
     """A session's own stream (its GET, the server's way to send it requests and notifications)
     is open, no call in flight, the grace an hour: SIGTERM ends the stream, cleanly, and the

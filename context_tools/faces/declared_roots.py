@@ -3,7 +3,9 @@
 Declared roots only narrow the server's own (`context_tools.faces.roots`), so they are asked
 before every call that names a path; keeping them per session spares each call a round trip
 to the client. A client on the handshake protocol declares them; from protocol 2026-07-28 a
-server has no back-channel to ask, and such a client declares none.
+server has no back-channel to ask, and such a client declares none. A call waiting on them
+once the client's answer can no longer reach the server (stdio's input ended, the HTTP face
+stopping) ends there, answering `interrupted` (`call_stops.CallStops.waiting_on_client`).
 """
 
 from __future__ import annotations

@@ -225,7 +225,12 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         # a workspace's members are paths too, each held to the roots when it is read
         if executor.roots is not None and (named_paths(row.input.__struct_fields__, arguments.get)
                                            or arguments.get("workspace") is not None):
-            declared = await client_roots.of(ctx)
+            # the client's answer is a message of its own, which a stopping server no longer takes
+            with calls_in_flight.waiting_on_client() as asking:
+                declared = await client_roots.of(ctx)
+            if asking.cancelled_caught:
+                unanswered = calls_in_flight.unanswered()
+                return reply_of(error_envelope(row.id, unanswered.code, unanswered.message), ok=False)
         if row.authority != "read" or executor.worktree:
             from indexer import worker_start
 
@@ -528,7 +533,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     server = build_server(executor, readers=pool if count else None, stops=stops)
     try:
         if bind is None or token is None:  # one without the other: stdio has no token
-            return _serve_stdio(server)
+            return _serve_stdio(server, stops)
         return _serve_http(server, *bind, token=token, stops=stops, grace=grace)
     except BaseException as exc:
         # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
@@ -555,7 +560,7 @@ def _first_of(exc: BaseException, kind: type[E]) -> E | None:
     return held if isinstance(held, kind) else None
 
 
-def _serve_stdio(server: Server) -> int:
+def _serve_stdio(server: Server, stops: CallStops) -> int:
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport
@@ -566,8 +571,13 @@ def _serve_stdio(server: Server) -> int:
     # client, one user: a Ctrl-C leaves now, as the CLI's does; every write is whole or none.
     signal.signal(signal.SIGINT, lambda sig, frame: leave_now(sig))
 
+    def input_ended() -> None:
+        # the client closing stdin (the MCP spec's way to stop a stdio server) can answer nothing
+        # more: a call waiting on its roots answers `interrupted` rather than at their deadline
+        stops.unheard("the server's input ended")
+
     async def run() -> None:
-        async with stdio_transport() as (read_stream, write_stream):
+        async with stdio_transport(input_ended) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)

@@ -33,7 +33,9 @@
    send nothing, were kept open for good (`HeaderDeadline`).
 9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server tells its calls in flight to stop, as
    a cancel does (an index answers `interrupted`), and answers 503 to any request that reaches
-   it after that (`Guard.stop`); uvicorn stops accepting connections and closes idle ones. The
+   it after that (`Guard.stop`); uvicorn stops accepting connections and closes idle ones. A
+   client's answer to the server's own request is a POST too: a call waiting on one (the
+   client's roots) answers `interrupted` at once (`call_stops.CallStops.waiting_on_client`). The
    requests it had begun to serve get their answers if they end within SHUTDOWN_SECONDS
    (`--stop-grace`); once none is in flight the sessions' own streams are ended and the server
    leaves, at the grace's end at the latest (`bounded_shutdown_server`).

@@ -296,8 +296,9 @@ class _Changes:
 
 
 @asynccontextmanager
-async def stdio_transport():
-    """(read_stream, write_stream) for `Server.run`, over this process's stdin and stdout."""
+async def stdio_transport(on_input_end: Callable[[], None] | None = None):
+    """(read_stream, write_stream) for `Server.run`, over this process's stdin and stdout;
+    `on_input_end` is told once stdin has ended, before the requests in flight are drained."""
     import anyio
     import mcp_types as types
     from mcp.shared._context_streams import create_context_streams
@@ -375,6 +376,8 @@ async def stdio_transport():
             # already read be handed over and answered (a client may write and close without waiting).
             read_all = True
             changes.tell()
+            if on_input_end is not None:  # a call waiting on the client's answer gets none now
+                on_input_end()
             with anyio.move_on_after(DRAIN_SECONDS):
                 while not admission.idle:
                     await changes.wait()
