@@ -11,15 +11,22 @@ signal to the group, a client ending its server) leaves that read at its end, or
 pool's semaphores already unlinked by the host's exit, and multiprocessing hands the error
 to `sys.excepthook`, whose traceback reached the client's log. No one is left to tell, so
 such an error ends the child without a word.
+
+An extraction worker (named `worker_start.WORKER_NAME`) runs nothing of its host's main module,
+which multiprocessing would run again in each child it starts so (a script's, as `__mp_main__`):
+a worker needs only the indexer's modules, a script that indexes at its top level without a
+`__main__` guard would index again in each, and a large one would cost each worker its imports.
 """
 
 import os
 import signal
 import sys
-from multiprocessing import synchronize
+from multiprocessing import spawn, synchronize
 from types import TracebackType
+from typing import Mapping
 
 from indexer.contract.memory_limit import one_malloc_arena
+from indexer.worker_start import WORKER_NAME
 
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 one_malloc_arena()  # its workers fork from it, under the host's `ulimit -v`
@@ -46,3 +53,16 @@ def _quiet_when_host_gone(kind: type[BaseException], value: BaseException, trace
 
 
 sys.excepthook = _quiet_when_host_gone
+
+
+_MAIN = ("init_main_from_name", "init_main_from_path")
+_prepare = spawn.prepare
+
+
+def _prepare_worker(data: Mapping[str, object]) -> None:
+    if data.get("name") == WORKER_NAME:
+        data = {key: value for key, value in data.items() if key not in _MAIN}
+    _prepare(data)
+
+
+spawn.prepare = _prepare_worker  # each child the forkserver forks looks it up as it starts

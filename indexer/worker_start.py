@@ -1,11 +1,14 @@
 """How the indexer starts its extraction workers: forked, unless the host runs other threads.
 
 A child forked from a process with other threads inherits every lock those threads held at
-that instant, never released in it, and can wait on one forever. A host that indexes while
-other threads run (the MCP server) calls `from_forkserver()` once at start; its workers then
-come from a forkserver, a clean single-threaded process, which sets every language's
-extraction up once (`indexer.extract.prepared`) so that no worker compiles a query again.
-Kept apart from `indexer.build` so the host can choose at start without loading the indexer.
+that instant, never released in it, and can wait on one forever. Workers are forked only
+when the process has no other thread as they start (`method`), counted by the kernel since a
+C library's threads hold locks too; otherwise they come from a forkserver, a clean
+single-threaded process. A host that indexes more than once while other threads run (the
+MCP server) calls `from_forkserver()` once at start, so that its forkserver sets every
+language's extraction up once (`indexer.extract.prepared`) and no worker compiles a query
+again. Kept apart from `indexer.build` so the host can choose at start without loading the
+indexer.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-_method = "fork"
+# The name of each extraction worker, by which the forkserver knows it runs none of the host's
+# main module (`indexer.forkserver_first`)
+WORKER_NAME = "rennet-worker"
+_method = "fork"  # the host's choice: "fork" leaves it to the threads found as workers start
 
 # What the forkserver's preload sets up, told through its environment (it is a new
 # interpreter): the languages named, comma-separated; else those the HEAD trees of the
@@ -24,18 +30,71 @@ ROOTS_ENV = "RENNET_PREPARE_ROOTS"
 
 
 def method() -> str:
-    return _method
+    """How workers started now start: "forkserver" when the host chose it or this process runs
+    another thread, else "fork"."""
+    return "forkserver" if _method == "forkserver" or not alone() else "fork"
+
+
+def prepared() -> bool:
+    """Whether the host chose the forkserver (`from_forkserver`), whose preload compiles the
+    queries ahead."""
+    return _method == "forkserver"
+
+
+def alone() -> bool:
+    """Whether this process runs one thread: the kernel's count (`threading` knows only the
+    threads Python started, not those of a C library, OpenBLAS's or a driver's). Where the
+    kernel does not tell (no `/proc`: macOS, whose system libraries run threads of their own),
+    a fork is never taken for safe."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+def wait_gone(native_ids: Sequence[int], deadline: float) -> None:
+    """Return once the threads of `native_ids`, ended, have left the kernel's count of this
+    process's threads (`alone`), or at `deadline` (`time.monotonic()`)."""
+    import time
+
+    for tid in native_ids:
+        while os.path.exists(f"/proc/self/task/{tid}") and time.monotonic() < deadline:
+            time.sleep(0.0005)
+
+
+# Imported by the forkserver a threaded caller's workers come from (`for_threads`): those a
+# forked worker has from the indexer's process before it forks, without the queries compiled.
+THREADED_PRELOAD = ("indexer.forkserver_first", "indexer.build", "indexer.extract.blob")
+_for_threads = False
+
+
+def for_threads() -> None:
+    """Have the forkserver, when this call starts it, import what a worker needs
+    (`THREADED_PRELOAD`), beside any preload the caller set for its own. For workers started
+    from it because other threads run, where the host did not choose it (`from_forkserver`):
+    unlike a host's, it compiles no query ahead, each worker compiling those of the languages
+    it meets, as a forked worker does."""
+    global _for_threads
+    if prepared() or _for_threads:
+        return
+    _for_threads = True
+    from multiprocessing import forkserver
+
+    # The caller's own kept (the forkserver is one for the whole process), but for its main
+    # module, multiprocessing's default: run again there, a script indexing at its top level
+    # without a `__main__` guard would index again.
+    theirs = [m for m in getattr(forkserver._forkserver, "_preload_modules", ())
+              if m not in THREADED_PRELOAD and m != "__main__"]
+    forkserver.set_forkserver_preload([*THREADED_PRELOAD, *theirs])
 
 
 def from_forkserver(roots: Sequence[str] = ()) -> None:
     """Workers from a forkserver from now on; its preload sets up the languages the HEAD trees
     of the repositories holding `roots`, or under a root in none, name (none given: every
-    language). The host calls
-    this at its start, before it runs other threads: the roots reach the forkserver in this
-    process's environment, which must not change while another thread may read it. The host's
-    main module must import without side effects (`python -m context_tools.faces.cli`, the
-    `rennet` script): every child imports it. The forkserver starts with the first workers or
-    `start_soon`, not here: its preload costs the host's start nothing."""
+    language). The host calls this at its start, before it runs other threads: the roots reach
+    the forkserver in this process's environment, which must not change while another thread
+    may read it. The forkserver starts with the first workers or `start_soon`, not here: its
+    preload costs the host's start nothing."""
     global _method
     import json
     import multiprocessing

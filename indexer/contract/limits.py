@@ -88,6 +88,13 @@ def in_force(chosen: Limits) -> Iterator[None]:
         _CHOSEN.reset(token)
 
 
+def keep(chosen: Limits) -> None:
+    """`chosen` are the limits of this thread's work from now on: an extraction worker holds
+    its indexer's, which a worker from a forkserver would otherwise read from the environment
+    the forkserver started with."""
+    _CHOSEN.set(chosen)
+
+
 def parse_limits(text: str, *, what: str) -> Limits:
     """`name=size,...` over the defaults; a name given twice, unknown, or a size not in
     1..2**40 is `bad_input` naming `what`."""

@@ -81,6 +81,11 @@ def compile_quickly(languages: Iterable[str]) -> None:
     _quick = frozenset(languages)
 
 
+def quick() -> frozenset[str]:
+    """The languages `compile_quickly` named last here."""
+    return _quick
+
+
 def form(name: str) -> int:
     """The form `tags_query(name)` is compiled in here, now."""
     return COMPILING_FORM if name in _quick else MATCHING_FORM

@@ -20,6 +20,7 @@ import pygit2
 
 from indexer import worker_start
 from indexer.contract.errors import MissingObjects, RennetError
+from indexer.contract.limits import Limits, keep, limits
 from indexer.contract.memory_limit import room_for_thread
 from indexer.extract.child_process import HELD, start_as_child
 from indexer.git import read as gitread
@@ -57,7 +58,14 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     # start waited on for good, and a refusal leaves nothing started to unwind (not even a
     # half-made pool, whose collection would find it without its state).
     room_for_thread(POOL_THREADS)
+    held = limits()  # before anything starts: a `$RENNET_LIMITS` it cannot read is `bad_input`
     method = worker_start.method()
+    quick: frozenset[str] | None = None
+    if method == "forkserver" and not worker_start.prepared():
+        from indexer.lang import grammars
+
+        worker_start.for_threads()
+        quick = grammars.quick()  # what a forked worker would have inherited
     # a forked worker holds a copy of the lock's descriptor; one from a forkserver never had it
     inherited = (lock.fd,) if lock is not None and lock.fd is not None and method == "fork" else ()
     # A Ctrl-C (or a SIGTERM, SIGHUP a CLI host takes as one) reaching a worker before its
@@ -71,7 +79,7 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
     try:
         if method == "forkserver":
             worker_start.tracker_first()  # else the pool's start would let the held signals through
-        pool = _quiet_pool()(workers, initializer=_worker_init, initargs=(repo_path, inherited),
+        pool = _quiet_pool()(workers, initializer=_worker_init, initargs=(repo_path, inherited, quick, held),
                              context=multiprocessing.get_context(method))
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
@@ -127,7 +135,7 @@ def _quiet_pool() -> type[Pool]:
                 # end the pool's to report, never a traceback on stderr.
                 adopt_this_thread()
                 raise NoReplacement("a worker died: the pool is abandoned, not replenished")
-            return ctx.Process(*args, **{**kwds, "target": _quiet_worker})
+            return ctx.Process(*args, **{**kwds, "target": _quiet_worker, "name": worker_start.WORKER_NAME})
 
         def terminate(self) -> None:
             # multiprocessing's own first takes the lock of the tasks' pipe, which an idle
@@ -151,9 +159,15 @@ def _quiet_worker(*args: object) -> None:
         pass
 
 
-def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...]) -> None:
+def _worker_init(repo_path: str | None, inherited_fds: tuple[int, ...], quick: frozenset[str] | None,
+                 held: Limits) -> None:
     global _worker_repo
     start_as_child(pool_worker=True)
+    keep(held)
+    if quick is not None:
+        from indexer.lang import grammars
+
+        grammars.compile_quickly(quick)
     for fd in inherited_fds:
         try:
             os.close(fd)

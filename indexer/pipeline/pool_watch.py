@@ -308,6 +308,12 @@ def _end_threads(pool: _Parts) -> None:
                 outqueue._writer.close()  # the result handler reads to the pipe's end
     for thread in started:
         thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    from indexer import worker_start
+
+    # A joined thread stays in the kernel's count a moment longer, as it unwinds: the next pool,
+    # started at once (a batch's short of a worker), counts threads to choose how it starts.
+    worker_start.wait_gone([t.native_id for t in started if not t.is_alive() and t.native_id is not None],
+                           deadline)
 
 
 def _hook() -> None:
