@@ -67,7 +67,6 @@ importer.start()
 held.wait()
 """
 
-# Each entry that starts workers, given the repository's two commits; prints their fingerprints.
 # Each entry that starts workers, given the repository's two commits; prints how the first
 # workers start and the commits' fingerprints.
 _INDEX = """
