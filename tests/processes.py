@@ -1,13 +1,17 @@
 """Processes a test started, looked at through /proc: their children and the CPU they spent,
 to act at a state of theirs (workers forked, workers into their work) rather than after a
-fixed sleep, which a loaded machine stretches or cuts short."""
+fixed sleep, which a loaded machine stretches or cuts short; and held there (stopped) while
+a test signals them, so that state is the one the signal meets."""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 
 def children(pid: int) -> list[int]:
@@ -37,13 +41,115 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
+# CPU the workers of an index spend between them before a test signals it "into their work":
+# past their start (a tick of the clock each at most), with most of the parse still ahead.
+INTO = 0.1
+# How long a process's threads all sleep, none of them run, before it is taken to wait for
+# what it waits on (its workers' results) rather than between two steps of its own.
+QUIET = 0.02
+
+
 def into_their_work(p: subprocess.Popen, workers: list[int]) -> None:
-    """Until each of `workers` has spent a tenth of a second of CPU (past its start, into its
-    tasks), or `p` ended."""
+    """Until `workers` have spent INTO of CPU between them (into their tasks, however the tasks
+    fall to them), or `p` ended, or a worker did."""
     deadline = time.monotonic() + 60
-    while (workers and min(map(cpu_seconds, workers)) < 0.1 and all(os.path.exists(f"/proc/{w}") for w in workers)
+    while (workers and sum(map(cpu_seconds, workers)) < INTO and all(map(_running, workers))
            and p.poll() is None and time.monotonic() < deadline):
-        time.sleep(0.005)
+        time.sleep(0.001)
+
+
+@contextmanager
+def held_in_their_work(p: subprocess.Popen, workers: list[int]) -> Iterator[None]:
+    """`p` and its `workers` held (`held`) once the workers are into their work and `p` waits
+    for their results: `into_their_work`, then the workers stopped at once, in the middle of
+    their tasks or with tasks still to take, so `p` cannot end; it runs on until it waits for
+    those results (`_waiting`), and is stopped there too. Only the first wait races the
+    command's end, and that end is most of its parse away however the tasks fall to the
+    workers."""
+    into_their_work(p, workers)
+    for worker in workers:
+        _signal(worker, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 10
+        while p.poll() is None and not _waiting(p.pid) and time.monotonic() < deadline:
+            pass
+        with held(p, workers):
+            yield
+    finally:
+        for worker in workers:
+            _signal(worker, signal.SIGCONT)
+
+
+def _waiting(pid: int) -> bool:
+    """Every thread of the process asleep, and none of them run, for QUIET seconds: it waits on
+    something outside it."""
+    def threads() -> list[tuple[str, str]]:
+        found = []
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                try:  # its time on a CPU, in nanoseconds where the kernel keeps them
+                    ran = (task / "schedstat").read_text().split()[0]
+                except FileNotFoundError:
+                    ran = f"{fields[11]} {fields[12]}"
+            except OSError:  # the thread ended meanwhile
+                continue
+            found.append((fields[0], ran))
+        return found
+
+    before = threads()
+    time.sleep(QUIET)
+    return all(state == "S" for state, _ in before) and sorted(threads()) == sorted(before)
+
+
+def _state(pid: int) -> str:
+    """The process's state letter (R, S, T stopped, Z ended...), "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
+def _running(pid: int) -> bool:
+    return _state(pid) not in ("", "Z", "X")
+
+
+@contextmanager
+def held(p: subprocess.Popen, workers: list[int]) -> Iterator[None]:
+    """`p` and its `workers` stopped (SIGSTOP) for the block, and let go after it (SIGCONT): a
+    signal the block sends them waits, pending, where each one stands, and is taken as it runs
+    on, so the command cannot end, nor its workers, between the state the caller waited for and
+    its signal. Fails if `p` or a worker had ended before it was stopped. A command in a session
+    of its own is stopped and let go as a group, all its processes at once, as a terminal's
+    Ctrl-C reaches them; else `p` first, whose end is its own process's to reach."""
+    group = p.poll() is None and os.getpgid(p.pid) == p.pid
+    if group:
+        os.killpg(p.pid, signal.SIGSTOP)
+    else:
+        for pid in (p.pid, *workers):
+            _signal(pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 10
+        while (not all(_state(pid) in ("T", "", "Z", "X") for pid in (p.pid, *workers))
+               and time.monotonic() < deadline):
+            time.sleep(0.001)
+        assert p.poll() is None and all(_state(pid) == "T" for pid in (p.pid, *workers)), (
+            "the command or a worker of it ended before they were held")
+        yield
+    finally:
+        if group:
+            _signal(-p.pid, signal.SIGCONT)
+        else:
+            for pid in (*workers, p.pid):
+                _signal(pid, signal.SIGCONT)
+
+
+def _signal(pid: int, sig: int) -> None:
+    """`sig` to `pid` (a group's, negative), which may have ended meanwhile."""
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
 
 
 def _waiting_on_descriptors(pid: int) -> int:

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Iterator
 
@@ -230,7 +230,7 @@ def test_killed_indexer_leaves_no_half_snapshot(moment, killable, tmp_path):
     """SIGKILL to an index at a state of its run (its workers' own, through /proc): at the start,
     mid-extraction, and once its workers are gone, as it assembles and writes. What the store
     holds after is no snapshot or the whole one, and an index then gives a clean one's."""
-    from tests.processes import children, into_their_work, wait_for_children
+    from tests.processes import children, held_in_their_work, into_their_work, wait_for_children
 
     repo, clean_fingerprint = killable
     home = tmp_path / "killed"
@@ -240,12 +240,13 @@ def test_killed_indexer_leaves_no_half_snapshot(moment, killable, tmp_path):
         if moment != "at its start":
             wait_for_children(proc, 2)
             workers = children(proc.pid)
+        if moment == "its workers gone":
             into_their_work(proc, workers)
             deadline = time.monotonic() + 60
-            while (moment == "its workers gone" and set(workers) & set(children(proc.pid)) and proc.poll() is None
-                   and time.monotonic() < deadline):
+            while set(workers) & set(children(proc.pid)) and proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.002)
-        proc.kill()
+        with held_in_their_work(proc, workers) if moment == "its workers into their work" else nullcontext():
+            proc.kill()
         proc.wait()
         store = Store.open(home)
         try:

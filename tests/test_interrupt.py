@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from indexer.worker_start import PREPARE_ENV
 from tests.indexed import facts_stored, fingerprint_indexed
-from tests.processes import children, into_their_work, wait_for_children
+from tests.processes import children, cpu_seconds, held, held_in_their_work, wait_for_children
 from tests.test_context_world import PY, ROOT, cli_env
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ INTERRUPTED = "rennet: interrupted\n"
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> Path:
     """A generated repository large enough that its index runs workers for a while: the tests
-    signal it once its workers are forked or into their work (`into_their_work`), states it
-    passes with most of its parse still ahead."""
+    signal it once its workers are forked or into their work, states it passes with most of
+    its parse still ahead, and hold it there as they signal it (`held`, `held_in_their_work`)."""
     from corpora.synthetic import generate
 
     repo = tmp_path_factory.mktemp("interrupt") / "syn.git"
@@ -99,10 +99,8 @@ def test_a_ctrl_c_during_an_index_is_one_line_and_the_store_stays_whole(after, c
                           str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     wait_for_children(p, 2)
-    if after != "workers":
-        into_their_work(p, children(p.pid))
-    assert p.poll() is None, "the index ended before it could be interrupted"
-    os.killpg(p.pid, signal.SIGINT)
+    with (held if after == "workers" else held_in_their_work)(p, children(p.pid)):
+        os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert (p.returncode, err, out) == (130, INTERRUPTED, "")
     assert _none_live(p.pid), _live(p.pid)
@@ -119,9 +117,9 @@ def test_an_extraction_worker_killed_mid_index_is_worker_lost_not_a_hang(corpus,
                           str(store), "--workers", "2", "--quiet"], cwd=ROOT, env=cli_env(None),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     wait_for_children(p, 2)
-    into_their_work(p, children(p.pid))
-    assert p.poll() is None, "the index ended before a worker could be killed"
-    os.kill(children(p.pid)[0], signal.SIGKILL)
+    workers = children(p.pid)
+    with held_in_their_work(p, workers):
+        os.kill(max(workers, key=cpu_seconds), signal.SIGKILL)  # the one further into its tasks
     out, err = ended_within(p, 30, "the index waited for good on the killed worker's task")
     assert (p.returncode, out) == (1, "")
     assert err == "rennet: worker_lost: a worker process died mid-task (killed by signal 9); nothing stored was lost\n"
@@ -270,15 +268,16 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
     end, held by the thread reading it)."""
     p = _stdio_server(corpus.parent, tmp_path / "home")
     _initialize(p)
+    workers: list[int] = []
     if busy:
         assert p.stdin is not None
         call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                 "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
         p.stdin.write(json.dumps(call).encode() + b"\n")
         p.stdin.flush()
-        into_their_work(p, _forkserver_workers(p))
-    assert p.poll() is None
-    os.killpg(p.pid, signal.SIGINT)
+        workers = _forkserver_workers(p)
+    with (held_in_their_work if busy else held)(p, workers):
+        os.killpg(p.pid, signal.SIGINT)
     try:
         p.wait(timeout=20)
     except subprocess.TimeoutExpired:
@@ -361,9 +360,8 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
             "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
     p.stdin.write(json.dumps(call).encode() + b"\n")
     p.stdin.flush()
-    into_their_work(p, _forkserver_workers(p))
-    assert p.poll() is None, "the index ended before the server could be killed"
-    p.send_signal(sig)
+    with held_in_their_work(p, _forkserver_workers(p)):
+        p.send_signal(sig)
     _, err = p.communicate(timeout=60)  # to the end of stderr: every process holding it is gone
     said = _stopped_line(sig) if sig == signal.SIGHUP else ""
     assert (p.returncode, err.decode()) == (-sig if sig == signal.SIGKILL else 128 + sig, said)
@@ -672,8 +670,8 @@ def test_sigterm_or_sighup_mid_extraction_ends_a_command_as_a_ctrl_c_does(verb, 
                          + (["--quiet"] if verb != "delta" else []), cwd=ROOT, env=cli_env(None),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     wait_for_children(p, 2)
-    assert p.poll() is None, "the command ended before it could be stopped"
-    (os.killpg if whole_group else os.kill)(p.pid, sig)
+    with held(p, children(p.pid)):
+        (os.killpg if whole_group else os.kill)(p.pid, sig)
     out, err = ended_within(p, 30, "the command did not end on the signal")
     said = err.splitlines(keepends=True)
     if verb == "delta":  # it says first that it indexes the rev the store lacks
@@ -824,10 +822,11 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
         async with Client(client_with(f"http://127.0.0.1:{port}/mcp", token)) as client:
             async def stop_once_its_workers_are_up() -> None:
                 deadline = time.monotonic() + 60
-                while len([w for c in children(p.pid) for w in children(c)]) < 2:  # the forkserver's
+                while len(workers := [w for c in children(p.pid) for w in children(c)]) < 2:  # the forkserver's
                     assert time.monotonic() < deadline, "the index's workers never started"
                     await anyio.sleep(0.005)
-                (os.killpg if whole_group else os.kill)(p.pid, sig)
+                with held(p, workers):
+                    (os.killpg if whole_group else os.kill)(p.pid, sig)
                 told.append(True)
 
             async with anyio.create_task_group() as group:
