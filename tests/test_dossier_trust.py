@@ -262,3 +262,20 @@ def test_a_token_echoed_by_the_tracker_is_redacted_where_stored_and_printed(tmp_
     assert "[redacted]" in human.stdout
     assert TOKEN not in done.stdout + done.stderr + human.stdout + human.stderr
     assert files_containing(tmp_path / "home", TOKEN) == []  # LMDB record and payload files alike
+
+
+def test_a_failure_message_is_scrubbed_of_the_secret_again_wherever_it_came_from():
+    """Failure messages are composed from status and host only, and scrubbed again: a secret the
+    host happens to spell (here the loopback address itself) is `[redacted]` in the message."""
+    import socket
+
+    from delta.dossier.transport import exchange
+
+    with socket.socket() as sock:  # a port nothing listens on: the connection is refused
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(TrackerFailure) as err:
+        exchange("GET", f"http://127.0.0.1:{port}/rest", auth="Bearer 127.0.0.1", timeout=5.0, tracker="jira",
+                 secret="127.0.0.1")
+    assert err.value.code == "tracker_unavailable"
+    assert "127.0.0.1" not in err.value.message and "[redacted]" in err.value.message
