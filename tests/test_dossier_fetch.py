@@ -392,6 +392,38 @@ def test_unreachable_tracker_is_tracker_unavailable(tmp_path, store, monkeypatch
     assert facts_by_ref(d)["PROJ-1"].code == "tracker_unavailable"
 
 
+def test_an_answer_one_byte_past_the_response_bound_is_malformed_as_that_byte_is_read():
+    """Each answer is read to 8 MiB (docs/security.md): a body one byte longer is refused as that
+    byte is read, before the tracker ends it (here it never does: the connection closes a byte short
+    of the length it stated)."""
+    bound = 8 * 1024 * 1024
+
+    def script(server, conn, line):
+        server.send(conn, f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {bound + 2}\r\n"
+                          f"Connection: close\r\n\r\n".encode())
+        server.send(conn, b" " * (bound + 1))
+
+    server = Scripted(script).start()
+    try:
+        with pytest.raises(TrackerFailure) as failure:
+            exchange("GET", server.url + "/rest", auth=None, timeout=30.0, tracker="jira", secret=None)
+        assert failure.value.code == "malformed_response", failure.value.message
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("timeout", [0.5, 30.0])
+def test_a_refused_connection_is_tracker_unavailable_however_little_time_is_left(timeout):
+    """A tracker that refuses the connection is unavailable, not a timeout, whatever is left of the
+    exchange's time: `timeout` is for a deadline that passed."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # nothing listens there once closed
+    with pytest.raises(TrackerFailure) as failure:
+        exchange("GET", f"http://127.0.0.1:{port}/rest", auth=None, timeout=timeout, tracker="jira", secret=None)
+    assert failure.value.code == "tracker_unavailable"
+
+
 def test_large_body_is_bounded_in_the_item_and_whole_in_the_payload(tmp_path, jira, store):
     big = "lorem ipsum " * 100_000  # 1.2 MB
     jira.behaviours["PROJ-1"] = {"title": "big", "body": big}

@@ -6,14 +6,18 @@ machine."""
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from delta.dossier import build_dossier
 from delta.dossier.reach import Reach, address_reach, spelled_loopback, spelled_reach
 from delta.dossier.transport import TrackerFailure, exchange
 from indexer.store.database import Store
+from tests.examples import examples
 from tests.fakes.internet import Internet, fake_internet
 from tests.fakes.trackers import FakeJira, Redirector, tls_context
 from tests.fakes.world import make_change
@@ -191,7 +195,8 @@ def test_the_reach_of_an_address(address, reach):
     ("localhost", Reach.MACHINE), ("Admin.LOCALHOST.", Reach.MACHINE), ("127.1", Reach.MACHINE),
     ("2130706433", Reach.MACHINE), ("0x7f000001", Reach.MACHINE), ("[::1]", Reach.MACHINE),
     ("10.1", Reach.NETWORK), ("012.0.0.1", Reach.NETWORK), ("8.8.8.8", Reach.INTERNET),
-    ("tracker.example", None), ("127.0.0.1.example", None), ("", None),
+    ("tracker.example", None), ("127.0.0.1.example", None), ("", None), ("a.localhost.example", None),
+    ("notlocalhost", None),
 ])
 def test_the_reach_a_host_spells(host, reach):
     assert spelled_reach(host) == reach
@@ -201,9 +206,24 @@ def test_the_reach_a_host_spells(host, reach):
     ("localhost", True), ("Admin.LOCALHOST.", True), ("127.0.0.1", True), ("127.1", True), ("2130706433", True),
     ("[::1]", True), ("[::ffff:127.0.0.1]", True), ("0.0.0.0", True), ("[::]", True),
     ("169.254.169.254", False), ("[fe80::1]", False), ("10.0.0.1", False), ("8.8.8.8", False),
-    ("tracker.example", False), ("localhost.example", False), ("", False),
+    ("tracker.example", False), ("localhost.example", False), ("", False), ("a.localhost.example", False),
+    ("notlocalhost", False),
 ])
 def test_a_host_spelled_as_this_machine_goes_to_no_proxy(host, loopback):
     """What `transport._Proxies` connects to directly, never through a proxy: a link-local
     address is a host of a link (the proxy's, through it), not this machine."""
     assert spelled_loopback(host) is loopback
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.ip_addresses(v=4))
+@example(ipaddress.IPv4Address("0.0.0.1")).via("the last bit of a NAT64 address read")
+@example(ipaddress.IPv4Address("127.0.0.1")).via("this machine")
+@example(ipaddress.IPv4Address("169.254.169.254")).via("a cloud's metadata service")
+def test_an_ipv6_address_carrying_an_ipv4_one_has_its_reach(v4):
+    """An IPv4-mapped, 6to4 or NAT64 address reaches the IPv4 address it carries (docs/security.md),
+    read from all of its 32 bits."""
+    carriers = [ipaddress.IPv6Address(f"::ffff:{v4}"), ipaddress.IPv6Address((0x2002 << 112) | (int(v4) << 80)),
+                ipaddress.IPv6Address(int(ipaddress.IPv6Address("64:ff9b::")) | int(v4))]
+    for carrier in carriers:
+        assert address_reach(str(carrier)) == address_reach(str(v4)), carrier

@@ -154,6 +154,7 @@ def test_plain_http_to_a_host_off_the_machine_is_refused_before_connecting(tmp_p
     ("http://10.0.0.1", False), ("file:///etc/passwd", False), ("ftp://127.0.0.1/x", False),
     ("jira.example.org", False), ("https://", False), ("http://127.0.0.1@example.invalid", False),
     ("http://example.invalid#@127.0.0.1", False), ("http://127.0.0.1.example.invalid", False),
+    ("http://notlocalhost:1", False), ("http://a.localhost.example", False),
 ])
 def test_the_url_rule(url, allowed):
     if allowed:
@@ -262,3 +263,46 @@ def test_a_token_echoed_by_the_tracker_is_redacted_where_stored_and_printed(tmp_
     assert "[redacted]" in human.stdout
     assert TOKEN not in done.stdout + done.stderr + human.stdout + human.stderr
     assert files_containing(tmp_path / "home", TOKEN) == []  # LMDB record and payload files alike
+
+
+def test_a_failure_message_is_scrubbed_of_the_secret_again_wherever_it_came_from():
+    """Failure messages are composed from status and host only, and scrubbed again: a secret the
+    host happens to spell (here the loopback address itself) is `[redacted]` in the message."""
+    import socket
+
+    from delta.dossier.transport import exchange
+
+    with socket.socket() as sock:  # a port nothing listens on: the connection is refused
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(TrackerFailure) as err:
+        exchange("GET", f"http://127.0.0.1:{port}/rest", auth="Bearer 127.0.0.1", timeout=5.0, tracker="jira",
+                 secret="127.0.0.1")
+    assert err.value.code == "tracker_unavailable"
+    assert "127.0.0.1" not in err.value.message and "[redacted]" in err.value.message
+
+
+def test_a_token_kept_over_a_redirect_within_its_origin_is_dropped_at_the_next_to_another():
+    """A redirect within the configured origin keeps the token for that request alone: a later
+    redirect to another origin carries none of it (the token is no header urllib copies onto the
+    next request)."""
+    from delta.dossier.transport import exchange
+    from tests.fakes.trackers import Scripted
+
+    target = FakeJira(token=TOKEN).start()
+
+    def script(server, conn, line):
+        where = "/next" if line.startswith("GET /start ") else target.url + "/rest/api/2/issue/PROJ-1"
+        server.send(conn, f"HTTP/1.1 302 Found\r\nLocation: {where}\r\nContent-Length: 0\r\n"
+                          f"Connection: close\r\n\r\n".encode())
+
+    mover = Scripted(script).start()
+    try:
+        with pytest.raises(TrackerFailure) as err:
+            exchange("GET", mover.url + "/start", auth=f"Bearer {TOKEN}", timeout=10.0, tracker="jira", secret=TOKEN)
+        assert err.value.code == "unauthorized"
+        assert [line.split()[1] for line in mover.requests] == ["/start", "/next"]
+        assert [h.authorization for h in target.hits] == [""]
+    finally:
+        mover.stop()
+        target.stop()

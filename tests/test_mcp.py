@@ -957,6 +957,43 @@ def test_the_declared_roots_are_asked_once_a_session_until_they_change(world: Wo
     assert len(asked) == 2
 
 
+def test_roots_answered_after_the_client_said_they_changed_are_asked_again(world: World):
+    """A client saying its roots changed while the server waits for its list: that answer serves
+    the call that asked, and is not kept, so the next call asks again and gets the roots as
+    they are now (here narrowed past the repository)."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    asked = []
+    declared = [Path(world.repo)]
+    client_of: list = []
+
+    async def roots(context):
+        answer = types.ListRootsResult(roots=[types.Root(uri=path.as_uri()) for path in declared])
+        asked.append(1)
+        if len(asked) == 1:  # the roots change before this answer reaches the server
+            declared[:] = [ROOT]
+            with warnings.catch_warnings():  # deprecated from protocol 2026-07-28, still what handshake clients send
+                warnings.simplefilter("ignore")
+                await client_of[0].send_roots_list_changed()
+        return answer
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", "/"],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+
+    async def work():
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            client_of.append(client)
+            first = await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+            return first, await client.call_tool("context_symbol", {"repo": world.repo, "name": "Flask"})
+
+    first, after = anyio.run(work)
+    assert first.is_error is False
+    assert after.structured_content["error"]["code"] == "forbidden"
+    assert len(asked) == 2
+
+
 def test_only_the_first_roots_a_client_declares_are_read(world: World, tmp_path):
     """Every path a call names is resolved against every declared root: a client declaring a
     hundred thousand (4 MB of answer) had each call spend seconds (100,000 roots: 3 s to admit

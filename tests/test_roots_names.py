@@ -39,6 +39,7 @@ def test_every_field_naming_a_place_is_checked_and_a_repo_left_out_is_the_curren
     # an empty string names no place (no folder is opened for it); nor does a value that is no string
     assert named_paths(("repo", "body_file"), {"repo": "", "body_file": ""}.get) == []
     assert named_paths(("repo", "out"), {"repo": "/r", "out": 5}.get) == [("repo", "/r")]
+    assert named_paths(("repo", "out"), {"repo": "/r"}.get) == [("repo", "/r")]  # only `repo` has a default
 
 
 @pytest.mark.parametrize("command, field", [("delta.build", "out"), ("dossier.build", "body_file")])
@@ -215,3 +216,75 @@ def test_a_refusal_by_the_clients_roots_names_four_of_them_and_how_many_more(tmp
     more = f" and {count - 4} more" if count > 4 else ""
     assert why == (f"`out` {str(tmp_path / 'elsewhere')!r} is outside the roots the client declared "
                    f"({named}{more}), which narrow the server's; pass a path under one of them"), why
+
+
+def test_a_path_holding_a_roots_path_further_in_is_not_under_it(tmp_path):
+    """A path lies under a root only where it starts with the root's path and a separator: one
+    naming the root's path further in (`/elsewhere/<root>/x`), or a sibling whose name the root's
+    starts (`<root>-other`), is outside it, for the server's roots and for those a client declares."""
+    from context_tools.faces.roots import Roots
+
+    served = tmp_path / "served"
+    (served / "x").mkdir(parents=True)
+    inner = tmp_path / "elsewhere" / str(served).lstrip("/") / "x"
+    inner.mkdir(parents=True)
+    (tmp_path / "served-other").mkdir()
+    roots = Roots.of([served])
+    assert roots.refusal("out", str(served / "x")) is None
+    for outside in (inner, tmp_path / "served-other"):
+        assert roots.refusal("out", str(outside)) is not None, outside
+        wide = Roots.of([tmp_path])
+        assert wide.refusal("out", str(outside), (str(served),)) is not None, outside
+        assert wide.refusal("out", str(served / "x"), (str(served),)) is None
+
+
+def test_a_path_under_any_declared_root_is_served_and_one_no_file_system_holds_serves_nothing(tmp_path):
+    """The roots a client declares narrow the server's: a path under any one of them is served,
+    whichever it is in the list; a declared root no file system holds (a NUL, longer than any
+    path) holds nothing, and still narrows."""
+    from context_tools.faces.roots import Roots
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    (second / "x").mkdir(parents=True)
+    roots = Roots.of([tmp_path])
+    unheld = ("/a\x00b", "/" + "a" * (PATH_CHARS + 1))
+    assert roots.refusal("out", str(second / "x"), (str(first), str(second))) is None
+    assert roots.refusal("out", str(second / "x"), (*unheld, str(second))) is None
+    why = roots.refusal("out", str(second / "x"), unheld)
+    assert why is not None and "the roots the client declared" in why, why
+
+
+def test_a_git_file_rewritten_in_place_is_read_again_though_its_folder_is_untouched(tmp_path):
+    """A `.git` file written over in place leaves its folder's entries as they were: the roots check
+    watches the file itself, so the repository it names now is weighed, not the one found before."""
+    import time
+
+    from context_tools.faces.roots import Roots
+    from corpora.gitbuild import RepoBuilder
+
+    ws = tmp_path / "ws"
+    RepoBuilder(ws / "inside.git", bare=True).commit({"a.py": "A = 1\n"})
+    RepoBuilder(tmp_path / "outside.git", bare=True).commit({"a.py": "B = 1\n"})
+    checkout = ws / "checkout"
+    checkout.mkdir()
+    dot_git = checkout / ".git"
+    dot_git.write_text(f"gitdir: {ws / 'inside.git'}\n")
+    roots = Roots.of([ws])
+    assert roots.refusal("repo", str(checkout)) is None
+    folder = os.stat(checkout)
+    time.sleep(0.05)  # past the file system's timestamp granularity, a limit docs/security.md states
+    dot_git.write_text(f"gitdir: {tmp_path / 'outside.git'}\n")
+    assert os.stat(checkout) == folder
+    why = roots.refusal("repo", str(checkout))
+    assert why is not None and "outside.git" in why, why
+
+
+
+def test_the_bounds_on_declared_roots_are_those_docs_security_names():
+    """docs/security.md, paths in arguments: declared roots are asked with 10 s for an answer, the
+    first 64 read. The functional test (`tests/test_mcp.py::test_only_the_first_roots_a_client_declares_are_read`)
+    counts its roots by the module's constant, so the figures themselves are held here."""
+    from context_tools.faces.declared_roots import LIST_SECONDS, MAX_DECLARED_ROOTS
+
+    assert (MAX_DECLARED_ROOTS, LIST_SECONDS) == (64, 10)

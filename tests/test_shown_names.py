@@ -75,6 +75,17 @@ def test_a_cut_name_says_it_is_cut_and_shows_what_it_starts_with(name, limit):
     assert cut == (start != name)  # a cut never reads as a whole name, and a whole name is never marked cut
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.text(alphabet="abc/._-", min_size=1, max_size=30), st.integers(min_value=8, max_value=30))
+def test_a_bare_name_as_long_as_the_limit_shows_whole_and_one_longer_cut(name, limit):
+    """Only a name longer than the limit is cut: one of the limit's length, holding nothing that
+    needs quotes, shows bare and whole, as at the default limit of 240."""
+    whole = (name * limit)[:limit]
+    assert shown_name(whole, limit) == whole
+    assert shown_name(whole + "a", limit).endswith('"…')
+    assert shown_name("a" * 240) == "a" * 240 and shown_name("a" * 241).endswith('"…')
+
+
 def test_the_three_files_of_the_fault_show_as_git_shows_them():
     assert [shown_name(n) for n in ("a\nb.py", "a b.py", "a\\nb.py")] == ['"a\\nb.py"', "a b.py", '"a\\\\nb.py"']
 

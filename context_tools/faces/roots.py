@@ -151,10 +151,16 @@ def repository_of(path: str) -> RepositoryPlaces | None:
 
 
 def _watched(real: str, places: RepositoryPlaces) -> tuple[str, ...]:
+    """What discovery read: the folders it climbed from `real` and the `.git` entry of each, up to
+    the repository's folder or the first folder holding a `.git` (a file naming a bare repository,
+    or one whose work tree is elsewhere, lies outside the repository's folder, and may be written
+    over in place, leaving its folder's stamp as it was)."""
     climbed = [real]
-    while _under(climbed[-1], places.folder) and climbed[-1] != places.folder:
+    while (climbed[-1] != places.folder and not os.path.lexists(os.path.join(climbed[-1], ".git"))
+           and os.path.dirname(climbed[-1]) != climbed[-1]):
         climbed.append(os.path.dirname(climbed[-1]))
-    return (*places.watched, os.path.join(places.folder, ".git"), *climbed)
+    return (*places.watched, os.path.join(places.folder, ".git"), *(os.path.join(c, ".git") for c in climbed),
+            *climbed)
 
 
 def named_paths(fields: Collection[str], get: Callable[[str], object]) -> list[tuple[str, str]]:

@@ -40,8 +40,10 @@ def link_refusal(url: str) -> str | None:
         return "names no host"
     if "@" in parts.netloc:
         return "holds user info before its host"
-    if parts.netloc.startswith("[") and not _BRACKETED.fullmatch(parts.netloc):
-        return "is no well-formed URL"  # `[::1]x`, `[::1]]`: what follows the address is no port
+    if "[" in parts.netloc and not _BRACKETED.fullmatch(parts.netloc):
+        # `[::1]x`, `[::1]]`: what follows the address is no port; `evil.example[::1]`: urllib
+        # reads the bracketed address as the host, where the text shown names another
+        return "is no well-formed URL"
     if not port_ok:
         return "has no usable port"
     return None
