@@ -53,7 +53,7 @@ E = TypeVar("E", bound=BaseException)
 if TYPE_CHECKING:  # the SDK and anyio load when the server is built, not with this module
     import anyio
     import mcp_types
-    from mcp.server.context import ServerRequestContext
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
     from mcp.server.lowlevel import Server
 
     from context_tools.faces.dispatch import Reply
@@ -175,20 +175,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         # A client lists the tools before its first call, and an agent thinks between the two:
         # the forkserver's preload runs then, not on the first index's clock.
         worker_start.start_soon()
-        try:
-            listed = tools.tools
-        except Exception as exc:
-            # Under a `ulimit -v` the tools' schemas, derived on the first list, may find no
-            # room (a library the loader cannot map, a MemoryError): a typed JSON-RPC error,
-            # where the SDK answered its bare internal error and logged the traceback.
-            fault = memory_fault(exc, "listing the tools")
-            if fault is None:
-                raise
-            from mcp.shared.exceptions import MCPError
-
-            raise MCPError(code=types.INTERNAL_ERROR, message=f"{fault.code}: {fault.message}",
-                           data={"code": fault.code}) from None
-        return types.ListToolsResult(tools=listed)
+        # the tools' schemas, derived on the first list, may find no room: `memory_typed` says so
+        return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: ServerRequestContext, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
         _bounded_progress_token(ctx)
@@ -287,7 +275,30 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
                         get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool,
                         on_roots_list_changed=roots_changed)
     server.middleware.append(held_to_its_end)  # the HTTP guard holds a call's place until it ends
+    server.middleware.append(memory_typed)
     return server
+
+
+_DOING = {"tools/list": "listing the tools"}  # what a request does, as a fault of memory names it
+
+
+async def memory_typed(ctx: ServerRequestContext, call_next: CallNext) -> HandlerResult:
+    """Server middleware: a request whose handling runs short of memory under a `ulimit -v`
+    (the SDK's checks of its params, its handler, the shaping of its result; a library the
+    tools' schemas load) is a JSON-RPC error whose message is `out_of_memory: ...` and whose
+    `data` holds the code, where the SDK answered its bare `Internal server error` and logged
+    the traceback. A tool's call types its own, as a tool error (`call_tool`)."""
+    try:
+        return await call_next(ctx)
+    except Exception as exc:
+        fault = memory_fault(exc, _DOING.get(ctx.method, "serving a request"))
+        if fault is None:
+            raise
+        import mcp_types as types
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(code=types.INTERNAL_ERROR, message=f"{fault.code}: {fault.message}",
+                       data={"code": fault.code}) from None
 
 
 def _bounded_progress_token(ctx: ServerRequestContext) -> None:
