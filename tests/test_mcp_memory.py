@@ -280,10 +280,11 @@ def test_a_stdio_server_short_of_memory_for_a_message_answers_it_typed_and_reads
     assert "result" in again[7], again  # the call read and answered: its path is the tool's to judge
 
 
-# The CLI, with the encodings of two answers made to run short of memory as pydantic's do when
-# an allocation fails: the SDK's shaping of the first `tools/list` result, and the line of the
-# answer to the request of id "short", each once. Under a limit (1 GiB above what it maps), as
-# only a lack of memory under one is typed so.
+# The CLI, with the encodings of three answers made to run short of memory as pydantic's do when
+# an allocation fails: the SDK's shaping of the first `tools/list` result, and the lines of the
+# answers to the requests of ids "short" (a MemoryError) and "panic" (pyo3's panic at an object
+# not made, a BaseException), each once. Under a limit (1 GiB above what it maps), as only a lack
+# of memory under one is typed so.
 _ANSWERS_SHORT = """
 import resource
 from context_tools.faces import cli, mcp_stdio
@@ -300,10 +301,13 @@ def shaping(self, method, version, result):
         raise MemoryError
     return shaped(self, method, version, result)
 
+panic = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})  # as pyo3 makes it
+
 def line(message):
-    if getattr(message, "id", None) == "short" and "line" not in met:
-        met.add("line")
-        raise MemoryError
+    rid = getattr(message, "id", None)
+    if rid in ("short", "panic") and rid not in met:
+        met.add(rid)
+        raise MemoryError if rid == "short" else panic("PyObject pointer is null")
     return lined(message)
 
 ServerRunner._serialize, mcp_stdio.wire_line = shaping, line
@@ -313,18 +317,20 @@ cli.run()
 
 def test_answers_whose_encoding_runs_short_of_memory_are_typed_and_the_server_serves_on(tmp_path):
     """`rennet mcp` over stdio whose answers run short of memory as they are made: the SDK's
-    shaping of a `tools/list` result, then the line of a ping's answer. Each request is
-    answered a JSON-RPC error typed `out_of_memory`, under its own id, and the next are
-    answered: a ping, the tools' list; nothing on stderr, exit 0 at end of input (was: the
-    list answered `Internal server error`, the SDK's traceback on stderr; the ping's line
-    ended the server, its one `out_of_memory` line on stderr)."""
+    shaping of a `tools/list` result, then the lines of two pings' answers, one a MemoryError,
+    one pyo3's panic at an object the interpreter did not make. Each request is answered a
+    JSON-RPC error typed `out_of_memory`, under its own id, and the next are answered: a ping,
+    the tools' list; nothing on stderr, exit 0 at end of input (was: the list answered
+    `Internal server error`, the SDK's traceback on stderr; the ping's MemoryError ended the
+    server, its one `out_of_memory` line on stderr; the panic, pydantic-core's in a sweep under
+    `ulimit -v`, ended it with the task group's traceback)."""
     from tests.mcp_clients import INIT, RawStdio
 
     server = RawStdio(str(tmp_path / "home"), "--root", str(tmp_path), main=("-c", _ANSWERS_SHORT))
     try:
         server([json.dumps(INIT).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}'], {1})
-        got = {a["id"]: a for a in server([_rpc(2, "tools/list"), _rpc("short", "ping"), _rpc(3, "ping"),
-                                           _rpc(4, "tools/list")], {2, "short", 3, 4})}
+        got = {a["id"]: a for a in server([_rpc(2, "tools/list"), _rpc("short", "ping"), _rpc("panic", "ping"),
+                                           _rpc(3, "ping"), _rpc(4, "tools/list")], {2, "short", "panic", 3, 4})}
         assert server.err == b"", server.err
         server.close()
     finally:
@@ -333,6 +339,7 @@ def test_answers_whose_encoding_runs_short_of_memory_are_typed_and_the_server_se
             server.proc.wait()
     _typed_short(got[2], "listing the tools")
     _typed_short(got["short"], "answering a request")
+    _typed_short(got["panic"], "answering a request")
     assert got[3]["result"] == {} and got[4]["result"]["tools"], got
 
 

@@ -44,7 +44,12 @@ from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
-from indexer.contract.memory_limit import address_space_limit, memory_fault, room_for_thread  # loaded at start
+from indexer.contract.memory_limit import (  # loaded at start
+    address_space_limit,
+    memory_fault,
+    room_for_thread,
+    rust_panic,
+)
 from indexer.contract.result import error_envelope
 
 T = TypeVar("T")
@@ -290,8 +295,9 @@ async def memory_typed(ctx: ServerRequestContext, call_next: CallNext) -> Handle
     the traceback. A tool's call types its own, as a tool error (`call_tool`)."""
     try:
         return await call_next(ctx)
-    except Exception as exc:
-        fault = memory_fault(exc, _DOING.get(ctx.method, "serving a request"))
+    except BaseException as exc:  # pydantic's panic too, a BaseException; never a cancel
+        typed = isinstance(exc, Exception) or rust_panic(exc)
+        fault = memory_fault(exc, _DOING.get(ctx.method, "serving a request")) if typed else None
         if fault is None:
             raise
         import mcp_types as types

@@ -29,6 +29,9 @@ _NO_THREAD = "can't start new thread"
 _LOST_ERROR = "error return without exception set"
 # OpenSSL's words for an allocation it was refused, as libgit2 passes them on (a GitError)
 _MALLOC_FAILED = "malloc failure"
+# pyo3's words (pydantic-core's Rust binding) where the interpreter made no object it expects one
+# to: under a limit, an allocation refused. It says so as a panic, a BaseException.
+_NO_OBJECT = "PyObject pointer is null"
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 # Beside its stack, what a thread takes as it starts (its frames' first chunk, and an allocator
 # arena of its own where malloc gives one), with some to spare.
@@ -118,7 +121,15 @@ def _of_memory(exc: BaseException) -> bool:
         return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
         return str(exc).startswith(_LOST_ERROR)
+    if rust_panic(exc):
+        return str(exc) == _NO_OBJECT
     return _MALLOC_FAILED in _first_line(exc)
+
+
+def rust_panic(exc: BaseException) -> bool:
+    """Is `exc` a panic of a library's Rust code, which pyo3 raises as a BaseException (so that
+    `except Exception` lets it through) and which may be a lack of memory (`memory_fault`)?"""
+    return type(exc).__name__ == "PanicException" and type(exc).__module__ == "pyo3_runtime"
 
 
 class NoRoomForThreads(RuntimeError):
