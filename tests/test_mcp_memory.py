@@ -730,3 +730,50 @@ def test_threads_a_call_starts_with_room_for_a_stack_but_not_a_start_are_refused
     done = subprocess.run([PY, "-c", _CALL_STARTS_AT_THE_EDGE], cwd=ROOT, env=cli_env(None), capture_output=True,
                           text=True, timeout=30)
     assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "True True True True 0"), done.stderr
+
+
+# The CLI with anyio's worker threads never told to stop as its event loop ends (as, short of
+# memory, the loop's callback that tells them may not run), and the check of a line holding "end"
+# finding numpy not loadable at all, which ends the server with its line.
+_ENDS_WITH_A_WORKER_LEFT = """
+from anyio._backends._asyncio import WorkerThread
+from context_tools.faces import cli, mcp_stdio
+from indexer.contract.errors import OutOfMemory
+
+checked = mcp_stdio.check_line
+
+def check(line):
+    if b'"end"' in line:
+        raise OutOfMemory("numpy's import, to read the client's messages, does not fit")
+    return checked(line)
+
+WorkerThread.stop = lambda self, task=None: None
+mcp_stdio.check_line = check
+cli.run()
+"""
+
+
+def test_a_stdio_server_that_ends_leaves_whatever_its_calls_threads_do(tmp_path):
+    """`rennet mcp` over stdio that ends with its one `out_of_memory` line after a call, the
+    call's worker thread of anyio's never told to stop: the process leaves at once, exit 1,
+    that line alone on stderr, its client seeing the end of its output (was: the interpreter's
+    exit waited for the idle worker in `threading._shutdown` for good, the client seeing no end:
+    twice in a sweep under `ulimit -v`, at 428 and 504 MiB)."""
+    from tests.mcp_clients import INIT
+    from tests.test_interrupt import ended_within
+
+    p = subprocess.Popen([PY, "-c", _ENDS_WITH_A_WORKER_LEFT, "mcp", "--root", str(tmp_path)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), PREPARE_ENV: "python"}, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(b"\n".join([json.dumps(INIT).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                              _rpc(2, "tools/call", {"name": "context_overview", "arguments": {"repo": str(tmp_path)}})])
+                  + b"\n")
+    p.stdin.flush()
+    answered = {json.loads(p.stdout.readline())["id"] for _ in range(2)}
+    assert answered == {1, 2}, answered
+    p.stdin.write(_rpc("end", "ping") + b"\n")
+    p.stdin.flush()
+    out, err = ended_within(p, 60, "the server that ended never left: its exit waited for a call's thread")
+    assert (p.returncode, out, err.decode()) == (1, b"", "rennet: out_of_memory: numpy's import, to read the client's "
+                                                         "messages, does not fit\n")

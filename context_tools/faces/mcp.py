@@ -528,6 +528,9 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     from indexer.store import resident
 
     one_line_for_memory()  # a fault of memory where no reply can be made: one line, no traceback
+    from context_tools.faces.quick_exit import leave_threads_at_exit
+
+    leave_threads_at_exit()  # once ended, the server leaves its calls' threads, as a stop does
 
     # A server told to stop by SIGTERM or SIGHUP stops now, calls in flight or not, as on a
     # Ctrl-C (below): a handler that raised, as a command's does, would reach only the thread
