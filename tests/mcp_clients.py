@@ -119,8 +119,9 @@ class RawStdio:
 
     BATCH_SECONDS = 120
 
-    def __init__(self, store: str, *extra: str, env: dict[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", *extra], cwd=ROOT,
+    def __init__(self, store: str, *extra: str, env: dict[str, str] | None = None, main: tuple[str, ...] = ()) -> None:
+        """`main`: the interpreter's arguments that run the CLI, when not its module's."""
+        self.proc = subprocess.Popen([PY, *(main or ("-m", "context_tools.faces.cli")), "mcp", *extra], cwd=ROOT,
                                      env={**cli_env(store), **(env or {})},
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert self.proc.stderr is not None

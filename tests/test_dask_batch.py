@@ -416,3 +416,62 @@ def test_a_killed_driver_leaves_the_store_consistent_and_a_rerun_completes(clust
     assert [(j["oid"], j["fingerprint"]) for j in lines] == [(j.oid, j.fingerprint) for j in local.jobs]
     # the first task's two jobs went in in one transaction, before the first line came out
     assert [line["status"] for line in lines[:2]] == ["skipped_existing"] * 2
+
+
+# The CLI with the Dask engine's connection to its cluster made at the edge: room for a thread's
+# stack and 8 KiB, set as the connection is entered and again as its first thread starts,
+# whatever came between; room given back after (1 GiB more), under a limit still, as its error
+# is typed under it.
+_CLUSTER_AT_THE_EDGE = """
+import resource, threading
+from context_tools.faces import cli
+from indexer.contract.memory_limit import mapped_bytes
+from indexer.fleet import dask_engine
+import distributed  # loaded: the edge meets the cluster's start alone
+
+stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+start = threading.Thread.start
+made = dask_engine._client
+
+def edge():
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + stack + (8 << 10), hard))
+
+def starting(thread):
+    threading.Thread.start = start
+    edge()
+    start(thread)
+
+def at_the_edge(scheduler):
+    threading.Thread.start = starting
+    edge()
+    try:
+        return made(scheduler)
+    finally:
+        threading.Thread.start = start
+        resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (1 << 30), hard))
+
+dask_engine._client = at_the_edge
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("scheduler", ["local:1", "tcp://127.0.0.1:9"])
+def test_a_cluster_whose_threads_meet_room_for_a_stack_but_not_a_start_is_out_of_memory(repos, tmp_path, scheduler):
+    """`rennet batch --engine dask` whose connection to its cluster (a LocalCluster it starts,
+    or a scheduler's address) would start its threads with room for a thread's stack and 8 KiB:
+    the one `out_of_memory` line naming the thread, exit 1, and nothing of the cluster left
+    running (was: the new thread died as it began and `Thread.start` waited for it for good, a
+    LocalCluster's with SIGTERM and SIGINT held: the command never ended)."""
+    from tests.test_interrupt import ended_within
+
+    p = subprocess.Popen([sys.executable, "-c", _CLUSTER_AT_THE_EDGE, "batch", "--engine", "dask", "--scheduler",
+                          scheduler, "--repo", str(repos["history"].path), "--range", "HEAD~1..HEAD"],
+                         env=dict(os.environ, RENNET_HOME=str(tmp_path / "home")), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    out, err = ended_within(p, 60, "the batch whose cluster's threads met the edge never ended")
+    assert (p.returncode, out, len(err.splitlines())) == (1, "", 1), err
+    assert err.startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is "), err
+    assert "(RuntimeError: can't start new thread); nothing stored was lost" in err, err
+    with pytest.raises(ProcessLookupError):  # no process is left in its group
+        os.killpg(p.pid, 0)

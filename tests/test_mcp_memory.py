@@ -18,6 +18,7 @@ from typing import Iterator
 import anyio
 import pytest
 
+from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
 from corpora.gitbuild import RepoBuilder
 from indexer.worker_start import PREPARE_ENV
 from tests.mcp_clients import client_with
@@ -224,6 +225,122 @@ def test_a_stdio_server_with_no_room_left_for_a_thread_reads_and_answers_on(smal
         if server.proc.poll() is None:
             server.proc.kill()
             server.proc.wait()
+
+
+def _rpc(rid: object, method: str, params: dict | None = None) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, **({"params": params} if params else {})
+                       }).encode()
+
+
+def _typed_short(answer: dict, doing: str) -> None:
+    """`answer` is the JSON-RPC error of a request run short of memory: `out_of_memory` naming
+    the limit and what did not fit, the code in its data."""
+    error = answer["error"]
+    assert (error["code"], error["data"]) == (-32603, {"code": "out_of_memory"}), answer
+    assert error["message"].startswith("out_of_memory: this process's address-space limit (`ulimit -v` is "), answer
+    assert f"is too small for {doing} (" in error["message"], answer
+
+
+# A message's bytes, and the room left for it: numpy's scan of a message (`mcp_stdio.Shape`) holds
+# many times its bytes at once, over twice this room; reading the message, then its id with the
+# standard library's parser, takes a few times them, well within it.
+_MESSAGE_BYTES = 7 << 19
+_ROOM_FOR_IT = 24 << 20
+
+
+def test_a_stdio_server_short_of_memory_for_a_message_answers_it_typed_and_reads_on(small, tmp_path):
+    """`rennet mcp` over stdio whose limit is lowered, as it serves, to 24 MiB above what it
+    maps: a call of 3.5 MiB (its arguments one long string) is read, but its scan finds no
+    room: that call is answered a JSON-RPC error typed `out_of_memory` naming the limit and
+    what did not fit, under its own id; the ping behind it is answered; given room again, the
+    same call is answered; nothing on stderr, exit 0 at end of input (was: the numpy's
+    MemoryError ended the server, its one `out_of_memory` line on stderr, its client's session
+    lost for one message)."""
+    from tests.mcp_clients import INIT, RawStdio
+
+    large = _rpc(7, "tools/call", {"name": "context_map", "arguments": {
+        "repo": str(small), "path": "x" * (_MESSAGE_BYTES - 200)}})
+    assert _MESSAGE_BYTES - 100 < len(large) < MAX_LINE_BYTES
+    server = RawStdio(str(tmp_path / "home"), "--root", str(small.parent))
+    try:
+        server([json.dumps(INIT).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}'], {1})
+        hard = resource.prlimit(server.proc.pid, resource.RLIMIT_AS)[1]
+        resource.prlimit(server.proc.pid, resource.RLIMIT_AS, (_mapped(server.proc.pid) + _ROOM_FOR_IT, hard))
+        short = {a["id"]: a for a in server([large, _rpc(8, "ping")], {7, 8})}
+        resource.prlimit(server.proc.pid, resource.RLIMIT_AS, (hard, hard))
+        again = {a["id"]: a for a in server([large], {7})}
+        assert server.err == b"", server.err
+        server.close()
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait()
+    _typed_short(short[7], "reading a message")
+    assert short[8]["result"] == {}, short
+    assert "result" in again[7], again  # the call read and answered: its path is the tool's to judge
+
+
+# The CLI, with the encodings of three answers made to run short of memory as pydantic's do when
+# an allocation fails: the SDK's shaping of the first `tools/list` result, and the lines of the
+# answers to the requests of ids "short" (a MemoryError) and "panic" (pyo3's panic at an object
+# not made, a BaseException), each once. Under a limit (1 GiB above what it maps), as only a lack
+# of memory under one is typed so.
+_ANSWERS_SHORT = """
+import resource
+from context_tools.faces import cli, mcp_stdio
+from indexer.contract.memory_limit import mapped_bytes
+from mcp.server.runner import ServerRunner
+
+resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes() + (1 << 30), resource.getrlimit(resource.RLIMIT_AS)[1]))
+shaped, lined = ServerRunner._serialize, mcp_stdio.wire_line
+met = set()
+
+def shaping(self, method, version, result):
+    if method == "tools/list" and "list" not in met:
+        met.add("list")
+        raise MemoryError
+    return shaped(self, method, version, result)
+
+panic = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})  # as pyo3 makes it
+
+def line(message):
+    rid = getattr(message, "id", None)
+    if rid in ("short", "panic") and rid not in met:
+        met.add(rid)
+        raise MemoryError if rid == "short" else panic("PyObject pointer is null")
+    return lined(message)
+
+ServerRunner._serialize, mcp_stdio.wire_line = shaping, line
+cli.run()
+"""
+
+
+def test_answers_whose_encoding_runs_short_of_memory_are_typed_and_the_server_serves_on(tmp_path):
+    """`rennet mcp` over stdio whose answers run short of memory as they are made: the SDK's
+    shaping of a `tools/list` result, then the lines of two pings' answers, one a MemoryError,
+    one pyo3's panic at an object the interpreter did not make. Each request is answered a
+    JSON-RPC error typed `out_of_memory`, under its own id, and the next are answered: a ping,
+    the tools' list; nothing on stderr, exit 0 at end of input (was: the list answered
+    `Internal server error`, the SDK's traceback on stderr; the ping's MemoryError ended the
+    server, its one `out_of_memory` line on stderr; the panic, pydantic-core's in a sweep under
+    `ulimit -v`, ended it with the task group's traceback)."""
+    from tests.mcp_clients import INIT, RawStdio
+
+    server = RawStdio(str(tmp_path / "home"), "--root", str(tmp_path), main=("-c", _ANSWERS_SHORT))
+    try:
+        server([json.dumps(INIT).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}'], {1})
+        got = {a["id"]: a for a in server([_rpc(2, "tools/list"), _rpc("short", "ping"), _rpc("panic", "ping"),
+                                           _rpc(3, "ping"), _rpc(4, "tools/list")], {2, "short", "panic", 3, 4})}
+        assert server.err == b"", server.err
+        server.close()
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait()
+    _typed_short(got[2], "listing the tools")
+    _typed_short(got["short"], "answering a request")
+    _typed_short(got["panic"], "answering a request")
+    assert got[3]["result"] == {} and got[4]["result"]["tools"], got
 
 
 def test_a_server_whose_limit_leaves_no_room_for_the_stores_map_answers_out_of_memory(small, tmp_path):
@@ -613,3 +730,50 @@ def test_threads_a_call_starts_with_room_for_a_stack_but_not_a_start_are_refused
     done = subprocess.run([PY, "-c", _CALL_STARTS_AT_THE_EDGE], cwd=ROOT, env=cli_env(None), capture_output=True,
                           text=True, timeout=30)
     assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "True True True True 0"), done.stderr
+
+
+# The CLI with anyio's worker threads never told to stop as its event loop ends (as, short of
+# memory, the loop's callback that tells them may not run), and the check of a line holding "end"
+# finding numpy not loadable at all, which ends the server with its line.
+_ENDS_WITH_A_WORKER_LEFT = """
+from anyio._backends._asyncio import WorkerThread
+from context_tools.faces import cli, mcp_stdio
+from indexer.contract.errors import OutOfMemory
+
+checked = mcp_stdio.check_line
+
+def check(line):
+    if b'"end"' in line:
+        raise OutOfMemory("numpy's import, to read the client's messages, does not fit")
+    return checked(line)
+
+WorkerThread.stop = lambda self, task=None: None
+mcp_stdio.check_line = check
+cli.run()
+"""
+
+
+def test_a_stdio_server_that_ends_leaves_whatever_its_calls_threads_do(tmp_path):
+    """`rennet mcp` over stdio that ends with its one `out_of_memory` line after a call, the
+    call's worker thread of anyio's never told to stop: the process leaves at once, exit 1,
+    that line alone on stderr, its client seeing the end of its output (was: the interpreter's
+    exit waited for the idle worker in `threading._shutdown` for good, the client seeing no end:
+    twice in a sweep under `ulimit -v`, at 428 and 504 MiB)."""
+    from tests.mcp_clients import INIT
+    from tests.test_interrupt import ended_within
+
+    p = subprocess.Popen([PY, "-c", _ENDS_WITH_A_WORKER_LEFT, "mcp", "--root", str(tmp_path)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), PREPARE_ENV: "python"}, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(b"\n".join([json.dumps(INIT).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                              _rpc(2, "tools/call", {"name": "context_overview", "arguments": {"repo": str(tmp_path)}})])
+                  + b"\n")
+    p.stdin.flush()
+    answered = {json.loads(p.stdout.readline())["id"] for _ in range(2)}
+    assert answered == {1, 2}, answered
+    p.stdin.write(_rpc("end", "ping") + b"\n")
+    p.stdin.flush()
+    out, err = ended_within(p, 60, "the server that ended never left: its exit waited for a call's thread")
+    assert (p.returncode, out, err.decode()) == (1, b"", "rennet: out_of_memory: numpy's import, to read the client's "
+                                                         "messages, does not fit\n")

@@ -232,7 +232,9 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory(monkeypatch
     for its stack, a task group's failures all of memory (was: `internal_error: ExceptionGroup`,
     the stdio MCP server's read of a line finding no room for its thread), OpenSSL's `malloc
     failure` through libgit2 (was: `internal_error: GitError`, the MCP server's first index
-    under 320 and 344 MiB, libgit2 loading certificates); a module missing, a
+    under 320 and 344 MiB, libgit2 loading certificates), pyo3's panic at an object the
+    interpreter did not make (pydantic-core's, encoding an answer under a limit: was the stdio
+    server ended by a traceback); a module missing, another panic, a
     thread refused with room to spare, a group holding any other failure, or any failure
     without a limit stays as it was. The limit set here leaves a GiB above what this process
     maps (an in-process store maps 256 GiB). OpenSSL's shortage typed here is this process's
@@ -257,6 +259,7 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory(monkeypatch
             return outer
 
     unmapped = ImportError("libscipy_openblas64_.so: failed to map segment from shared object")
+    panic = type("PanicException", (BaseException,), {"__module__": "pyo3_runtime"})  # as pyo3 makes it
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     assert memory_fault(MemoryError()) is None or soft != resource.RLIM_INFINITY
     mapped = int(Path("/proc/self/status").read_text().split("VmSize:")[1].split()[0]) << 10
@@ -267,14 +270,16 @@ def test_only_a_failure_of_memory_under_a_set_limit_is_out_of_memory(monkeypatch
                     SystemError("error return without exception set"),
                     pygit2.GitError("OpenSSL error: failed to load certificates: error:078C0100:common libcrypto "
                                     "routines::malloc failure"),
-                    ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ExceptionGroup("", [unmapped])])):
+                    ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ExceptionGroup("", [unmapped])]),
+                    panic("PyObject pointer is null")):
             typed = memory_fault(exc, "the test")
             assert typed is not None and typed.code == "out_of_memory", exc
             assert f"(`ulimit -v` is {limit >> 20} MiB) is too small for the test" in typed.message
         for exc in (ImportError("No module named 'numpy'"), raised_from(ModuleNotFoundError("No module named 'x'")),
                     RuntimeError("can't start new thread"), OSError(errno.EACCES, "Permission denied"),
                     SystemError("another bug"),
-                    ValueError("a bug"), ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ValueError()])):
+                    ValueError("a bug"), ExceptionGroup("unhandled errors in a TaskGroup", [MemoryError(), ValueError()]),
+                    panic("called `Option::unwrap()` on a `None` value")):
             assert memory_fault(exc) is None, exc
         with pytest.raises(Exception) as caught:
             room_for(limit, "a map as large as the limit")

@@ -44,7 +44,12 @@ from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
-from indexer.contract.memory_limit import address_space_limit, memory_fault, room_for_thread  # loaded at start
+from indexer.contract.memory_limit import (  # loaded at start
+    address_space_limit,
+    memory_fault,
+    room_for_thread,
+    rust_panic,
+)
 from indexer.contract.result import error_envelope
 
 T = TypeVar("T")
@@ -53,7 +58,7 @@ E = TypeVar("E", bound=BaseException)
 if TYPE_CHECKING:  # the SDK and anyio load when the server is built, not with this module
     import anyio
     import mcp_types
-    from mcp.server.context import ServerRequestContext
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
     from mcp.server.lowlevel import Server
 
     from context_tools.faces.dispatch import Reply
@@ -175,20 +180,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         # A client lists the tools before its first call, and an agent thinks between the two:
         # the forkserver's preload runs then, not on the first index's clock.
         worker_start.start_soon()
-        try:
-            listed = tools.tools
-        except Exception as exc:
-            # Under a `ulimit -v` the tools' schemas, derived on the first list, may find no
-            # room (a library the loader cannot map, a MemoryError): a typed JSON-RPC error,
-            # where the SDK answered its bare internal error and logged the traceback.
-            fault = memory_fault(exc, "listing the tools")
-            if fault is None:
-                raise
-            from mcp.shared.exceptions import MCPError
-
-            raise MCPError(code=types.INTERNAL_ERROR, message=f"{fault.code}: {fault.message}",
-                           data={"code": fault.code}) from None
-        return types.ListToolsResult(tools=listed)
+        # the tools' schemas, derived on the first list, may find no room: `memory_typed` says so
+        return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: ServerRequestContext, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
         _bounded_progress_token(ctx)
@@ -292,7 +285,31 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
                         get_tool_input_schema=tools.input_schema, on_list_tools=list_tools, on_call_tool=call_tool,
                         on_roots_list_changed=roots_changed)
     server.middleware.append(held_to_its_end)  # the HTTP guard holds a call's place until it ends
+    server.middleware.append(memory_typed)
     return server
+
+
+_DOING = {"tools/list": "listing the tools"}  # what a request does, as a fault of memory names it
+
+
+async def memory_typed(ctx: ServerRequestContext, call_next: CallNext) -> HandlerResult:
+    """Server middleware: a request whose handling runs short of memory under a `ulimit -v`
+    (the SDK's checks of its params, its handler, the shaping of its result; a library the
+    tools' schemas load) is a JSON-RPC error whose message is `out_of_memory: ...` and whose
+    `data` holds the code, where the SDK answered its bare `Internal server error` and logged
+    the traceback. A tool's call types its own, as a tool error (`call_tool`)."""
+    try:
+        return await call_next(ctx)
+    except BaseException as exc:  # pydantic's panic too, a BaseException; never a cancel
+        typed = isinstance(exc, Exception) or rust_panic(exc)
+        fault = memory_fault(exc, _DOING.get(ctx.method, "serving a request")) if typed else None
+        if fault is None:
+            raise
+        import mcp_types as types
+        from mcp.shared.exceptions import MCPError
+
+        raise MCPError(code=types.INTERNAL_ERROR, message=f"{fault.code}: {fault.message}",
+                       data={"code": fault.code}) from None
 
 
 def _bounded_progress_token(ctx: ServerRequestContext) -> None:
@@ -516,6 +533,9 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     from indexer.store import resident
 
     one_line_for_memory()  # a fault of memory where no reply can be made: one line, no traceback
+    from context_tools.faces.quick_exit import leave_threads_at_exit
+
+    leave_threads_at_exit()  # once ended, the server leaves its calls' threads, as a stop does
 
     # A server told to stop by SIGTERM or SIGHUP stops now, calls in flight or not, as on a
     # Ctrl-C (below): a handler that raised, as a command's does, would reach only the thread

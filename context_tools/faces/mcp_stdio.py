@@ -21,6 +21,12 @@ of its own, and nothing is read ahead of what the bounds above allow.
 
 While serving, fd 0 reads the null device and fd 1 writes to stderr, so a handler (or a
 library it calls) can neither read the protocol's input nor write into its output.
+
+Under a `ulimit -v`, a lack of memory met reading or answering one message is that message's
+alone: a request the reader has no room to check, or whose answer has no room to be encoded, is
+answered a JSON-RPC error typed `out_of_memory` (`memory_error_line`), made without the SDK's
+encoder, and the server serves on; a notification with no room is dropped. Only where even that
+answer finds no room does the server end, with the one `out_of_memory` line.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from functools import partial
 from typing import TYPE_CHECKING, AsyncIterator, BinaryIO, Callable, TypeVar
 
 from context_tools.faces.standard_streams import Waiting
+from indexer.contract.errors import OutOfMemory
+from indexer.contract.memory_limit import memory_fault, rust_panic  # loaded at start: a fault's typing must not load it
 
 if TYPE_CHECKING:  # the SDK loads with the server, not with this module
     import anyio
@@ -50,7 +58,7 @@ MAX_CONTAINERS = 65_536
 DRAIN_SECONDS = 300  # at end of input, how long requests in flight may still take to answer
 
 
-PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
 
 T = TypeVar("T")
 
@@ -177,6 +185,25 @@ def wire_line(message: JSONRPCMessage) -> bytes:
     return data.encode("utf-8") + b"\n"
 
 
+def request_id_in(line: bytes) -> RequestId | None:
+    """The id of the request a line holds, read by the standard library's parser alone, for
+    a line `check_line` ran short of memory on; None where none can be read, the parser's own
+    lack of memory included."""
+    try:
+        return _id_of(json.loads(line))
+    except (ValueError, RecursionError, MemoryError):
+        return None
+
+
+def memory_error_line(rid: RequestId | None, message: str) -> bytes:
+    """The JSON-RPC error answering request `rid` `out_of_memory` (as the server's typed
+    errors: `data` holds the code), one line made by the standard library's encoder, not the
+    SDK's that has just run short."""
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "error": {
+        "code": INTERNAL_ERROR, "message": f"out_of_memory: {message}", "data": {"code": "out_of_memory"}}},
+        separators=(",", ":")).encode() + b"\n"
+
+
 class _Lane:
     """One daemon thread of the transport's own doing the blocking reads of stdin (or writes of
     stdout) one at a time, each as the event loop asks for it. Started once: under a `ulimit -v`
@@ -259,6 +286,23 @@ async def _lines(stdin: _Lane, stream: BinaryIO) -> AsyncIterator[bytes]:
                     break
         if line.strip():
             yield line.removesuffix(b"\n")
+
+
+def _encoded(message: JSONRPCMessage) -> bytes | None:
+    """The message's line (`wire_line`); where encoding it runs short of memory, the typed
+    `out_of_memory` error answering its request in its place, or None for a message that
+    answers none (a notification, a request of the server's own), which is dropped."""
+    import mcp_types as types
+
+    try:
+        return wire_line(message)
+    except BaseException as exc:  # pydantic's panic too, a BaseException
+        fault = memory_fault(exc, "answering a request") if isinstance(exc, Exception) or rust_panic(exc) else None
+        if fault is None:
+            raise
+    if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
+        return memory_error_line(message.id, fault.message)
+    return None
 
 
 def _written(stream: BinaryIO, data: bytes) -> None:
@@ -348,7 +392,21 @@ async def stdio_transport(on_input_end: Callable[[], None] | None = None):
         async with read_writer, replies, anyio.create_task_group() as handing:
             handing.start_soon(hand_over, read_writer.clone())
             async for line in _lines(reading, stdin):
-                checked = check_line(line)  # (message, None) or (None, its error): indexed, each branch is typed
+                try:
+                    checked = check_line(line)  # (message, None) or (None, its error): indexed, each branch is typed
+                except BaseException as exc:  # pydantic's panic too, a BaseException
+                    if not isinstance(exc, Exception) and not rust_panic(exc):
+                        raise
+                    # the line's own lack of memory (numpy's scan, the parse) ends its request, typed, not
+                    # the session; numpy not loaded at all (`out_of_memory` already) leaves no line readable
+                    short = None if isinstance(exc, OutOfMemory) else memory_fault(exc, "reading a message")
+                    if short is None:
+                        raise
+                else:
+                    short = None
+                if short is not None:  # out of the handler: what the check made, held by its frames, is let go
+                    await writing.run(partial(_written, stdout, memory_error_line(request_id_in(line), short.message)))
+                    continue
                 if checked[1] is None:
                     message = checked[0]
                     if isinstance(message, types.JSONRPCRequest):
@@ -388,7 +446,9 @@ async def stdio_transport(on_input_end: Callable[[], None] | None = None):
             async with write_reader:
                 async for session_message in write_reader:
                     message = session_message.message
-                    await writing.run(partial(_written, stdout, wire_line(message)))
+                    line = _encoded(message)
+                    if line is not None:
+                        await writing.run(partial(_written, stdout, line))
                     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
                         admission.answered(coerce_request_id(message.id))
                         changes.tell()

@@ -36,6 +36,9 @@ _MALLOC_FAILED = "malloc failure"
 # the parts of OpenSSL whose errors a load of certificates refused memory leaves queued
 _OPENSSL_SAID = "OpenSSL error: "
 _LEFT_BY_SHORTAGE = ("asn1 encoding routines", "PEM routines", "x509 certificate routines")
+# pyo3's words (pydantic-core's Rust binding) where the interpreter made no object it expects one
+# to: under a limit, an allocation refused. It says so as a panic, a BaseException.
+_NO_OBJECT = "PyObject pointer is null"
 _DEFAULT_STACK = 8 << 20  # a thread's stack when RLIMIT_STACK sets none
 # Beside its stack, what a thread takes as it starts (its frames' first chunk, and an allocator
 # arena of its own where malloc gives one), with some to spare.
@@ -129,10 +132,18 @@ def _of_memory(exc: BaseException) -> bool:
         return not has_room(_thread_stack() + _THREAD_START)
     if isinstance(exc, SystemError):  # C code whose allocation failed and lost its MemoryError
         return str(exc).startswith(_LOST_ERROR)
+    if rust_panic(exc):
+        return str(exc) == _NO_OBJECT
     if _MALLOC_FAILED not in _first_line(exc):
         return False
     _openssl_short()
     return True
+
+
+def rust_panic(exc: BaseException) -> bool:
+    """Is `exc` a panic of a library's Rust code, which pyo3 raises as a BaseException (so that
+    `except Exception` lets it through) and which may be a lack of memory (`memory_fault`)?"""
+    return type(exc).__name__ == "PanicException" and type(exc).__module__ == "pyo3_runtime"
 
 
 class NoRoomForThreads(RuntimeError):

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NoReturn
 
 from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.limits import DEFAULT, Limits, in_force, limits
+from indexer.contract.memory_limit import room_for_thread
 from indexer.extract.child_process import HELD
 from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result, missing_in
 
@@ -314,6 +315,12 @@ _QUIET = {"distributed.admin.tick.interval": "1s", "distributed.admin.system-mon
           "distributed.worker.memory.monitor-interval": "1s", "distributed.worker.profile.enabled": False}
 
 
+# The threads a Dask client starts in this process as it connects (its event loop's), and those
+# a LocalCluster starts for each worker process it spawns (the queue feeding the process, and
+# the watches of its messages and its end); more start as the run goes, each as one is needed.
+CLIENT_THREADS, THREADS_A_WORKER = 1, 3
+
+
 def _client(scheduler: str):
     """A Dask client on an existing scheduler, or on a LocalCluster of N processes on loopback."""
     import dask
@@ -334,6 +341,7 @@ def _client(scheduler: str):
             with _hushed():
                 cluster.close()
             raise
+    room_for_thread(CLIENT_THREADS)
     try:
         return Client(address, timeout="10s"), None
     except (OSError, TimeoutError, ValueError) as exc:
@@ -345,6 +353,10 @@ def _local_cluster(workers: int) -> LocalCluster:
     runs `dask_setup` as it starts."""
     from distributed import LocalCluster
 
+    # Under a `ulimit -v` leaving room for a thread's stack but not its start, `Thread.start`
+    # waits for good, here with the signals that would end the command held: the threads the
+    # cluster starts in this process are asked room for first, refused as one with no room is.
+    room_for_thread(CLIENT_THREADS + THREADS_A_WORKER * workers)
     # A Ctrl-C while the cluster starts would leave it half built, to be torn down noisily at
     # exit: it is held until the cluster is up, which is then closed. Only the main thread may
     # set a handler; a caller's other thread gets no Ctrl-C anyway.
