@@ -1554,24 +1554,30 @@ def test_an_id_is_free_once_its_answer_is_sent_though_the_sdk_has_not_returned()
 
 def test_an_id_in_flight_in_one_session_is_free_in_another():
     """Ids are told apart within a session: while session `s1`'s request 5 waits for its answer,
-    session `s2`'s request 5 is served (was refused 409, had the guard kept ids of all sessions
-    together)."""
+    session `s2`'s request 5 is served, and so are two requests 5 of no session, which the SDK
+    routes each on its own (was refused 409, had the guard kept ids of all sessions together,
+    or of no session)."""
     from context_tools.faces.mcp_http import Guard
 
-    waiting = anyio.Event()
+    waiting = {b"s1": anyio.Event(), None: anyio.Event()}
     release = anyio.Event()
     opened = iter([b"s1", b"s2"])
 
     async def sdk(scope, receive, send):
-        """Stands in for the SDK's app: opens a session; holds s1's request until released."""
-        while (await receive()).get("more_body"):
-            pass
+        """Stands in for the SDK's app: an id 1 opens a session; the first request 5 of s1, and
+        of no session, is held until released."""
+        body = b""
+        while True:
+            event = await receive()
+            body += event.get("body", b"")
+            if not event.get("more_body"):
+                break
         named = dict(scope["headers"]).get(b"mcp-session-id")
         headers = [(b"content-type", b"application/json")]
-        if named is None:
+        if b'"id":1' in body:
             headers.append((b"mcp-session-id", next(opened)))
-        elif named == b"s1":
-            waiting.set()
+        elif named in waiting and not waiting[named].is_set():
+            waiting[named].set()
             await release.wait()
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": b'{"jsonrpc":"2.0","id":5,"result":{}}'})
@@ -1579,9 +1585,9 @@ def test_an_id_in_flight_in_one_session_is_free_in_another():
     guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
     auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
     assert _posted(guard, "/mcp", auth) == 200 and _posted(guard, "/mcp", auth) == 200
-    statuses: dict[bytes, int] = {}
+    statuses: list[tuple[bytes | None, int]] = []
 
-    async def ping(session: bytes) -> None:
+    async def ping(session: bytes | None) -> None:
         sent = []
         body = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":5,"method":"ping"}', "more_body": False}]
 
@@ -1591,19 +1597,22 @@ def test_an_id_in_flight_in_one_session_is_free_in_another():
         async def send(message):
             sent.append(message)
 
-        await guard({"type": "http", "method": "POST", "path": "/mcp",
-                     "headers": [*auth, (b"mcp-session-id", session)]}, receive, send)
-        statuses[session] = sent[0]["status"]
+        named = [(b"mcp-session-id", session)] if session is not None else []
+        await guard({"type": "http", "method": "POST", "path": "/mcp", "headers": [*auth, *named]}, receive, send)
+        statuses.append((session, sent[0]["status"]))
 
     async def both() -> None:
         async with anyio.create_task_group() as tg:
             tg.start_soon(ping, b"s1")
-            await waiting.wait()
+            tg.start_soon(ping, None)
+            await waiting[b"s1"].wait()
+            await waiting[None].wait()
             await ping(b"s2")
+            await ping(None)
             release.set()
 
     anyio.run(both)
-    assert statuses == {b"s1": 200, b"s2": 200}, statuses
+    assert sorted(statuses, key=repr) == sorted([(b"s1", 200), (None, 200), (b"s2", 200), (None, 200)], key=repr)
 
 
 def test_a_request_naming_two_sessions_is_refused_and_closes_neither(http_server):
@@ -2348,6 +2357,106 @@ def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
     anyio.run(run)
     assert sent[0]["status"] == 503 and json.loads(sent[1]["body"])["error"]["code"] == -32000
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0
+
+
+def test_the_bytes_a_session_holds_are_bounded_to_its_share_as_its_bodies_come():
+    """A session's share is in bytes too (`SESSION_BYTES`, here 1,000, the whole bound far
+    above): its second POST taking the session past its share, while its first is held, is 503
+    as that chunk comes, though the server holds far less than its bound."""
+    from context_tools.faces.in_flight import Shared
+    from context_tools.faces.mcp_http import Guard
+
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = Shared(max_bytes=100_000, session=(16, 1000))
+    guard.sessions.issue("s1")
+    guard.sessions.end("s1")
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
+                         (b"mcp-session-id", b"s1")]}
+    sent: list = []
+
+    async def run():
+        held, release = anyio.Event(), anyio.Event()
+        first = [{"type": "http.request", "body": b" " * 600, "more_body": True}]
+        second = [{"type": "http.request", "body": b" " * 600, "more_body": True},
+                  {"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
+
+        async def stalled():  # its first 600 bytes, then nothing until its client goes
+            if first:
+                held.set()
+                return first.pop()
+            await release.wait()
+            return {"type": "http.disconnect"}
+
+        async def receive():
+            return second.pop(0)
+
+        async def send(message):
+            sent.append(message)
+
+        async def ignore(message):
+            pass
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(guard, scope, stalled, ignore)
+            await held.wait()
+            with anyio.fail_after(60):
+                await guard(scope, receive, send)
+            release.set()
+
+    anyio.run(run)
+    assert sent[0]["status"] == 503, sent
+    assert "this session has" in json.loads(sent[1]["body"])["error"]["message"]
+    assert guard.held.all.count == 0 and guard.held.all.bytes == 0
+
+
+def test_a_session_past_its_share_reads_at_most_four_posts_in_the_room_for_answers():
+    """Past its share, a session's POSTs are read in the room kept for answers and notifications,
+    four at a time (`ROOM_SESSION`): a fifth is 503 before its body is read."""
+    from context_tools.faces.in_flight import ROOM_SESSION, Shared
+    from context_tools.faces.mcp_http import Guard
+
+    assert ROOM_SESSION[0] == 4
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = Shared(session=(1, 1 << 20))
+    guard.sessions.issue("s1")
+    guard.sessions.end("s1")
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
+                         (b"mcp-session-id", b"s1")]}
+    statuses: list[int] = []
+    read = [0] * 6
+
+    async def run():
+        release = anyio.Event()
+
+        async def post(n: int, started: anyio.Event) -> None:
+            async def stalled():  # a first chunk, then nothing until its client goes
+                read[n] += 1
+                if read[n] == 1:
+                    started.set()
+                    return {"type": "http.request", "body": b"{", "more_body": True}
+                await release.wait()
+                return {"type": "http.disconnect"}
+
+            async def send(message):
+                if message["type"] == "http.response.start":
+                    statuses.append(message["status"])
+                    started.set()
+
+            await guard(scope, stalled, send)
+
+        async with anyio.create_task_group() as tg:
+            for n in range(6):
+                started = anyio.Event()
+                tg.start_soon(post, n, started)
+                with anyio.fail_after(60):
+                    await started.wait()
+            assert guard.answers.part("s1").count == 4
+            release.set()
+
+    anyio.run(run)
+    assert statuses == [503] and read == [2, 2, 2, 2, 2, 0], (statuses, read)
 
 
 def test_a_request_reaching_the_guard_after_the_stop_is_503_and_those_before_are_served():
