@@ -1873,6 +1873,68 @@ def test_a_session_the_guard_issued_goes_idle_after_its_requests_not_while_one_i
     assert not guard.sessions.live("s20")
 
 
+def test_a_delete_the_app_refuses_closes_no_session():
+    """A DELETE closes its session in the guard only when the app answers it below 400: one
+    refused (405, or 404 at another path) leaves the session live, its client still in it."""
+    from context_tools.faces.mcp_http import Guard
+
+    async def sdk(scope, receive, send):
+        """Stands in for the SDK's app: opens session `s1`; refuses a DELETE."""
+        while (await receive()).get("more_body"):
+            pass
+        headers = [(b"content-type", b"application/json")]
+        status = {"POST": 200, "DELETE": 405 if scope["path"] == "/mcp" else 404}[scope["method"]]
+        if status == 200:
+            headers.append((b"mcp-session-id", b"s1"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s1")
+    for path in ("/mcp", "/elsewhere"):
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        anyio.run(guard, {"type": "http", "method": "DELETE", "path": path,
+                          "headers": [*auth, (b"mcp-session-id", b"s1")]}, receive, send)
+        assert sent[0]["status"] in (404, 405) and guard.sessions.live("s1"), (path, sent[0])
+
+
+def test_a_request_handed_over_is_held_until_its_handler_starts_and_ends():
+    """`Taken.settled`, which holds the place of a request whose client left: a request handed
+    over whole is on its way, so its place is held until its handler starts (within
+    `TAKE_SECONDS`) and then until it ends (was: freed at once when not yet started)."""
+    from context_tools.faces.in_flight import TAKE_SECONDS, Taken
+
+    assert TAKE_SECONDS == 5.0
+    seen: list[str] = []
+
+    async def run() -> None:
+        taken = Taken()
+
+        async def settle() -> None:
+            await taken.settled()
+            seen.append("settled")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(settle)
+            await anyio.sleep(0.2)
+            seen.append("begun")
+            taken.begun.set()
+            await anyio.sleep(0.2)
+            seen.append("done")
+            taken.done.set()
+
+    anyio.run(run)
+    assert seen == ["begun", "done", "settled"], seen
+
+
 def test_in_flight_accounts_every_request_taken_until_answered():
     """Whatever a client does with its ids (reuse one, cancel one never sent, answer twice), the
     count and bytes held are those of the requests taken and not yet answered, and no request is
