@@ -1935,6 +1935,31 @@ def test_a_request_handed_over_is_held_until_its_handler_starts_and_ends():
     assert seen == ["begun", "done", "settled"], seen
 
 
+def test_the_servers_middleware_marks_a_guarded_request_begun_and_done_around_its_handler():
+    """`held_to_its_end` marks the guard's `Taken` begun before the handler runs and done after,
+    so a request whose client left keeps its place for the whole call (was: unmarked, its place
+    freed `TAKE_SECONDS` after its client left, the call still running)."""
+    from types import SimpleNamespace
+
+    from context_tools.faces.in_flight import TAKEN_KEY, Taken, held_to_its_end
+
+    seen: list[tuple[bool, bool]] = []
+
+    async def run() -> None:
+        taken = Taken()
+        ctx = SimpleNamespace(request=SimpleNamespace(scope={TAKEN_KEY: taken}))
+
+        async def handler(ctx):
+            seen.append((taken.begun.is_set(), taken.done.is_set()))
+            return "answer"
+
+        assert await held_to_its_end(ctx, handler) == "answer"
+        seen.append((taken.begun.is_set(), taken.done.is_set()))
+
+    anyio.run(run)
+    assert seen == [(True, False), (True, True)]
+
+
 def test_in_flight_accounts_every_request_taken_until_answered():
     """Whatever a client does with its ids (reuse one, cancel one never sent, answer twice), the
     count and bytes held are those of the requests taken and not yet answered, and no request is
@@ -2277,6 +2302,24 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
         assert answered.recv(1024).startswith(b"HTTP/1.1 200")
         assert closed(silent) and closed(trickling)  # was: open for good
         assert closed(answered)  # idle after its answer: the deadline runs again
+        kept = socket.create_connection(("127.0.0.1", port))
+        kept.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        kept.settimeout(60)
+        answer = b""
+        while not answer.endswith(b"\r\n\r\nok"):
+            answer += kept.recv(1024)
+        assert answer.startswith(b"HTTP/1.1 200")
+        try:  # its next request trickled: uvicorn's keep-alive timer stops at the first byte
+            for byte in trickled[:100]:
+                kept.sendall(bytes([byte]))
+                time.sleep(0.05)
+        except OSError:
+            pass
+        kept.settimeout(5)
+        try:
+            assert kept.recv(1024) == b""  # was: open for good, the deadline not armed again
+        except ConnectionResetError:
+            pass
 
 
 def test_connections_past_the_bound_are_503_and_closed_and_the_rest_served():
