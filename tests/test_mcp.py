@@ -606,6 +606,14 @@ def _guarded(bind: str, headers: dict[str, str]) -> int:
     ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "https://127.0.0.2:8765"}, 403),  # http only
     ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "http://127.0.0.2:8766"}, 403),
     ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "null"}, 403),
+    ("::1", {"Host": "[::1]x8765"}, 421),  # the port follows its colon, nothing else
+    ("::1", {"Host": "[::1]::8765"}, 421),
+    ("127.0.0.1", {"Host": "LocalHost:8765"}, 200),  # a host name is any case
+    ("::1", {"Host": "::1:8765"}, 421),  # an IPv6 address is bracketed
+    ("127.0.0.2", {}, 421),  # no Host at all
+    ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": ""}, 403),
+    ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "http://127.0.0.2:8765/page"}, 403),  # an origin has no path
+    ("127.0.0.2", {"Host": "127.0.0.2:8765", "Origin": "http://evil.example@127.0.0.2:8765"}, 403),
 ], ids=lambda v: " ".join(f"{k}={x}" for k, x in v.items()) if isinstance(v, dict) else str(v))
 def test_the_guard_answers_only_at_its_bound_address_and_port(bind, headers, status):
     """Host and Origin name the bound address and port, compared as addresses: any other port,
@@ -614,7 +622,7 @@ def test_the_guard_answers_only_at_its_bound_address_and_port(bind, headers, sta
 
 
 @pytest.mark.parametrize("authorization, status", [
-    ("Bearer " + "t" * 43, 200), ("bearer " + "t" * 43, 200),
+    ("Bearer " + "t" * 43, 200), ("bearer " + "t" * 43, 200), ("Bearer  " + "t" * 43, 200),
     ("Bearer ", 401), ("Bearer", 401), ("", 401),  # no token at all
     ("Bearer " + "t" * 42, 401), ("Bearer " + "t" * 44, 401), ("Bearer t", 401),  # a prefix, or more
     ("Basic " + "t" * 43, 401), ("t" * 43, 401),  # the token under another scheme, or none
@@ -824,6 +832,23 @@ def test_a_line_nested_to_the_bound_is_a_message_and_one_level_more_is_not():
     assert message is None and error[:2] == (3, INVALID_REQUEST)
 
 
+def test_the_framing_bounds_are_those_docs_security_names_and_an_id_is_read_past_them():
+    """4 MiB, 64 levels, 65,536 arrays and objects, as docs/security.md says (the tests above
+    take the module's own numbers). A refused message is answered with its id when readable:
+    after leading whitespace, and an integer id of 4,300 digits, signed, beside a longer one."""
+    import sys
+
+    from context_tools.faces.mcp_stdio import INVALID_REQUEST, MAX_CONTAINERS, MAX_DEPTH, MAX_LINE_BYTES, check_line
+
+    assert (MAX_LINE_BYTES, MAX_DEPTH, MAX_CONTAINERS) == (4 * 1024 * 1024, 64, 65_536)
+    deep = b'{"jsonrpc":"2.0","id":7,"method":"ping","params":' + b"[" * 80 + b"]" * 80 + b"}"
+    assert check_line(b" \t" + deep)[1][:2] == (7, INVALID_REQUEST)
+    most = sys.get_int_max_str_digits()
+    for rid in (-int("9" * most), int("9" * most)):
+        line = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"n":1%s}}' % (rid, b"0" * most)
+        assert check_line(line)[1][:2] == (rid, INVALID_REQUEST)
+
+
 def test_a_message_of_the_most_arrays_and_objects_is_a_message_and_one_more_is_not():
     """"Holds over 65,536 arrays and objects": parsing a message of millions of empty ones took
     seconds, on the event loop every HTTP session shares. A message of the bound is the
@@ -880,8 +905,9 @@ def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_reque
     exact = head + b"x" * (MAX_LINE_BYTES - len(head) - len(tail)) + tail
     smuggled = b'{"jsonrpc":"2.0","id":7,"method":"ping"}'  # just past the bound
     overlong = head + b"x" * (MAX_LINE_BYTES + 1 - len(head)) + smuggled
-    answers = raw_stdio([exact, overlong, b'{"jsonrpc":"2.0","id":6,"method":"ping"}'], {5, 6})
-    assert [a.get("id") for a in answers] == [5, None, 6], [(a.get("id"), a.get("error")) for a in answers]
+    just_past = head + b"x" * (MAX_LINE_BYTES + 1 - len(head) - len(tail)) + tail  # its newline is the next byte
+    answers = raw_stdio([exact, overlong, just_past, b'{"jsonrpc":"2.0","id":6,"method":"ping"}'], {5, 6})
+    assert [a.get("id") for a in answers] == [5, None, None, 6], [(a.get("id"), a.get("error")) for a in answers]
     assert answers[0]["result"] == {}
     assert answers[1]["error"]["code"] == -32600 and "over" in answers[1]["error"]["message"]
 
@@ -1460,6 +1486,135 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
     assert again.status_code == 200 and '"id":"5","result":{}' in again.text  # the id is free once answered
 
 
+def test_the_bounds_of_the_http_guard_are_those_docs_security_names():
+    """Idle sessions close after 10 minutes, the SDK keeping 256 live and the guard at most 512
+    issued; headers within 30 s, a body within 60 s, 512 connections open at once."""
+    from context_tools.faces import mcp_http
+
+    guard = mcp_http.Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    assert (guard.sessions.idle_seconds, guard.sessions.most) == (600, 512)
+    assert (mcp_http.SESSION_IDLE_SECONDS, mcp_http.MAX_SESSIONS) == (600, 256)
+    assert (mcp_http.HEADER_SECONDS, mcp_http.BODY_SECONDS, mcp_http.MAX_CONNECTIONS) == (30, 60, 512)
+    assert guard.body_seconds == 60
+
+
+def test_an_id_is_free_once_its_answer_is_sent_though_the_sdk_has_not_returned():
+    """An id is free from its answer's last byte: a client that reads it may send the id again
+    at once, while the SDK's app still winds down the first request (was freed only once it
+    returned: the second, sent in that window, was 409)."""
+    from context_tools.faces.mcp_http import Guard
+
+    answered = anyio.Event()
+    linger = anyio.Event()
+
+    async def sdk(scope, receive, send):
+        """Stands in for the SDK's app: opens session `s1`; answers a ping, then lingers once."""
+        while (await receive()).get("more_body"):
+            pass
+        headers = [(b"content-type", b"application/json")]
+        opening = dict(scope["headers"]).get(b"mcp-session-id") is None
+        if opening:
+            headers.append((b"mcp-session-id", b"s1"))
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b'{"jsonrpc":"2.0","id":5,"result":{}}'})
+        if not opening and not answered.is_set():
+            answered.set()
+            await linger.wait()
+
+    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s1")
+    statuses: list[int] = []
+
+    async def ping() -> None:
+        sent = []
+        body = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":5,"method":"ping"}', "more_body": False}]
+
+        async def receive():
+            return body.pop() if body else {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        await guard({"type": "http", "method": "POST", "path": "/mcp",
+                     "headers": [*auth, (b"mcp-session-id", b"s1")]}, receive, send)
+        statuses.append(sent[0]["status"])
+
+    async def twice() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(ping)
+            await answered.wait()
+            await ping()  # the same id, its first answer sent
+            linger.set()
+
+    anyio.run(twice)
+    assert statuses == [200, 200], statuses
+    assert guard.routes == set()
+
+
+def test_an_id_in_flight_in_one_session_is_free_in_another():
+    """Ids are told apart within a session: while session `s1`'s request 5 waits for its answer,
+    session `s2`'s request 5 is served, and so are two requests 5 of no session, which the SDK
+    routes each on its own (was refused 409, had the guard kept ids of all sessions together,
+    or of no session)."""
+    from context_tools.faces.mcp_http import Guard
+
+    waiting = {b"s1": anyio.Event(), None: anyio.Event()}
+    release = anyio.Event()
+    opened = iter([b"s1", b"s2"])
+
+    async def sdk(scope, receive, send):
+        """Stands in for the SDK's app: an id 1 opens a session; the first request 5 of s1, and
+        of no session, is held until released."""
+        body = b""
+        while True:
+            event = await receive()
+            body += event.get("body", b"")
+            if not event.get("more_body"):
+                break
+        named = dict(scope["headers"]).get(b"mcp-session-id")
+        headers = [(b"content-type", b"application/json")]
+        if b'"id":1' in body:
+            headers.append((b"mcp-session-id", next(opened)))
+        elif named in waiting and not waiting[named].is_set():
+            waiting[named].set()
+            await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b'{"jsonrpc":"2.0","id":5,"result":{}}'})
+
+    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    assert _posted(guard, "/mcp", auth) == 200 and _posted(guard, "/mcp", auth) == 200
+    statuses: list[tuple[bytes | None, int]] = []
+
+    async def ping(session: bytes | None) -> None:
+        sent = []
+        body = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":5,"method":"ping"}', "more_body": False}]
+
+        async def receive():
+            return body.pop() if body else {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        named = [(b"mcp-session-id", session)] if session is not None else []
+        await guard({"type": "http", "method": "POST", "path": "/mcp", "headers": [*auth, *named]}, receive, send)
+        statuses.append((session, sent[0]["status"]))
+
+    async def both() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(ping, b"s1")
+            tg.start_soon(ping, None)
+            await waiting[b"s1"].wait()
+            await waiting[None].wait()
+            await ping(b"s2")
+            await ping(None)
+            release.set()
+
+    anyio.run(both)
+    assert sorted(statuses, key=repr) == sorted([(b"s1", 200), (None, 200), (b"s2", 200), (None, 200)], key=repr)
+
+
 def test_a_request_naming_two_sessions_is_refused_and_closes_neither(http_server):
     """Two `Mcp-Session-Id` headers: the SDK reads the first, the guard the last. Was: naming an
     unknown id first and session A last, the SDK answered 404 and the guard then closed A, a
@@ -1653,6 +1808,156 @@ def test_a_session_the_sdk_answers_not_found_is_closed_in_the_guard_too():
     assert post("/mcp", "s1") == 404
     assert seen == [("/mcp", None), ("/elsewhere", "s1"), ("/mcp", "s1")]  # the last answered by the guard
     assert guard.held.all.count == 0 and guard.held.sessions == {}
+
+
+def test_a_session_the_guard_issued_goes_idle_after_its_requests_not_while_one_is_in_flight():
+    """Through the guard: a session opened by an answer is idle from its opening request's end,
+    and closed once idle past the timeout; a request naming it (a GET stream) holds it live
+    however long, and it is idle again from that request's end."""
+    from context_tools.faces.http_sessions import Issued
+    from context_tools.faces.mcp_http import Guard
+
+    now = [0.0]
+    release = anyio.Event()
+    streaming = anyio.Event()
+
+    async def sdk(scope, receive, send):
+        """Stands in for the SDK's app: opens a session for a POST of none, streams a GET."""
+        while (await receive()).get("more_body"):
+            pass
+        headers = [(b"content-type", b"application/json")]
+        if scope["method"] == "GET":
+            streaming.set()
+            await release.wait()
+        else:
+            headers.append((b"mcp-session-id", f"s{now[0]:g}".encode()))
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+    guard.sessions = Issued(idle_seconds=10, most=512, clock=lambda: now[0])
+    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+
+    assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s0")
+    now[0] = 10.5
+    assert not guard.sessions.live("s0")  # idle since its opening answer (was: held open for good)
+
+    now[0] = 20
+    assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s20")
+    statuses = []
+
+    async def stream_then_look():
+        async def get():
+            sent = []
+
+            async def receive():
+                return {"type": "http.request", "body": b"", "more_body": False}
+
+            async def send(message):
+                sent.append(message)
+
+            await guard({"type": "http", "method": "GET", "path": "/mcp",
+                         "headers": [*auth, (b"mcp-session-id", b"s20")]}, receive, send)
+            statuses.append(sent[0]["status"])
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(get)
+            await streaming.wait()
+            now[0] = 1000
+            assert guard.sessions.live("s20")  # its stream is in flight (was: closed under it)
+            release.set()
+
+    anyio.run(stream_then_look)
+    assert statuses == [200] and guard.sessions.live("s20")
+    now[0] = 1010.5
+    assert not guard.sessions.live("s20")
+
+
+def test_a_delete_the_app_refuses_closes_no_session():
+    """A DELETE closes its session in the guard only when the app answers it below 400: one
+    refused (405, or 404 at another path) leaves the session live, its client still in it."""
+    from context_tools.faces.mcp_http import Guard
+
+    async def sdk(scope, receive, send):
+        """Stands in for the SDK's app: opens session `s1`; refuses a DELETE."""
+        while (await receive()).get("more_body"):
+            pass
+        headers = [(b"content-type", b"application/json")]
+        status = {"POST": 200, "DELETE": 405 if scope["path"] == "/mcp" else 404}[scope["method"]]
+        if status == 200:
+            headers.append((b"mcp-session-id", b"s1"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s1")
+    for path in ("/mcp", "/elsewhere"):
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        anyio.run(guard, {"type": "http", "method": "DELETE", "path": path,
+                          "headers": [*auth, (b"mcp-session-id", b"s1")]}, receive, send)
+        assert sent[0]["status"] in (404, 405) and guard.sessions.live("s1"), (path, sent[0])
+
+
+def test_a_request_handed_over_is_held_until_its_handler_starts_and_ends():
+    """`Taken.settled`, which holds the place of a request whose client left: a request handed
+    over whole is on its way, so its place is held until its handler starts (within
+    `TAKE_SECONDS`) and then until it ends (was: freed at once when not yet started)."""
+    from context_tools.faces.in_flight import TAKE_SECONDS, Taken
+
+    assert TAKE_SECONDS == 5.0
+    seen: list[str] = []
+
+    async def run() -> None:
+        taken = Taken()
+
+        async def settle() -> None:
+            await taken.settled()
+            seen.append("settled")
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(settle)
+            await anyio.sleep(0.2)
+            seen.append("begun")
+            taken.begun.set()
+            await anyio.sleep(0.2)
+            seen.append("done")
+            taken.done.set()
+
+    anyio.run(run)
+    assert seen == ["begun", "done", "settled"], seen
+
+
+def test_the_servers_middleware_marks_a_guarded_request_begun_and_done_around_its_handler():
+    """`held_to_its_end` marks the guard's `Taken` begun before the handler runs and done after,
+    so a request whose client left keeps its place for the whole call (was: unmarked, its place
+    freed `TAKE_SECONDS` after its client left, the call still running)."""
+    from types import SimpleNamespace
+
+    from context_tools.faces.in_flight import TAKEN_KEY, Taken, held_to_its_end
+
+    seen: list[tuple[bool, bool]] = []
+
+    async def run() -> None:
+        taken = Taken()
+        ctx = SimpleNamespace(request=SimpleNamespace(scope={TAKEN_KEY: taken}))
+
+        async def handler(ctx):
+            seen.append((taken.begun.is_set(), taken.done.is_set()))
+            return "answer"
+
+        assert await held_to_its_end(ctx, handler) == "answer"
+        seen.append((taken.begun.is_set(), taken.done.is_set()))
+
+    anyio.run(run)
+    assert seen == [(True, False), (True, True)]
 
 
 def test_in_flight_accounts_every_request_taken_until_answered():
@@ -1912,6 +2217,26 @@ def test_an_argument_past_its_bound_is_bad_input_before_any_work(world: World, s
         assert error["code"] == "bad_input" and f"`$.{field}`" in error["message"], error
 
 
+def test_a_rev_name_or_list_one_past_its_bound_is_bad_input_and_one_at_it_is_not(world: World, stdio_server):
+    """The bounds docs/security.md names, met to the character: a rev 4,096 characters, a name
+    1,024, a list 1,024 items; one more is `bad_input` naming the field."""
+    sym = {"repo": world.repo, "name": "Flask"}
+
+    async def work(client):
+        return [await client.call_tool("context_symbol", {**sym, "rev": "x" * 4096}),
+                await client.call_tool("context_symbol", {**sym, "rev": "x" * 4097}),
+                await client.call_tool("context_symbol", {**sym, "name": "x" * 1024}),
+                await client.call_tool("context_symbol", {**sym, "name": "x" * 1025}),
+                await client.call_tool("context_map", {"repo": world.repo, "focus": ["src"] * 1024}),
+                await client.call_tool("context_map", {"repo": world.repo, "focus": ["src"] * 1025})]
+
+    replies = stdio_server(work)
+    for (at, past), field in zip(zip(replies[::2], replies[1::2]), ("rev", "name", "focus")):
+        assert f"`$.{field}`" not in json.dumps(at.structured_content), at.structured_content
+        error = past.structured_content["error"]
+        assert error["code"] == "bad_input" and f"`$.{field}`" in error["message"], error
+
+
 @contextmanager
 def _answering_ok(header_seconds: float) -> Iterator[int]:
     """A uvicorn server on a free loopback port, answering "ok" to any request, speaking the MCP
@@ -1977,6 +2302,24 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):
         assert answered.recv(1024).startswith(b"HTTP/1.1 200")
         assert closed(silent) and closed(trickling)  # was: open for good
         assert closed(answered)  # idle after its answer: the deadline runs again
+        kept = socket.create_connection(("127.0.0.1", port))
+        kept.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        kept.settimeout(60)
+        answer = b""
+        while not answer.endswith(b"\r\n\r\nok"):
+            answer += kept.recv(1024)
+        assert answer.startswith(b"HTTP/1.1 200")
+        try:  # its next request trickled: uvicorn's keep-alive timer stops at the first byte
+            for byte in trickled[:100]:
+                kept.sendall(bytes([byte]))
+                time.sleep(0.05)
+        except OSError:
+            pass
+        kept.settimeout(5)
+        try:
+            assert kept.recv(1024) == b""  # was: open for good, the deadline not armed again
+        except ConnectionResetError:
+            pass
 
 
 def test_connections_past_the_bound_are_503_and_closed_and_the_rest_served():
@@ -2119,6 +2462,106 @@ def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
     anyio.run(run)
     assert sent[0]["status"] == 503 and json.loads(sent[1]["body"])["error"]["code"] == -32000
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0
+
+
+def test_the_bytes_a_session_holds_are_bounded_to_its_share_as_its_bodies_come():
+    """A session's share is in bytes too (`SESSION_BYTES`, here 1,000, the whole bound far
+    above): its second POST taking the session past its share, while its first is held, is 503
+    as that chunk comes, though the server holds far less than its bound."""
+    from context_tools.faces.in_flight import Shared
+    from context_tools.faces.mcp_http import Guard
+
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = Shared(max_bytes=100_000, session=(16, 1000))
+    guard.sessions.issue("s1")
+    guard.sessions.end("s1")
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
+                         (b"mcp-session-id", b"s1")]}
+    sent: list = []
+
+    async def run():
+        held, release = anyio.Event(), anyio.Event()
+        first = [{"type": "http.request", "body": b" " * 600, "more_body": True}]
+        second = [{"type": "http.request", "body": b" " * 600, "more_body": True},
+                  {"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
+
+        async def stalled():  # its first 600 bytes, then nothing until its client goes
+            if first:
+                held.set()
+                return first.pop()
+            await release.wait()
+            return {"type": "http.disconnect"}
+
+        async def receive():
+            return second.pop(0)
+
+        async def send(message):
+            sent.append(message)
+
+        async def ignore(message):
+            pass
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(guard, scope, stalled, ignore)
+            await held.wait()
+            with anyio.fail_after(60):
+                await guard(scope, receive, send)
+            release.set()
+
+    anyio.run(run)
+    assert sent[0]["status"] == 503, sent
+    assert "this session has" in json.loads(sent[1]["body"])["error"]["message"]
+    assert guard.held.all.count == 0 and guard.held.all.bytes == 0
+
+
+def test_a_session_past_its_share_reads_at_most_four_posts_in_the_room_for_answers():
+    """Past its share, a session's POSTs are read in the room kept for answers and notifications,
+    four at a time (`ROOM_SESSION`): a fifth is 503 before its body is read."""
+    from context_tools.faces.in_flight import ROOM_SESSION, Shared
+    from context_tools.faces.mcp_http import Guard
+
+    assert ROOM_SESSION[0] == 4
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = Shared(session=(1, 1 << 20))
+    guard.sessions.issue("s1")
+    guard.sessions.end("s1")
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
+                         (b"mcp-session-id", b"s1")]}
+    statuses: list[int] = []
+    read = [0] * 6
+
+    async def run():
+        release = anyio.Event()
+
+        async def post(n: int, started: anyio.Event) -> None:
+            async def stalled():  # a first chunk, then nothing until its client goes
+                read[n] += 1
+                if read[n] == 1:
+                    started.set()
+                    return {"type": "http.request", "body": b"{", "more_body": True}
+                await release.wait()
+                return {"type": "http.disconnect"}
+
+            async def send(message):
+                if message["type"] == "http.response.start":
+                    statuses.append(message["status"])
+                    started.set()
+
+            await guard(scope, stalled, send)
+
+        async with anyio.create_task_group() as tg:
+            for n in range(6):
+                started = anyio.Event()
+                tg.start_soon(post, n, started)
+                with anyio.fail_after(60):
+                    await started.wait()
+            assert guard.answers.part("s1").count == 4
+            release.set()
+
+    anyio.run(run)
+    assert statuses == [503] and read == [2, 2, 2, 2, 2, 0], (statuses, read)
 
 
 def test_a_request_reaching_the_guard_after_the_stop_is_503_and_those_before_are_served():
