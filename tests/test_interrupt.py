@@ -17,7 +17,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 import pytest
 from hypothesis import given
@@ -854,6 +854,20 @@ def test_an_index_in_flight_on_the_http_server_told_to_stop_answers_interrupted(
     assert fingerprint_indexed(tmp_path / "home", corpus, "HEAD") == fresh_head
 
 
+def _answered_or_why_not(work: Callable[[], Awaitable[None]], p: subprocess.Popen, answers: list) -> None:
+    """Run a client's `work` on the server `p`; where it fails before any answer, the server
+    is killed and the failure says what it wrote on stderr: why its client got no answer."""
+    import anyio
+
+    try:
+        anyio.run(work)
+    except BaseException:
+        if answers:
+            raise
+        os.killpg(p.pid, signal.SIGKILL)
+        raise AssertionError(f"no answer; the server's stderr: {p.communicate()[1]!r}")
+
+
 @pytest.mark.parametrize("grace", [None, "3600"])
 def test_a_call_answering_seconds_after_the_stop_is_answered_and_the_server_then_leaves(grace, tmp_path):
     """`rennet mcp --http` with its default grace (no `--stop-grace`) or an hour's, and a client
@@ -900,13 +914,7 @@ def test_a_call_answering_seconds_after_the_stop_is_answered_and_the_server_then
                 ended_within, p, SHUTDOWN_SECONDS + 15, "the server did not leave once its call had answered"))
 
     try:
-        try:
-            anyio.run(work)
-        except BaseException:  # what the server said is why its client got no answer
-            if answers:
-                raise
-            os.killpg(p.pid, signal.SIGKILL)
-            raise AssertionError(f"no answer; the server's stderr: {p.communicate()[1]!r}")
+        _answered_or_why_not(work, p, answers)
     finally:
         release.set()
         holder.join()
@@ -973,13 +981,7 @@ def test_a_call_waiting_on_the_clients_roots_when_the_http_server_is_told_to_sto
                 ended_within, p, 20, "the server did not leave once its call had answered"))
 
     try:
-        try:
-            anyio.run(work)
-        except BaseException:  # what the server said is why its client got no answer
-            if answers:
-                raise
-            os.killpg(p.pid, signal.SIGKILL)
-            raise AssertionError(f"no answer; the server's stderr: {p.communicate()[1]!r}")
+        _answered_or_why_not(work, p, answers)
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)

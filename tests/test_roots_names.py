@@ -4,11 +4,12 @@ paths an input names, and the local folder of each root a client declares."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from context_tools.faces.argument_bounds import PATH_CHARS
-from context_tools.faces.roots import PATH_FIELDS, file_uri_path, named_paths
+from context_tools.faces.roots import PATH_FIELDS, Roots, file_uri_path, named_paths
 
 
 @pytest.mark.parametrize("uri, path", [
@@ -111,16 +112,9 @@ def test_a_root_given_through_a_link_or_relative_serves_the_folder_it_names(tmp_
         assert roots.refusal("out", str(tmp_path / "other")) is not None, given
 
 
-@pytest.mark.parametrize("how", ["renamed over", "written in place"])
-def test_a_git_file_replaced_is_read_again_whatever_its_time(tmp_path, how):
-    """A checkout's `.git` file names its git directory. Whoever may write under a root may
-    replace it by one naming a directory outside the roots, and set the times of the file and
-    its folder back to what they were (was: the places found before were kept, their stamps
-    the inode and modification time, and the outside repository was served). The change time,
-    which no one can set, tells the roots check to read the new one."""
-    import os
-
-    from context_tools.faces.roots import Roots
+def _checkout_naming_a_bare_repository(tmp_path: Path) -> tuple[Roots, Path, Path]:
+    """Roots over `ws`, holding a checkout whose `.git` file names the bare `ws/inside.git`, and
+    a bare `outside.git` beside `ws`; the checkout is served."""
     from corpora.gitbuild import RepoBuilder
 
     ws = tmp_path / "ws"
@@ -132,6 +126,17 @@ def test_a_git_file_replaced_is_read_again_whatever_its_time(tmp_path, how):
     dot_git.write_text(f"gitdir: {ws / 'inside.git'}\n")
     roots = Roots.of([ws])
     assert roots.refusal("repo", str(checkout)) is None
+    return roots, checkout, dot_git
+
+
+@pytest.mark.parametrize("how", ["renamed over", "written in place"])
+def test_a_git_file_replaced_is_read_again_whatever_its_time(tmp_path, how):
+    """A checkout's `.git` file names its git directory. Whoever may write under a root may
+    replace it by one naming a directory outside the roots, and set the times of the file and
+    its folder back to what they were (was: the places found before were kept, their stamps
+    the inode and modification time, and the outside repository was served). The change time,
+    which no one can set, tells the roots check to read the new one."""
+    roots, checkout, dot_git = _checkout_naming_a_bare_repository(tmp_path)
     before, folder = os.stat(dot_git), os.stat(checkout)
     if how == "renamed over":
         (checkout / "next").write_text(f"gitdir: {tmp_path / 'outside.git'}\n")
@@ -260,18 +265,7 @@ def test_a_git_file_rewritten_in_place_is_read_again_though_its_folder_is_untouc
     watches the file itself, so the repository it names now is weighed, not the one found before."""
     import time
 
-    from context_tools.faces.roots import Roots
-    from corpora.gitbuild import RepoBuilder
-
-    ws = tmp_path / "ws"
-    RepoBuilder(ws / "inside.git", bare=True).commit({"a.py": "A = 1\n"})
-    RepoBuilder(tmp_path / "outside.git", bare=True).commit({"a.py": "B = 1\n"})
-    checkout = ws / "checkout"
-    checkout.mkdir()
-    dot_git = checkout / ".git"
-    dot_git.write_text(f"gitdir: {ws / 'inside.git'}\n")
-    roots = Roots.of([ws])
-    assert roots.refusal("repo", str(checkout)) is None
+    roots, checkout, dot_git = _checkout_naming_a_bare_repository(tmp_path)
     folder = os.stat(checkout)
     time.sleep(0.05)  # past the file system's timestamp granularity, a limit docs/security.md states
     dot_git.write_text(f"gitdir: {tmp_path / 'outside.git'}\n")
