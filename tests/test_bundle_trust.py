@@ -312,7 +312,8 @@ def test_a_rederived_bundle_cannot_reorder_what_the_fingerprint_sorts(tmp_path):
 
 
 @pytest.mark.parametrize("change", ["header names another commit", "header states another fingerprint",
-                                    "facts no file uses"])
+                                    "facts no file uses", "a facts entry twice", "a file twice",
+                                    "a body longer than its header says"])
 def test_a_bundle_disagreeing_with_itself_writes_nothing_even_trusted_unsigned(tmp_path, change):
     """docs/security.md: a self-inconsistent bundle is `bad_bundle` whatever proves it,
     `--trust-unsigned` included, and nothing is written, in the shared store or one apart: a
@@ -335,10 +336,30 @@ def test_a_bundle_disagreeing_with_itself_writes_nothing_even_trusted_unsigned(t
         header["oid"] = "f" * 40
     elif change == "header states another fingerprint":
         header["fingerprint"] = "sha256:" + "0" * 64
-    else:
+    elif change == "facts no file uses":
         facts.append(bundle.FactsEntry(b"f" * 40 + bytes(facts[0].key)[40:], facts[0].facts))
         header["facts"] = len(facts)
-    forged = _seal(header, bundle.Body(body.record, facts))
+    elif change == "a facts entry twice":
+        facts.append(facts[0])
+        header["facts"] = len(facts)
+    record_bytes = body.record
+    if change == "a file twice":  # the fingerprint made again over both, so only the order check can tell
+        from indexer.store.canonical import fingerprint
+        from indexer.store.records import decode_facts
+
+        record = decode_record(body.record)
+        record.files = [record.files[0], *record.files]
+        record.fingerprint = header["fingerprint"] = fingerprint(
+            record, {f.path: decode_facts(facts[0].facts) for f in record.files})
+        record_bytes = msgspec.msgpack.encode(record)
+        header["files"] = len(record.files)
+    forged = _seal(header, bundle.Body(record_bytes, facts))
+    if change == "a body longer than its header says":  # its digest made over the longer body
+        header, _ = _parts(forged)
+        start = forged.index(b"\n", len(bundle.MAGIC)) + 1
+        longer = forged[start:] + b"\0"
+        header["digest"] = bundle._digest(header, longer)
+        forged = bundle.MAGIC + bundle._header_line(header) + b"\n" + longer
     home = tmp_path / "store"
     with Store.open(home) as store:
         with pytest.raises(bundle.BadBundle):
