@@ -313,7 +313,7 @@ def test_a_rederived_bundle_cannot_reorder_what_the_fingerprint_sorts(tmp_path):
 
 @pytest.mark.parametrize("change", ["header names another commit", "header states another fingerprint",
                                     "facts no file uses", "a facts entry twice", "a file twice",
-                                    "a body longer than its header says"])
+                                    "a body longer than its header says", "facts that do not decode"])
 def test_a_bundle_disagreeing_with_itself_writes_nothing_even_trusted_unsigned(tmp_path, change):
     """docs/security.md: a self-inconsistent bundle is `bad_bundle` whatever proves it,
     `--trust-unsigned` included, and nothing is written, in the shared store or one apart: a
@@ -339,6 +339,8 @@ def test_a_bundle_disagreeing_with_itself_writes_nothing_even_trusted_unsigned(t
     elif change == "facts no file uses":
         facts.append(bundle.FactsEntry(b"f" * 40 + bytes(facts[0].key)[40:], facts[0].facts))
         header["facts"] = len(facts)
+    elif change == "facts that do not decode":
+        facts[0] = bundle.FactsEntry(facts[0].key, b"\xc1")  # a byte msgpack never uses
     elif change == "a facts entry twice":
         facts.append(facts[0])
         header["facts"] = len(facts)
