@@ -254,3 +254,21 @@ def test_a_batch_bundle_is_linked_only_to_a_repository_holding_its_commit(histor
     [refused] = bundle.import_signed(central, [(_bundle(worker, repo, first), str(other.path), None)], KEY)
     assert isinstance(refused, RennetError) and refused.code == "missing_objects", refused
     assert _snapshots(central) == 0
+
+
+def test_an_unchecked_bundle_of_a_commit_the_store_lacks_goes_in_new(history, tmp_path):
+    """A batch bundle whose commit the driver could not read (a job named by URL), into a
+    store holding no snapshot of that commit, goes in as a new snapshot: there is nothing for
+    it to complete, and no internal error."""
+    repo, first, _, worker = history
+    with Store.open(tmp_path / "central") as central:
+        [done] = bundle.import_signed(central, [(_bundle(worker, repo, first), None, None)], KEY, unchecked={0})
+        assert isinstance(done, bundle.ImportReport) and done.snapshot_new and _snapshots(central) == 1
+
+
+def test_a_bundle_linked_to_no_repository_reports_no_rev_pinned(history, tmp_path):
+    """A rev with no repository to pin it in pins nothing, and the report says none was."""
+    repo, first, _, worker = history
+    with Store.open(tmp_path / "central") as central:
+        [done] = bundle.import_signed(central, [(_bundle(worker, repo, first), None, "main")], KEY)
+        assert isinstance(done, bundle.ImportReport) and (done.pinned_repo, done.pinned_rev) == (None, None)

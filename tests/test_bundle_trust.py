@@ -112,6 +112,29 @@ def test_a_trailer_proves_every_byte_before_it_under_its_key_alone(data, key, at
         assert signing.split(unsigned) == (unsigned, None)
 
 
+def test_a_change_to_any_one_byte_signed_is_refused():
+    """Every byte before the trailer is signed, the first and the last too: each changed in
+    turn is `BadSignature`."""
+    key = b"k" * 32
+    signed = signing.sign(b"0123456789", key)
+    for at in range(len(signed)):
+        changed = bytearray(signed)
+        changed[at] ^= 0x01
+        with pytest.raises(signing.BadSignature):
+            signing.verify(bytes(changed), key)
+
+
+def test_a_key_that_cannot_be_had_is_one_line_bad_input(tmp_path):
+    """A key variable that is not set, and a key file that cannot be read, are `bad_input`
+    naming them: never an internal error."""
+    with pytest.raises(RennetError) as exc:
+        signing.load_key("RENNET_TEST_NO_SUCH_KEY", environ={})
+    assert exc.value.code == "bad_input" and "RENNET_TEST_NO_SUCH_KEY" in exc.value.message
+    with pytest.raises(RennetError) as exc:
+        signing.load_key(key_file=str(tmp_path / "absent"))
+    assert exc.value.code == "bad_input" and "cannot read signing key file" in exc.value.message
+
+
 def test_a_key_is_named_once_and_read_whole_or_refused(tmp_path):
     """A key named by a variable and a file at once is `bad_input`, as is a key file over
     MAX_KEY_BYTES: a key file is its bytes (one line ending dropped), never a part of them."""
@@ -137,6 +160,22 @@ def test_a_signed_bundle_imports_with_the_key_and_not_without(world, tmp_path):
     error = reply(rennet(other, "import", str(world["signed"])), 1)["error"]
     assert error["code"] == "untrusted_bundle" and "no key was given" in error["message"]
     assert_empty(other)
+
+
+def test_an_unsigned_bundle_without_its_repository_is_untrusted_and_says_it_is_not_signed(world, tmp_path):
+    home = tmp_path / "store"
+    error = reply(rennet(home, "import", str(world["plain"])), 1)["error"]
+    assert error["code"] == "untrusted_bundle" and "bundle is not signed" in error["message"]
+    assert_empty(home)
+
+
+def test_bytes_ending_in_no_line_ending_carry_no_trailer_whatever_they_hold():
+    """A trailer is the prefix, the MAC and a line ending last: a line ending elsewhere in the
+    last bytes makes none, so such bytes are unsigned, read whole."""
+    for last in (b"x", b"0", b"\r"):
+        unsigned = b"data" + signing.PREFIX + b"0" * 32 + b"\n" + b"0" * 31 + last
+        assert len(unsigned) >= signing.TRAILER_BYTES
+        assert signing.split(unsigned) == (unsigned, None)
 
 
 def test_a_tampered_signed_bundle_is_refused(world, tmp_path):
@@ -218,6 +257,117 @@ def test_a_rederived_bundle_cannot_state_another_symbol_count(world, tmp_path):
         with pytest.raises(bundle.BadBundle, match="snapshot record differs from the one its commit gives"):
             bundle.import_data(store, forged, repo_path=str(clone))
     assert_empty(tmp_path / "store")
+
+
+@pytest.mark.parametrize("change", ["rank below the fingerprint's rounding", "a fan-in of 0 left out"])
+def test_a_rederived_bundle_cannot_carry_maps_the_fingerprint_cannot_tell(world, tmp_path, change):
+    """docs/security.md: the record is held against the repository in every field but the
+    time of indexing and the count of blob facts. The fingerprint prints a rank to 9 decimals
+    and a file's fan-in as 0 when the map leaves it out: a bundle differing from its commit
+    only there is refused where it is made again, nothing written."""
+    header, body = _parts(world["plain"].read_bytes())
+    record = decode_record(body.record)
+    if change.startswith("rank"):
+        path = next(iter(record.rank))
+        record.rank = {p: r + 1e-12 if p == path else r for p, r in record.rank.items()}
+    else:
+        path = next(p for p, n in record.fan_in.items() if n == 0)
+        record.fan_in = {p: n for p, n in record.fan_in.items() if p != path}
+    forged = _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts))
+    clone = tmp_path / "clone"
+    shutil.copytree(world["repo"], clone)
+    with Store.open(tmp_path / "store") as store:
+        with pytest.raises(bundle.BadBundle, match="snapshot record differs from the one its commit gives"):
+            bundle.import_data(store, forged, repo_path=str(clone))
+    assert_empty(tmp_path / "store")
+
+
+def test_a_rederived_bundle_cannot_reorder_what_the_fingerprint_sorts(tmp_path):
+    """The fingerprint sorts a record's packages, dependencies and entry points; the record
+    keeps them as the commit gives them, and a bundle listing them in another order is refused
+    where it is made again, nothing written."""
+    builder = RepoBuilder(tmp_path / "repo")
+    rev = builder.commit({
+        "pyproject.toml": '[project]\nname = "w"\nversion = "1"\ndependencies = ["attrs", "click"]\n'
+                          '[project.scripts]\nw = "w.cli:main"\nwx = "w.cli:extra"\n',
+        "w/__init__.py": "", "w/cli.py": "def main():\n    pass\n\n\ndef extra():\n    pass\n"})
+    from indexer.api import index
+    from indexer.store.snapshot import load
+
+    plain = tmp_path / "plain.rnb"
+    with Store.open(tmp_path / "origin") as origin:
+        index(str(builder.path), rev, origin)
+        bundle.export(load(origin, str(builder.path), rev), plain)
+    header, body = _parts(plain.read_bytes())
+    for name in ("dependencies", "entry_points"):
+        record = decode_record(body.record)
+        items = list(getattr(record, name))
+        assert len(items) == 2, items
+        setattr(record, name, items[::-1])
+        forged = _seal(header, bundle.Body(msgspec.msgpack.encode(record), body.facts))
+        with Store.open(tmp_path / "store") as store:
+            with pytest.raises(bundle.BadBundle, match="snapshot record differs from the one its commit gives"):
+                bundle.import_data(store, forged, repo_path=str(builder.path))
+        assert_empty(tmp_path / "store")
+
+
+@pytest.mark.parametrize("change", ["header names another commit", "header states another fingerprint",
+                                    "facts no file uses", "a facts entry twice", "a file twice",
+                                    "a body longer than its header says", "facts that do not decode"])
+def test_a_bundle_disagreeing_with_itself_writes_nothing_even_trusted_unsigned(tmp_path, change):
+    """docs/security.md: a self-inconsistent bundle is `bad_bundle` whatever proves it,
+    `--trust-unsigned` included, and nothing is written, in the shared store or one apart: a
+    header naming another commit or fingerprint than its record, or facts of a blob no file of
+    the snapshot holds (sealed with a valid digest, the counts made to agree; two files of one
+    blob share their facts, so the count of facts stays within the files)."""
+    from indexer.api import index
+    from indexer.store.snapshot import load
+
+    builder = RepoBuilder(tmp_path / "repo")
+    rev = builder.commit({"a.py": "def twin():\n    return 1\n", "b.py": "def twin():\n    return 1\n"})
+    plain = tmp_path / "plain.rnb"
+    with Store.open(tmp_path / "origin") as origin:
+        index(str(builder.path), rev, origin)
+        bundle.export(load(origin, str(builder.path), rev), plain)
+    header, body = _parts(plain.read_bytes())
+    facts = list(body.facts)
+    assert (header["files"], len(facts)) == (2, 1)
+    if change == "header names another commit":
+        header["oid"] = "f" * 40
+    elif change == "header states another fingerprint":
+        header["fingerprint"] = "sha256:" + "0" * 64
+    elif change == "facts no file uses":
+        facts.append(bundle.FactsEntry(b"f" * 40 + bytes(facts[0].key)[40:], facts[0].facts))
+        header["facts"] = len(facts)
+    elif change == "facts that do not decode":
+        facts[0] = bundle.FactsEntry(facts[0].key, b"\xc1")  # a byte msgpack never uses
+    elif change == "a facts entry twice":
+        facts.append(facts[0])
+        header["facts"] = len(facts)
+    record_bytes = body.record
+    if change == "a file twice":  # the fingerprint made again over both, so only the order check can tell
+        from indexer.store.canonical import fingerprint
+        from indexer.store.records import decode_facts
+
+        record = decode_record(body.record)
+        record.files = [record.files[0], *record.files]
+        record.fingerprint = header["fingerprint"] = fingerprint(
+            record, {f.path: decode_facts(facts[0].facts) for f in record.files})
+        record_bytes = msgspec.msgpack.encode(record)
+        header["files"] = len(record.files)
+    forged = _seal(header, bundle.Body(record_bytes, facts))
+    if change == "a body longer than its header says":  # its digest made over the longer body
+        header, _ = _parts(forged)
+        start = forged.index(b"\n", len(bundle.MAGIC)) + 1
+        longer = forged[start:] + b"\0"
+        header["digest"] = bundle._digest(header, longer)
+        forged = bundle.MAGIC + bundle._header_line(header) + b"\n" + longer
+    home = tmp_path / "store"
+    with Store.open(home) as store:
+        with pytest.raises(bundle.BadBundle):
+            bundle.import_data(store, forged, trust_unsigned=True)
+    assert_empty(home)
+    assert not (home / "untrusted").exists()
 
 
 def test_trust_unsigned_keeps_the_facts_apart_from_the_shared_store(world, tmp_path):
@@ -356,6 +506,7 @@ def test_any_header_line_is_parsed_or_refused_as_bad_bundle(line):
     (b"K" * 20 + b"\r\n\r\n", b"K" * 20 + b"\r\n"),
     (b"K" * 20 + b"\r", b"K" * 20 + b"\r"),
     (b"K" * 20 + b"\n\r\n", b"K" * 20 + b"\n"),
+    (b"K" * 20 + b"\r\nK", b"K" * 20 + b"\r\nK"),
 ])
 def test_a_key_file_loses_exactly_one_line_ending(tmp_path, written, key):
     """One trailing "\\n" or "\\r\\n" is what an editor or `echo` adds; any more is the key's own,

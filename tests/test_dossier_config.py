@@ -275,3 +275,109 @@ def test_a_local_settings_file_is_read_bounded_and_never_through_a_link(tmp_path
         tracemalloc.stop()
     assert [f.code for f in cfg.refused] == ["bad_config"]
     assert peak < 16 << 20, peak  # was: the whole file read before its size was checked
+
+
+@pytest.mark.parametrize("name", ["token", "Token", "api_key", "API_KEY", "apikey", "password", "Secret"])
+def test_a_secret_under_any_token_like_name_is_refused_as_such_without_echoing_it(tmp_path, name):
+    """Each name a secret goes by, in any case, is refused with advice to name its variable in
+    `token_env`, never as an unknown field only, and the value never appears in the fact."""
+    text = f"[dossier.jira]\nprojects = ['ABC']\n{name} = 'sk-live-SECRET'\n"
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": text})
+    (fact,) = load_config(repo, head).refused
+    assert fact.code == "bad_config" and "must not hold a secret" in fact.message
+    assert "token_env" in fact.message and "SECRET" not in fact.message
+
+
+@pytest.mark.parametrize("name", ["origin", "refused", "trusted_github_repo", "trusted_projects", "trusted_teams"])
+def test_a_repository_cannot_set_what_is_recorded_of_the_users_trust(tmp_path, name):
+    """The fields the settings record of where they came from and what the user vouches for
+    (`trusted_github_repo`, `trusted_projects`, ...) are set here, never read: a repository
+    naming one is `bad_config`, and the user's settings alone hold."""
+    value = "[]" if name in ("refused", "trusted_projects", "trusted_teams") else "'acme/private'"
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": f"[dossier]\n{name} = {value}\n"})
+    cfg = load_config(repo, head)
+    assert [f.code for f in cfg.refused] == ["bad_config"] and f"unknown field '{name}'" in cfg.refused[0].message
+    assert cfg.trusted_github_repo == "" and cfg.trusted_projects == []
+
+
+@pytest.mark.parametrize("bound", ["item_body_chars", "item_bytes", "dossier_bytes"])
+def test_a_bound_of_zero_from_the_repository_is_bad_config(tmp_path, bound):
+    """Lowering is the repository's to do, to a positive bound: zero is `bad_config` and the
+    user's settings hold."""
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": f"[dossier]\n{bound} = 0\n"})
+    cfg = load_config(repo, head)
+    assert [f.code for f in cfg.refused] == ["bad_config"] and "positive" in cfg.refused[0].message
+    assert getattr(cfg, bound) == getattr(DossierConfig(), bound)
+
+
+def test_a_repository_may_ask_for_no_references_at_all(tmp_path):
+    """`max_references = 0` lowers the bound to nothing fetched: taken, no fact."""
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": "[dossier]\nmax_references = 0\n"})
+    cfg = load_config(repo, head)
+    assert cfg.max_references == 0 and cfg.refused == []
+
+
+def test_a_dossier_table_of_a_callers_config_that_is_no_table_is_one_line_bad_input(tmp_path):
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    with pytest.raises(BadInput) as err:
+        load_config(repo, head, {"dossier": 5})
+    assert "[dossier] must be a table" in err.value.message
+
+
+def test_the_environment_a_caller_passes_is_the_one_read_for_credentials(tmp_path, monkeypatch):
+    """A caller's `environ` is the user's environment for the settings too: its tracker URL and
+    token variable are taken, the process's own are not."""
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    monkeypatch.setenv("RENNET_JIRA_URL", "https://process.example.org")
+    environ = {"XDG_CONFIG_HOME": str(tmp_path / "none"), "RENNET_JIRA_URL": "https://caller.example.org",
+               "RENNET_JIRA_TOKEN_ENV": "CALLER_JIRA"}
+    cfg = load_config(repo, head, environ=environ)
+    assert (cfg.jira.base_url, cfg.jira.token_env) == ("https://caller.example.org", "CALLER_JIRA")
+
+
+def test_a_bound_given_as_a_boolean_is_bad_config_even_above_the_users(tmp_path, own_config):
+    """`true` is no number of references: `bad_config`, not a bound compared as 1, even where
+    the user's own bound is 0."""
+    write_user_config(own_config, "[dossier]\nmax_references = 0\n")
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": "[dossier]\nmax_references = true\n"})
+    cfg = load_config(repo, head)
+    assert [f.code for f in cfg.refused] == ["bad_config"] and cfg.max_references == 0
+
+
+@pytest.mark.parametrize("name", ["*/*", "*/repo", "own*/repo"])
+def test_the_users_github_allow_names_an_owner_never_a_wildcard_owner(tmp_path, own_config, name):
+    """`owner/*` lets every repository of one owner be read with the user's gh credentials; a
+    wildcard in the owner would let any be: `bad_input`."""
+    write_user_config(own_config, f"[dossier]\ngithub_allow = ['{name}']\n")
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    with pytest.raises(BadInput) as err:
+        load_config(repo, head)
+    assert "owner/repo or owner/*" in err.value.message
+
+
+def test_a_key_is_read_only_from_the_tracker_whose_list_names_its_project(tmp_path, own_config):
+    """The user's Jira projects say which keys Jira is asked for, their Linear teams which
+    Linear is: a team's key is not read from Jira, nor a project's from Linear."""
+    write_user_config(own_config, "[dossier.jira]\nprojects = ['ABC']\n[dossier.linear]\nteams = ['ENG']\n")
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    cfg = load_config(repo, head)
+    assert cfg.reads_key("jira", "ABC-1") and cfg.reads_key("linear", "ENG-1")
+    assert not cfg.reads_key("jira", "ENG-1") and not cfg.reads_key("linear", "ABC-1")
+
+
+def test_a_repositorys_teams_are_recognised_but_never_read_with_the_users_token(tmp_path, own_config):
+    """A Linear team only the repository lists adds keys to recognise in the change, not to
+    read: as for Jira projects, only the user's own teams are read."""
+    write_user_config(own_config, "[dossier.linear]\ntoken_env = 'LIN'\nteams = ['ENG']\n")
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": "[dossier.linear]\nteams = ['OPS']\n"})
+    cfg = load_config(repo, head)
+    assert cfg.linear.teams == ["ENG", "OPS"] and cfg.trusted_teams == ["ENG"]
+    assert cfg.reads_key("linear", "ENG-1") and not cfg.reads_key("linear", "OPS-1")
+
+
+def test_a_repository_emptying_the_users_github_allow_is_not_obeyed_and_says_so(tmp_path, own_config):
+    write_user_config(own_config, "[dossier]\ngithub_allow = ['acme/lib']\n")
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {".rennet.toml": "[dossier]\ngithub_allow = []\n"})
+    cfg = load_config(repo, head)
+    assert cfg.github_allow == ["acme/lib"]
+    assert [(f.code, f.ref) for f in cfg.refused] == [("untrusted_config", "dossier.github_allow")]
