@@ -421,6 +421,16 @@ def test_a_request_whose_id_is_no_id_is_answered_invalid_not_dropped(raw_stdio):
     assert [a["error"]["code"] for a in answers if a["id"] is None] == [-32600] * 4
 
 
+def test_a_clients_error_answer_whose_id_is_null_is_answered_nothing(raw_stdio):
+    """A JSON-RPC error response may carry a null id (its request's id unreadable): it answers
+    the server, so it is no request whose id is no id, and gets no answer of its own, as a
+    result for a request of the server's that no longer waits gets none."""
+    answers = raw_stdio([b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}',
+                         b'{"jsonrpc":"2.0","id":41,"result":{}}',
+                         b'{"jsonrpc":"2.0","id":7,"method":"ping"}'], {7})
+    assert answers == [{"jsonrpc": "2.0", "id": 7, "result": {}}]
+
+
 def test_a_cancel_naming_no_request_leaves_the_server_serving(raw_stdio):
     cancel = b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}'
     answers = raw_stdio([cancel % b"[1]", cancel % b'{"a":1}', cancel % b"null", b'{"jsonrpc":"2.0","id":1,"method":"ping"}'],
