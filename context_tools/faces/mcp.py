@@ -48,7 +48,7 @@ from indexer.contract.memory_limit import (  # loaded at start
     address_space_limit,
     memory_fault,
     room_for_thread,
-    rust_panic,
+    work_short_of_memory,
 )
 from indexer.contract.result import error_envelope
 
@@ -300,9 +300,8 @@ async def memory_typed(ctx: ServerRequestContext, call_next: CallNext) -> Handle
     the traceback. A tool's call types its own, as a tool error (`call_tool`)."""
     try:
         return await call_next(ctx)
-    except BaseException as exc:  # pydantic's panic too, a BaseException; never a cancel
-        typed = isinstance(exc, Exception) or rust_panic(exc)
-        fault = memory_fault(exc, _DOING.get(ctx.method, "serving a request")) if typed else None
+    except BaseException as exc:  # pydantic's panic too, a BaseException
+        fault = work_short_of_memory(exc, _DOING.get(ctx.method, "serving a request"))
         if fault is None:
             raise
         import mcp_types as types

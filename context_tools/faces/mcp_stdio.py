@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, AsyncIterator, BinaryIO, Callable, TypeVar
 
 from context_tools.faces.standard_streams import Waiting
 from indexer.contract.errors import OutOfMemory
-from indexer.contract.memory_limit import memory_fault, rust_panic  # loaded at start: a fault's typing must not load it
+from indexer.contract.memory_limit import work_short_of_memory  # loaded at start: a fault's typing must not load it
 
 if TYPE_CHECKING:  # the SDK loads with the server, not with this module
     import anyio
@@ -297,7 +297,7 @@ def _encoded(message: JSONRPCMessage) -> bytes | None:
     try:
         return wire_line(message)
     except BaseException as exc:  # pydantic's panic too, a BaseException
-        fault = memory_fault(exc, "answering a request") if isinstance(exc, Exception) or rust_panic(exc) else None
+        fault = work_short_of_memory(exc, "answering a request")
         if fault is None:
             raise
     if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
@@ -395,11 +395,9 @@ async def stdio_transport(on_input_end: Callable[[], None] | None = None):
                 try:
                     checked = check_line(line)  # (message, None) or (None, its error): indexed, each branch is typed
                 except BaseException as exc:  # pydantic's panic too, a BaseException
-                    if not isinstance(exc, Exception) and not rust_panic(exc):
-                        raise
                     # the line's own lack of memory (numpy's scan, the parse) ends its request, typed, not
                     # the session; numpy not loaded at all (`out_of_memory` already) leaves no line readable
-                    short = None if isinstance(exc, OutOfMemory) else memory_fault(exc, "reading a message")
+                    short = None if isinstance(exc, OutOfMemory) else work_short_of_memory(exc, "reading a message")
                     if short is None:
                         raise
                 else:

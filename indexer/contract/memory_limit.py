@@ -140,6 +140,15 @@ def _of_memory(exc: BaseException) -> bool:
     return True
 
 
+def work_short_of_memory(exc: BaseException, doing: str) -> OutOfMemory | None:
+    """`memory_fault` of a failure of the work itself: an Exception, or a Rust library's panic
+    (a BaseException pyo3 raises). Never of a cancel, an interrupt or an exit, which may have
+    been raised while a lack of memory was being handled and must go on as it is."""
+    if not isinstance(exc, Exception) and not rust_panic(exc):
+        return None
+    return memory_fault(exc, doing)
+
+
 def rust_panic(exc: BaseException) -> bool:
     """Is `exc` a panic of a library's Rust code, which pyo3 raises as a BaseException (so that
     `except Exception` lets it through) and which may be a lack of memory (`memory_fault`)?"""
