@@ -2427,17 +2427,10 @@ def test_a_post_body_past_the_line_bound_is_refused_once_the_bound_is_read():
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0
 
 
-def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
-    """Over HTTP the requests in flight are bounded in bytes as well as in number: a POST whose
-    body takes the bytes held past the bound (`MAX_BYTES`, here 1,000), while another is held,
-    is 503 as that chunk comes, and never handed to the app."""
-    from context_tools.faces.in_flight import Shared
-    from context_tools.faces.mcp_http import Guard
-
-    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
-    guard.held = Shared(max_bytes=1000)
-    scope = {"type": "http", "method": "POST", "path": "/mcp",
-             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+def _second_post_while_one_is_held(guard, scope: dict) -> list:
+    """What `guard` sends a POST of `scope` whose body comes in two chunks (600 bytes, then a
+    ping), while another POST of `scope` is held, its first 600 bytes read and then nothing
+    until the second is answered."""
     sent: list = []
 
     async def run():
@@ -2470,6 +2463,21 @@ def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
             release.set()
 
     anyio.run(run)
+    return sent
+
+
+def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
+    """Over HTTP the requests in flight are bounded in bytes as well as in number: a POST whose
+    body takes the bytes held past the bound (`MAX_BYTES`, here 1,000), while another is held,
+    is 503 as that chunk comes, and never handed to the app."""
+    from context_tools.faces.in_flight import Shared
+    from context_tools.faces.mcp_http import Guard
+
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = Shared(max_bytes=1000)
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]}
+    sent = _second_post_while_one_is_held(guard, scope)
     assert sent[0]["status"] == 503 and json.loads(sent[1]["body"])["error"]["code"] == -32000
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0
 
@@ -2488,38 +2496,7 @@ def test_the_bytes_a_session_holds_are_bounded_to_its_share_as_its_bodies_come()
     scope = {"type": "http", "method": "POST", "path": "/mcp",
              "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
                          (b"mcp-session-id", b"s1")]}
-    sent: list = []
-
-    async def run():
-        held, release = anyio.Event(), anyio.Event()
-        first = [{"type": "http.request", "body": b" " * 600, "more_body": True}]
-        second = [{"type": "http.request", "body": b" " * 600, "more_body": True},
-                  {"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}]
-
-        async def stalled():  # its first 600 bytes, then nothing until its client goes
-            if first:
-                held.set()
-                return first.pop()
-            await release.wait()
-            return {"type": "http.disconnect"}
-
-        async def receive():
-            return second.pop(0)
-
-        async def send(message):
-            sent.append(message)
-
-        async def ignore(message):
-            pass
-
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(guard, scope, stalled, ignore)
-            await held.wait()
-            with anyio.fail_after(60):
-                await guard(scope, receive, send)
-            release.set()
-
-    anyio.run(run)
+    sent = _second_post_while_one_is_held(guard, scope)
     assert sent[0]["status"] == 503, sent
     assert "this session has" in json.loads(sent[1]["body"])["error"]["message"]
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0

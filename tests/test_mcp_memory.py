@@ -222,9 +222,7 @@ def test_a_stdio_server_with_no_room_left_for_a_thread_reads_and_answers_on(smal
         assert server.err == b"", server.err
         server.close()
     finally:
-        if server.proc.poll() is None:
-            server.proc.kill()
-            server.proc.wait()
+        server.kill()
 
 
 def _rpc(rid: object, method: str, params: dict | None = None) -> bytes:
@@ -272,9 +270,7 @@ def test_a_stdio_server_short_of_memory_for_a_message_answers_it_typed_and_reads
         assert server.err == b"", server.err
         server.close()
     finally:
-        if server.proc.poll() is None:
-            server.proc.kill()
-            server.proc.wait()
+        server.kill()
     _typed_short(short[7], "reading a message")
     assert short[8]["result"] == {}, short
     assert "result" in again[7], again  # the call read and answered: its path is the tool's to judge
@@ -334,9 +330,7 @@ def test_answers_whose_encoding_runs_short_of_memory_are_typed_and_the_server_se
         assert server.err == b"", server.err
         server.close()
     finally:
-        if server.proc.poll() is None:
-            server.proc.kill()
-            server.proc.wait()
+        server.kill()
     _typed_short(got[2], "listing the tools")
     _typed_short(got["short"], "answering a request")
     _typed_short(got["panic"], "answering a request")
