@@ -280,6 +280,12 @@ def test_commands_lists_the_registry(world: World):
     assert symbol["input_schema"]["properties"]["name"]["type"] == "string"
     human = rennet("commands")
     assert "context.symbol" in human.stdout and "ledger.read" in human.stdout
+    # Rows wider than the table shorten only the summary: ids, verbs and exposures stay whole.
+    lines = human.stdout.splitlines()
+    for c in listed:
+        line = next(x for x in lines if x.startswith(c["id"] + " "))
+        exposure = ",".join(k for k in ("cli", "agent") if c["exposure"][k])
+        assert f" {c['cli'] or '-'} " in line and f" {exposure} " in line, line
 
 
 def test_every_cli_verb_has_help(capsys):
