@@ -38,7 +38,11 @@ class HunkRecord:
     size: int  # bytes of the hunk's diff text (header and lines)
     whitespace_only: bool
     body: tuple[bytes, ...]  # normalized "+..." / "-..." lines; never leaves the process
-    body_key: str  # hash of `body` alone: the same change wherever it sits
+    # hash of the +/- lines byte for byte (no line numbers, no path): the same change wherever it
+    # sits. `id` and `body` drop whitespace, which can be the change itself (an indentation that
+    # moves a line out of its block, a space inside a string), so a successor is carried or moved
+    # only where this agrees too
+    body_key: str
     old_changed: tuple[int, int] | None  # first and last deleted line (1-based), None if none
     new_changed: tuple[int, int] | None  # first and last added line
 
@@ -120,6 +124,7 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         new_lines: list[int] = []
         added_raw: list[bytes] = []
         removed_raw: list[bytes] = []
+        exact: list[bytes] = []
         # as `git diff` prints the hunk: its header as git cuts it, a line an origin byte and its
         # text; libgit2 gives a "\ No newline at end of file" marker the line break of the line
         # before it, which git prints with that line, and no origin byte of its own
@@ -127,6 +132,8 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         for line in hunk.lines:
             raw = line.raw_content
             size += len(raw) if line.origin in _EOFNL else 1 + len(raw)
+            if line.origin in "+-" or line.origin in _EOFNL:
+                exact.append(line.origin.encode() + raw)
             if line.origin == "+":
                 norm = normalize(raw)
                 body.append(b"+" + norm)
@@ -155,7 +162,7 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
             whitespace_only=b"".join(added) == b"".join(removed) and (
                 not indented or indents(added_raw) == indents(removed_raw)),
             body=frozen,
-            body_key=_digest(b"rennet-body/1", b"\n".join(frozen))[:ID_HEX],
+            body_key=_digest(b"rennet-body/2", *exact)[:ID_HEX],
             old_changed=(min(old_lines), max(old_lines)) if old_lines else None,
             new_changed=(min(new_lines), max(new_lines)) if new_lines else None,
         ))
