@@ -173,3 +173,33 @@ def test_the_line_a_read_that_indexes_first_prints_on_a_terminal_escapes_the_rev
     os.close(parent)
     text = seen.decode("utf-8", "replace")
     assert "indexing v\\u202e1\\x9b2J of " in text and not set(text) & {"\u202e", "\u009b"}, text
+
+
+def test_a_files_lines_reach_the_terminal_with_no_control_or_reordering_character(tmp_path):
+    """A file's content is the commit's: an escape sequence (here a clear screen and an OSC 52
+    write to the clipboard), a carriage return that draws one statement over another, and the
+    bidi marks of a Trojan Source line are escaped on a line marked `!`, its backslashes
+    doubled, while a line merely spelling an escape, a tab and a CRLF line show as they are
+    (was: every line drawn raw)."""
+    text = ('ok = "\\x1b[2J"\n'  # the text of an escape, no control: as it is
+            '\tif access != "user\u202e \u2066// admin\u2069 \u2066":\n'
+            'print("\x1b[2J\x1b]52;c;cHduZWQ=\x07 \\x1b")\n'
+            'x = 1\rfake = "fine"\n'
+            'crlf = 1\r\n'
+            'c1 = "\u009b31m"\n')
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"evil.py": text})
+    # read as bytes: text mode would turn the carriage returns into line breaks
+    p = run_cli("context", "file", "evil.py", home=tmp_path / "home", cwd=tmp_path / "repo", text=False,
+                timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.decode()
+    lines = out.split("\n")
+    assert not set(out) & {"\x1b", "\x07", "\u009b", "\u202e", "\u2066", "\u2069"}, out
+    assert "\r" not in out
+    assert "1| " + 'ok = "\\x1b[2J"' in lines
+    assert "2! " + '\tif access != "user\\u202e \\u2066// admin\\u2069 \\u2066":' in lines
+    assert "3! " + 'print("\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07 \\\\x1b")' in lines
+    assert "4! " + 'x = 1\\rfake = "fine"' in lines
+    assert "5| crlf = 1" in lines  # its line end taken off, as git counts lines
+    assert "6! " + 'c1 = "\\x9b31m"' in lines
