@@ -143,6 +143,41 @@ def test_rennet_index_and_delta_refuse_a_duplicate_name_in_one_line(tmp_path):
     assert out.returncode == 0 and json.loads(out.stdout)["data"]["meta"]["path"] == "ok.py"
 
 
+# A file's entry naming an object of another type, which git's fsck finds ("broken link"):
+# libgit2 makes no patch of it.
+NO_BLOB = {
+    "a_file_naming_a_tree": lambda r: (BLOB, b"a.py", sub(r), "tree"),
+    "a_link_naming_a_tree": lambda r: (LINK, b"l", sub(r), "tree"),
+    "a_file_naming_a_commit": lambda r: (BLOB, b"c.py", r.head.target, "commit"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NO_BLOB))
+@pytest.mark.parametrize("side", ["head", "base"])
+def test_a_file_naming_no_blob_is_missing_objects_in_one_line_from_a_delta_packet(tmp_path, case, side):
+    """On either side of the range: `missing_objects` naming the path and what the object is,
+    before any patch is made (was: `internal_error`, pygit2's NotFoundError from the patch)."""
+    from delta import build_delta_packet
+    from indexer.contract.errors import MissingObjects
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "def fine():\n    return 1\n"})
+    repo = b.repo
+    mode, name, oid, what = NO_BLOB[case](repo)
+    ok = (BLOB, b"ok.py", blob(repo, "def fine():\n    return 1\n"))
+    odd = raw_commit(repo, raw_tree(repo, sorted([ok, (mode, name, oid)], key=lambda e: e[1])), repo.head.target)
+    clean = raw_commit(repo, raw_tree(repo, [(BLOB, b"ok.py", blob(repo, "def fine():\n    return 2\n"))]),
+                       pygit2.Oid(hex=odd))
+    base, head = (str(repo.revparse_single("main~2").id), odd) if side == "head" else (odd, clean)
+    with pytest.raises(MissingObjects) as refused:
+        build_delta_packet(tmp_path / "repo", base, head, index=False, write=False)
+    assert f"blob '{name.decode()}' ({str(oid)[:12]}) is a {what} in the object database" in str(refused.value)
+    if case == "a_file_naming_a_tree" and side == "head":  # the command, as a user meets it
+        one_typed_line(rennet("delta", "--repo", str(tmp_path / "repo"), "--base", base, "--head", head,
+                              "--no-index", "--out", str(tmp_path / "packet"), home=tmp_path / "home"),
+                       "missing_objects")
+
+
 def test_a_deep_tree_of_long_names_is_refused_before_its_paths_are_spelled_out(tmp_path):
     """Without the cap, 2,000 levels of 250-character names hold 2,000 files whose paths add
     up to 500 MB; the walk stops at the first path past it."""
