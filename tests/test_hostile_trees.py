@@ -178,6 +178,35 @@ def test_a_file_naming_no_blob_is_missing_objects_in_one_line_from_a_delta_packe
                        "missing_objects")
 
 
+@pytest.mark.parametrize("parent", ["a_blob", "a_tree", "missing"])
+def test_a_commit_whose_parent_is_no_commit_is_missing_objects_to_every_walk_of_history(tmp_path, parent):
+    """A commit object written by hand may name any OID as its parent: a Delta packet's merge
+    base, the dossier's commits of the range and a batch's range each walk through it, and each
+    says `missing_objects` on one line naming the history (was: `internal_error`, libgit2's
+    InvalidError or NotFoundError)."""
+    from delta import build_delta_packet
+    from delta.dossier.build import _range_commits
+    from indexer.contract.errors import MissingObjects
+    from indexer.fleet.batch import range_jobs
+
+    b = RepoBuilder(tmp_path / "repo")
+    first = b.commit({"ok.py": "def fine():\n    return 1\n"})
+    repo = b.repo
+    named = {"a_blob": blob(repo, "x = 1\n"), "a_tree": sub(repo), "missing": pygit2.Oid(hex="5" * 40)}[parent]
+    tree = raw_tree(repo, [(BLOB, b"ok.py", blob(repo, "def fine():\n    return 2\n"))])
+    head = raw_commit(repo, tree, named)
+    for walk in (lambda: build_delta_packet(tmp_path / "repo", first, head, index=False, write=False),
+                 lambda: _range_commits(repo, first, head),
+                 lambda: range_jobs(str(tmp_path / "repo"), f"{first}..{head}")):
+        with pytest.raises(MissingObjects) as refused:
+            walk()
+        assert "does not read" in str(refused.value) and "\n" not in str(refused.value)
+    if parent == "a_blob":  # the command, as a user meets it
+        one_typed_line(rennet("delta", "--repo", str(tmp_path / "repo"), "--base", first, "--head", head,
+                              "--no-index", "--out", str(tmp_path / "packet"), home=tmp_path / "home"),
+                       "missing_objects")
+
+
 def test_a_deep_tree_of_long_names_is_refused_before_its_paths_are_spelled_out(tmp_path):
     """Without the cap, 2,000 levels of 250-character names hold 2,000 files whose paths add
     up to 500 MB; the walk stops at the first path past it."""

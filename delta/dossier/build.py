@@ -157,18 +157,19 @@ def _range_commits(repo: pygit2.Repository, base_oid: str, head_oid: str) -> tup
     """The merge base ("" when none) and the OIDs of merge-base..head, oldest first, at most
     MAX_COMMITS from the newest end. No commit is kept: each holds its whole message, and the
     change chooses how long those are."""
-    from indexer.git.read import check_history
+    from indexer.git.read import check_history, history_read
 
     check_history(repo)
-    merge_base = repo.merge_base(base_oid, head_oid)
-    walker = repo.walk(head_oid, pygit2.enums.SortMode.TOPOLOGICAL)
-    if merge_base is not None:
-        walker.hide(merge_base)
     oids: list[str] = []
-    for commit in walker:
-        oids.append(str(commit.id))
-        if len(oids) >= MAX_COMMITS:
-            break
+    with history_read(repo):
+        merge_base = repo.merge_base(base_oid, head_oid)
+        walker = repo.walk(head_oid, pygit2.enums.SortMode.TOPOLOGICAL)
+        if merge_base is not None:
+            walker.hide(merge_base)
+        for commit in walker:
+            oids.append(str(commit.id))
+            if len(oids) >= MAX_COMMITS:
+                break
     oids.reverse()  # oldest first
     return (str(merge_base) if merge_base is not None else ""), oids
 

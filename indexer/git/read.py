@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import os
 import re
+from contextlib import contextmanager
 from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple
 
@@ -333,6 +334,19 @@ def check_history(repo: pygit2.Repository) -> None:
         # a file cut before its header may be of any kind: the walk may or may not read it
         raise MissingObjects(f"the history of {repo_display_path(repo)} is not walked, as a damaged object "
                              f"may be read on the way: {exc}") from None
+
+
+@contextmanager
+def history_read(repo: pygit2.Repository) -> Iterator[None]:
+    """Around libgit2's walk of history (a merge base, a log), after `check_history`: a commit
+    naming a parent that is missing from the object database or no commit (a blob, a tree; git's
+    fsck finds it) is `missing_objects`, where libgit2 raises its own error as the walk meets it.
+    Hold it around the walk alone, so that no error of other code is taken for one."""
+    try:
+        yield
+    except (KeyError, ValueError, pygit2.GitError) as exc:  # NotFoundError, InvalidError, GitError
+        raise MissingObjects(f"the history of {repo_display_path(repo)} does not read: {_first_line(exc)} "
+                             "(a commit names a parent that is missing or no commit; `git fsck` shows it)") from None
 
 
 def _named_by_path(repo: pygit2.Repository, rev: str) -> str:
