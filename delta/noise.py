@@ -68,8 +68,13 @@ class NoiseMark(Struct, frozen=True, rename={"cls": "class"}):
 @dataclass
 class Classification:
     noise: NoiseMark | None
-    cleared: list[NoiseMark] = field(default_factory=list)  # classes an attribute took back
+    cleared: list[NoiseMark] = field(default_factory=list)  # classes an attribute, or the base side, took back
     hunks: dict[str, str | None] = field(default_factory=dict)  # hunk id -> class
+    signal: bool = False  # signal whatever its hunks say: a `.gitattributes`, which decides the classes
+
+
+# A change to one decides how the others are classed, its own class included: always signal.
+ATTRIBUTES = ".gitattributes"
 
 
 class BlobReadings:
@@ -156,7 +161,9 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
     With `base_attrs` (the merge base's tree), a modified, renamed or type-changed file is
     generated, vendored, a lockfile or minified only when its base side is so by the same
     class: a `.gitattributes` rule, a header, a name or a folder the range itself brought would
-    otherwise rank the change it came with among the noise. Such a mark is kept in `cleared`."""
+    otherwise rank the change it came with among the noise. Such a mark is kept in `cleared`.
+    A `.gitattributes` the range adds, changes, moves or deletes is signal whatever it says of
+    itself: it decides every other file's class."""
     readings = readings or BlobReadings()
     on_base = change.status == "deleted"
     mark, cleared, blocked = _nature(change.path, attrs, content, change.old_oid if on_base else change.new_oid,
@@ -170,6 +177,10 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
             mark = None
     if mark is None:
         mark = _change_rules(change, content, base_content, readings)
+    if ATTRIBUTES in (posixpath.basename(change.path), posixpath.basename(change.old_path or "")):
+        if mark is not None:
+            cleared.append(NoiseMark(mark.cls, f"{mark.rule} (a .gitattributes decides the classes: never noise)"))
+        return Classification(None, cleared, signal=True)
     return Classification(mark, cleared)
 
 
@@ -203,10 +214,11 @@ def with_hunks(pre: Classification, hunks: list[HunkRecord]) -> Classification:
     deleted file of blank lines, which no two sides show; where two sides are compared, their
     hunks cannot say otherwise), and each hunk takes the file's class or stands alone."""
     mark = pre.noise
-    if mark is None and hunks and all(h.whitespace_only for h in hunks):
+    if mark is None and not pre.signal and hunks and all(h.whitespace_only for h in hunks):
         mark = NoiseMark(WHITESPACE_ONLY, "hunks:every hunk changes whitespace only")
-    per_hunk = {h.id: (mark.cls if mark else (WHITESPACE_ONLY if h.whitespace_only else None)) for h in hunks}
-    return Classification(mark, pre.cleared, per_hunk)
+    per_hunk = {h.id: (mark.cls if mark else (WHITESPACE_ONLY if h.whitespace_only and not pre.signal else None))
+                for h in hunks}
+    return Classification(mark, pre.cleared, per_hunk, pre.signal)
 
 
 def _side_rules(path: str, content: Callable[[], bytes | None], oid: str, readable: bool, blocked: set[str],
