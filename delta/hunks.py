@@ -80,12 +80,29 @@ def indents(lines: list[bytes]) -> list[bytes]:
     return out
 
 
+def words(lines: list[bytes]) -> list[bytes]:
+    """The non-blank lines, each as its words one space apart: what a change of whitespace alone
+    keeps. Whitespace put between two characters, or taken from between them, is no change of
+    whitespace alone: `rm -rf /tmp/x` and `rm -rf / tmp/x`, `'a b'` and `'ab'`, `return x` and a
+    `return` whose `x` went to the next line (JavaScript returns nothing there) do different things."""
+    out = []
+    for line in lines:
+        parts = line.split()
+        if parts:
+            out.append(b" ".join(parts))
+    return out
+
+
 def same_but_whitespace(old: bytes, new: bytes, path: str) -> bool:
-    """Whether two versions of the file at `path` differ in whitespace only (see
-    `indent_significant`)."""
+    """Whether two versions of the file at `path` differ in whitespace only: the same words on
+    the same lines, blank lines, the spacing between words and line ends (a CRLF) aside (see
+    `words`, and `indent_significant`)."""
     if old.translate(None, _WHITESPACE) != new.translate(None, _WHITESPACE):
+        return False  # a quick answer for most: other characters
+    old_lines, new_lines = old.split(b"\n"), new.split(b"\n")
+    if words(old_lines) != words(new_lines):
         return False
-    return not indent_significant(path) or indents(old.splitlines()) == indents(new.splitlines())
+    return not indent_significant(path) or indents(old_lines) == indents(new_lines)
 
 
 def _digest(*parts: bytes) -> str:
@@ -159,7 +176,7 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
             new_start=hunk.new_start, new_lines=hunk.new_lines,
             additions=len(added), deletions=len(removed),
             size=size,
-            whitespace_only=b"".join(added) == b"".join(removed) and (
+            whitespace_only=b"".join(added) == b"".join(removed) and words(added_raw) == words(removed_raw) and (
                 not indented or indents(added_raw) == indents(removed_raw)),
             body=frozen,
             body_key=_digest(b"rennet-body/2", *exact)[:ID_HEX],

@@ -166,6 +166,35 @@ def test_reindenting_python_or_yaml_is_a_change(tmp_path):
     assert files["g.py"].noise.cls == "whitespace_only"
 
 
+def test_whitespace_put_between_two_characters_or_taken_from_them_is_a_change(tmp_path):
+    """`rm -rf /tmp/build` and `rm -rf / tmp/build` differ in whitespace only once all of it is
+    left out, and remove other things: a space put in or taken out between two characters, or a
+    line split where JavaScript ends the statement, is signal, file and hunk (was: whitespace_only,
+    ranked with the noise). More or less spacing where some was, blank lines, line ends and
+    trailing spaces stay whitespace only."""
+    steps = "".join(f"echo step {i}\n" for i in range(30))
+    sh = steps + "rm -rf /tmp/build\n"
+    js = "function f(x) {\n  return x\n}\n" + "".join(f"var a{i} = {i};\n" for i in range(30))
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"clean.sh": sh, "f.js": js, "s.py": "x = 'a b'\n", "mixed.sh": sh + steps + "echo done\n",
+                     "spaced.sh": sh, "blank.js": js, "crlf.sh": sh})
+    head = b.commit({
+        "clean.sh": sh.replace("rm -rf /tmp/build", "rm -rf / tmp/build"),
+        "f.js": js.replace("return x", "return\nx"),  # returns nothing
+        "s.py": "x = 'ab'\n",
+        "mixed.sh": sh.replace("echo step 1\n", "echo  step 1 \n").replace("/tmp/build", "/tmp/ build")
+                    + steps + "echo finished\n",
+        "spaced.sh": sh.replace("rm -rf /tmp/build", "rm  -rf\t/tmp/build  "),
+        "blank.js": js.replace("}\n", "}\n\n\n"), "crlf.sh": sh.replace("\n", "\r\n")})
+    files = by_path(build_delta_packet(tmp_path / "r", base, head, index=False, write=False))
+    for path in ("clean.sh", "f.js", "s.py"):
+        assert files[path].noise is None and [h.noise for h in files[path].hunks] == [None], path
+    assert files["mixed.sh"].noise is None
+    assert [h.noise for h in files["mixed.sh"].hunks] == ["whitespace_only", None, None]
+    for path in ("spaced.sh", "blank.js", "crlf.sh"):
+        assert files[path].noise.cls == "whitespace_only", path
+
+
 def test_reindenting_a_tab_indented_line_is_a_change(tmp_path):
     # tabs are indentation as spaces are: a `return` moved out of its `if` by a tab less
     src = "def f(x):\n\tif x:\n\t\ty = 1\n\t\treturn y\n\treturn 0\n"
