@@ -189,7 +189,9 @@ def sources_of(branch: str, title: str | None, body: str | None, repo: pygit2.Re
         if repo.odb.read_header(oid)[1] > COMMIT_READ_MAX:
             yield Source(_UNREAD_COMMIT, oid, "")
             continue
-        message = repo[oid].peel(pygit2.Commit).message
+        # as UTF-8 whatever its `encoding` header names: pygit2 decodes by that name with Python's
+        # codecs, so the commit would choose the codec (`rot13`, `unicode_escape`, none at all)
+        message = repo[oid].peel(pygit2.Commit).raw_message.decode("utf-8", "replace")
         subject, _, rest = message.partition("\n")
         yield Source(COMMIT_SUBJECT, oid, subject)
         if rest.strip():
