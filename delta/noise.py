@@ -253,7 +253,7 @@ def _change_rules(change: FileChange, content: Callable[[], bytes | None],
     path = change.path
     readable = _readable(change, change.new_mode if change.status != "deleted" else change.old_mode)
     if change.status == "renamed" and change.old_oid == change.new_oid:
-        return NoiseMark(RENAME_ONLY, f"rename:identical content ({change.old_path} -> {change.new_path})")
+        return NoiseMark(RENAME_ONLY, "rename:identical content")  # the paths are the file's own fields
     if change.status == "modified" and change.old_oid == change.new_oid and change.old_mode != change.new_mode:
         return NoiseMark(MODE_ONLY, f"mode:{change.old_mode:06o}->{change.new_mode:06o}, content unchanged")
     if base_content is not None and readable and change.status in ("modified", "renamed") \
