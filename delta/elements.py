@@ -4,9 +4,9 @@ snapshots at the merge base and at head.
 A symbol is keyed by (qualified name, kind, n-th of that pair in the file); its body
 is the words of its span's lines, and their indentation where it is syntax: the same
 whitespace-only rule as the noise classes (`delta.hunks.words`), so `'a b'` made `'ab'`,
-or a line re-indented out of its block in Python, modifies a symbol. Per file: added, removed, modified
-(same key, other body), moved (same key and body, but off the longest common order of
-its container's members). Across files: a symbol removed from one file and added to
+or a line re-indented out of its block in Python, modifies a symbol. Per file: added,
+removed, modified (same key, other body), moved (same key and body, but off the longest
+common order of its container's members). Across files: a symbol removed from one file and added to
 another with the same key and body is one `moved` change, reported where it landed.
 A file whose symbols were not extracted on a side it exists on gets a `not_assessed`
 mark instead of a guess.
