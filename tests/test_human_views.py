@@ -203,3 +203,42 @@ def test_a_files_lines_reach_the_terminal_with_no_control_or_reordering_characte
     assert "4! " + 'x = 1\\rfake = "fine"' in lines
     assert "5| crlf = 1" in lines  # its line end taken off, as git counts lines
     assert "6! " + 'c1 = "\\x9b31m"' in lines
+
+
+def test_a_dump_drawn_on_a_terminal_escapes_what_json_leaves_raw_and_a_pipe_gets_the_canonical_bytes(tmp_path):
+    """JSON escapes C0 controls but may hold C1 controls (U+009B is CSI), line separators and
+    bidi marks raw: `rennet snapshot dump` on a terminal writes them as JSON escapes, the same
+    values once parsed; through a pipe its bytes stay the canonical serialization `--out`
+    writes (was: raw on the terminal too, its rendering claiming them escaped)."""
+    import pty
+
+    from tests.cli_runs import cli_env
+
+    names = ["a\u202eyp.txt", "c1\u009b31m.py", "ls\u2028x.py", "n\u0085l.py", "plain.py"]
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({name: "x = 1\n" for name in names})
+    piped = run_cli("snapshot", "dump", home=tmp_path / "home", cwd=tmp_path / "repo", text=False, timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    written = run_cli("snapshot", "dump", "--out", str(tmp_path / "dump.jsonl"), home=tmp_path / "home",
+                      cwd=tmp_path / "repo", timeout=120)
+    assert written.returncode == 0 and piped.stdout == (tmp_path / "dump.jsonl").read_bytes()  # the canonical bytes
+    primary, secondary = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", "snapshot", "dump"],
+                         cwd=tmp_path / "repo", env=cli_env(tmp_path / "home"), stdout=secondary,
+                         stderr=subprocess.PIPE)
+    os.close(secondary)
+    drawn = bytearray()
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # the terminal's other end closed with the command
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(primary)
+    assert p.wait(timeout=120) == 0, p.stderr.read()
+    shown = drawn.decode().replace("\r\n", "\n")
+    assert not set(shown) & {"\u202e", "\u009b", "\u2028", "\u0085"}, shown
+    assert [json.loads(line) for line in shown.splitlines()] == [json.loads(line) for line in piped.stdout.splitlines()]
+    assert {f["path"] for f in map(json.loads, shown.splitlines()) if f["type"] == "file"} == set(names)

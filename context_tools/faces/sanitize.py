@@ -159,6 +159,18 @@ def shown_content_line(line: str) -> tuple[bool, str]:
                                       _ESCAPES.get(m.group(), _code(ord(m.group()))), line)
 
 
+# What JSON may hold raw in a string but a terminal reads as a control or a reordering: JSON
+# escapes C0 controls itself
+_JSON_UNSHOWN = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_for_terminal(text: str) -> str:
+    """JSON text with the characters above written as JSON escapes (`\\u202e`): the same values
+    once parsed, and nothing that moves a terminal's cursor or reorders its line. They stand only
+    inside strings, the rest of JSON being ASCII."""
+    return _JSON_UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def escaped_line(line: str) -> str:
     """A line of names `shown_name` drew and fields `sanitize_line` drew, with any control
     character left escaped: it holds none, unless a field was drawn as it came. No spacing is
