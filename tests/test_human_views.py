@@ -242,3 +242,23 @@ def test_a_dump_drawn_on_a_terminal_escapes_what_json_leaves_raw_and_a_pipe_gets
     assert not set(shown) & {"\u202e", "\u009b", "\u2028", "\u0085"}, shown
     assert [json.loads(line) for line in shown.splitlines()] == [json.loads(line) for line in piped.stdout.splitlines()]
     assert {f["path"] for f in map(json.loads, shown.splitlines()) if f["type"] == "file"} == set(names)
+
+
+def test_a_links_target_shows_as_a_name_and_reaches_the_terminal_escaped(tmp_path):
+    """A symbolic link's target is any bytes the commit chose: `rennet context file` shows it as
+    a name on the file's line, quoted and escaped as git quotes a path, and the content's reason
+    no longer spells it (was: drawn raw inside the reason, an OSC 52 write to the clipboard, a
+    line break starting a line of the commit's own, a bidi mark)."""
+    from corpora.gitbuild import Link
+
+    target = "x\x1b]52;c;cHduZWQ=\x07\x1b[2J\nrennet: fake line\u202e"
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"a.py": "x = 1\n", "l": Link(target)})
+    p = run_cli("context", "file", "l", home=tmp_path / "home", cwd=tmp_path / "repo", text=False, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.decode()
+    assert not set(out) & {"\x1b", "\x07", "\u202e", "\r"}, out
+    assert not any(line.startswith("rennet: fake") for line in out.splitlines())
+    first = out.splitlines()[0]
+    assert '  target "x\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\nrennet: fake line\\u202e"  ' in first, first
+    assert out.splitlines()[1] == "content: <not_applicable: a symlink entry has no text lines (its target is the file's `target`)>"

@@ -117,6 +117,7 @@ def file(result: Result) -> str:
         return render_result(result)
     m = d.meta
     out = [_line(f"{_at(d)}{_name(m.path)}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
+                 + (f"  target {_name(m.target)}" if m.target else "")
                  + (f"  [{_shown(m.mark)}]" if m.mark else "") + (f"  skipped: {_shown(m.skipped)}" if m.skipped else ""))]
     if hasattr(d.outline, "items"):
         out += _section("outline", d.outline, lambda s: f"{s.line} {s.kind} {_name(s.qualified)}")
@@ -126,7 +127,7 @@ def file(result: Result) -> str:
             escaped, text = _content(line)
             out.append(f"{n:>{width}}{'!' if escaped else '|'} {text}")
     elif hasattr(d.content, "unknown"):
-        out.append(f"content: <{d.content.unknown}: {d.content.reason}>")
+        out.append(f"content: <{d.content.unknown}: {_shown(d.content.reason)}>")
     return "\n".join(out + footer(result))
 
 
