@@ -33,6 +33,7 @@ from tests.examples import examples
 from tests.test_hostile_inputs import one_typed_line, rennet
 
 TREE, BLOB, LINK, GITLINK = b"40000", b"100644", b"120000", b"160000"
+COMMIT, TAG = pygit2.enums.ObjectType.COMMIT, pygit2.enums.ObjectType.TAG
 
 
 def raw_tree(repo: pygit2.Repository, entries: list[tuple[bytes, bytes, pygit2.Oid]]) -> pygit2.Oid:
@@ -204,6 +205,50 @@ def test_a_commit_whose_parent_is_no_commit_is_missing_objects_to_every_walk_of_
     if parent == "a_blob":  # the command, as a user meets it
         one_typed_line(rennet("delta", "--repo", str(tmp_path / "repo"), "--base", first, "--head", head,
                               "--no-index", "--out", str(tmp_path / "packet"), home=tmp_path / "home"),
+                       "missing_objects")
+
+
+# Commit and tag objects whole (they hash to their names) that libgit2 does not parse, as git's
+# fsck refuses them: written by hand, a branch may name one.
+UNPARSED = {
+    "a_commit_of_no_headers": lambda tree, parent: (COMMIT, b"hello world\n"),
+    "a_commit_of_no_author": lambda tree, parent: (COMMIT, b"tree %s\nparent %s\n\nm\n" % (tree, parent)),
+    "a_commit_of_a_date_past_any": lambda tree, parent: (COMMIT, (
+        b"tree %s\nparent %s\nauthor a <a@b> 99999999999999999999999 +9999\ncommitter a <a@b> 1 +0000\n\nm\n"
+        % (tree, parent))),
+    "a_tag_of_no_type": lambda tree, parent: (TAG, b"object %s\ntype bogus\ntag x\ntagger a <a@b> 1 +0000\n\nm\n"
+                                              % parent),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNPARSED))
+def test_a_rev_naming_an_object_libgit2_does_not_parse_is_missing_objects(tmp_path, case):
+    """As the head or the base of a Delta packet, as the rev indexed, and as the parent a walk
+    of history meets: `missing_objects` on one line (was: `internal_error`, libgit2's GitError
+    or InvalidError from resolving the rev)."""
+    from delta import build_delta_packet
+    from delta.dossier.build import _range_commits
+    from indexer.contract.errors import MissingObjects
+
+    b = RepoBuilder(tmp_path / "repo")
+    first = b.commit({"ok.py": "def fine():\n    return 1\n"})
+    repo = b.repo
+    tree = str(repo[first].tree.id).encode()
+    kind, body = UNPARSED[case](tree, first.encode())
+    odd = str(repo.odb.write(kind, body))
+    repo.references.create("refs/heads/odd", pygit2.Oid(hex=odd))
+    child = raw_commit(repo, pygit2.Oid(hex=tree.decode()), pygit2.Oid(hex=odd), branch="child")
+    with Store.open(tmp_path / "home") as store:
+        for refused in (lambda: api.index(str(tmp_path / "repo"), "odd", store=store, workers=1),
+                        lambda: build_delta_packet(tmp_path / "repo", first, "odd", index=False, write=False),
+                        lambda: build_delta_packet(tmp_path / "repo", "odd", first, index=False, write=False),
+                        lambda: build_delta_packet(tmp_path / "repo", first, child, index=False, write=False),
+                        lambda: _range_commits(repo, first, child)):
+            with pytest.raises(MissingObjects) as said:
+                refused()
+            assert "does not" in str(said.value) and "\n" not in str(said.value)
+    if case == "a_commit_of_no_headers":  # the command, as a user meets it
+        one_typed_line(rennet("index", str(tmp_path / "repo"), "--rev", "odd", home=tmp_path / "home2"),
                        "missing_objects")
 
 

@@ -238,6 +238,9 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
         _check_commits_of(repo, rev)
     except Damaged as exc:
         raise MissingObjects(f"{rev} reads a damaged object: {exc}") from None
+    except (ValueError, pygit2.GitError) as exc:  # whole, but no commit or tag libgit2 parses
+        raise MissingObjects(f"{rev} reads an object that does not parse: {_first_line(exc)} "
+                             "(`git fsck` shows it)") from None
     try:
         obj = repo.revparse_single(rev)
     except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError) as exc:
@@ -339,14 +342,15 @@ def check_history(repo: pygit2.Repository) -> None:
 @contextmanager
 def history_read(repo: pygit2.Repository) -> Iterator[None]:
     """Around libgit2's walk of history (a merge base, a log), after `check_history`: a commit
-    naming a parent that is missing from the object database or no commit (a blob, a tree; git's
-    fsck finds it) is `missing_objects`, where libgit2 raises its own error as the walk meets it.
+    naming a parent that is missing from the object database, no commit (a blob, a tree) or no
+    commit libgit2 parses (git's fsck finds each) is `missing_objects`, where libgit2 raises its
+    own error as the walk meets it.
     Hold it around the walk alone, so that no error of other code is taken for one."""
     try:
         yield
     except (KeyError, ValueError, pygit2.GitError) as exc:  # NotFoundError, InvalidError, GitError
         raise MissingObjects(f"the history of {repo_display_path(repo)} does not read: {_first_line(exc)} "
-                             "(a commit names a parent that is missing or no commit; `git fsck` shows it)") from None
+                             "(a commit names a parent that is missing, no commit, or does not parse; `git fsck` shows it)") from None
 
 
 def _named_by_path(repo: pygit2.Repository, rev: str) -> str:
