@@ -49,19 +49,21 @@ def load_snapshot(loader: SnapshotLoader | None, oid: str, what: str) -> tuple[S
 
 
 def fan_in(change: FileChange, base: Snapshot | None, absent: Unknown | None) -> int | Unknown:
+    """The base's fan-in of the file, or why it is not known. A reason names no path: the file's
+    entry holds its paths, and a text rendering shows a reason as a message, not as a name."""
     if absent is not None or base is None:  # the packet's `blast` field says why, once
         return not_assessed("no populated fan-in index for the base; see the packet's blast field")
     if change.status == "added":
         return not_assessed("added in this range: the base has no such file")
     if change.status == "copied":
-        return not_assessed(f"copied from {change.old_path}: the new path is not in the base")
+        return not_assessed("copied: the new path is not in the base")
     path = change.base_path or change.path
     count = base.fan_in(path)
     if count is None:
-        return not_assessed(f"the base snapshot does not carry {path}")
+        return not_assessed("the base snapshot does not carry its base path")
     entry = base.file(path)
     if entry is not None and entry.skipped:
-        return not_assessed(f"{path} was not indexed at the base ({entry.skipped})")
+        return not_assessed(f"not indexed at the base ({entry.skipped})")
     return count
 
 

@@ -2,9 +2,11 @@
 snapshots at the merge base and at head.
 
 A symbol is keyed by (qualified name, kind, n-th of that pair in the file); its body
-is the whitespace-normalized bytes of its span. Per file: added, removed, modified
-(same key, other body), moved (same key and body, but off the longest common order of
-its container's members). Across files: a symbol removed from one file and added to
+is the words of its span's lines, and their indentation where it is syntax: the same
+whitespace-only rule as the noise classes (`delta.hunks.words`), so `'a b'` made `'ab'`,
+or a line re-indented out of its block in Python, modifies a symbol. Per file: added,
+removed, modified (same key, other body), moved (same key and body, but off the longest
+common order of its container's members). Across files: a symbol removed from one file and added to
 another with the same key and body is one `moved` change, reported where it landed.
 A file whose symbols were not extracted on a side it exists on gets a `not_assessed`
 mark instead of a guess.
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
-from delta.hunks import normalize
+from delta.hunks import indent_significant, indents, words
 from delta.inventory import FileChange
 from indexer.contract.result import Listed, Unknown, not_assessed
 
@@ -69,15 +71,26 @@ def _side(snap: Snapshot, path: str | None) -> _Side | Unknown | None:
         why = entry.skipped or (facts.skipped if facts else "") or entry.language
         return not_assessed(f"no symbols extracted for {path} at {snap.oid[:12]} ({why})")
     data = snap.blob_bytes(path)
+    indented = indent_significant(path)
     side = _Side()
     seen: dict[tuple[str, str], int] = {}
     for sym in facts.symbols:
         pair = (sym.qualified, sym.kind)
         n = seen.get(pair, 0)
         seen[pair] = n + 1
-        body = hashlib.sha256(normalize(data[sym.start_byte:sym.end_byte])).hexdigest()
+        body = _body(data[sym.start_byte:sym.end_byte], indented)
         side.symbols[(sym.qualified, sym.kind, n)] = (sym, body)
     return side
+
+
+def _body(span: bytes, indented: bool) -> str:
+    """What a change of whitespace alone keeps of a symbol's span, hashed."""
+    lines = span.split(b"\n")
+    h = hashlib.sha256()
+    for part in words(lines) + ([b"\0indents"] + indents(lines) if indented else []):
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.hexdigest()
 
 
 def diff_elements(changes: list[FileChange], base_snap: Snapshot, head_snap: Snapshot) -> list[FileElements]:

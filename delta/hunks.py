@@ -38,7 +38,11 @@ class HunkRecord:
     size: int  # bytes of the hunk's diff text (header and lines)
     whitespace_only: bool
     body: tuple[bytes, ...]  # normalized "+..." / "-..." lines; never leaves the process
-    body_key: str  # hash of `body` alone: the same change wherever it sits
+    # hash of the +/- lines byte for byte (no line numbers, no path): the same change wherever it
+    # sits. `id` and `body` drop whitespace, which can be the change itself (an indentation that
+    # moves a line out of its block, a space inside a string), so a successor is carried or moved
+    # only where this agrees too
+    body_key: str
     old_changed: tuple[int, int] | None  # first and last deleted line (1-based), None if none
     new_changed: tuple[int, int] | None  # first and last added line
 
@@ -76,12 +80,29 @@ def indents(lines: list[bytes]) -> list[bytes]:
     return out
 
 
+def words(lines: list[bytes]) -> list[bytes]:
+    """The non-blank lines, each as its words one space apart: what a change of whitespace alone
+    keeps. Whitespace put between two characters, or taken from between them, is no change of
+    whitespace alone: `rm -rf /tmp/x` and `rm -rf / tmp/x`, `'a b'` and `'ab'`, `return x` and a
+    `return` whose `x` went to the next line (JavaScript returns nothing there) do different things."""
+    out = []
+    for line in lines:
+        parts = line.split()
+        if parts:
+            out.append(b" ".join(parts))
+    return out
+
+
 def same_but_whitespace(old: bytes, new: bytes, path: str) -> bool:
-    """Whether two versions of the file at `path` differ in whitespace only (see
-    `indent_significant`)."""
+    """Whether two versions of the file at `path` differ in whitespace only: the same words on
+    the same lines, blank lines, the spacing between words and line ends (a CRLF) aside (see
+    `words`, and `indent_significant`)."""
     if old.translate(None, _WHITESPACE) != new.translate(None, _WHITESPACE):
+        return False  # a quick answer for most: other characters
+    old_lines, new_lines = old.split(b"\n"), new.split(b"\n")
+    if words(old_lines) != words(new_lines):
         return False
-    return not indent_significant(path) or indents(old.splitlines()) == indents(new.splitlines())
+    return not indent_significant(path) or indents(old_lines) == indents(new_lines)
 
 
 def _digest(*parts: bytes) -> str:
@@ -120,6 +141,7 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         new_lines: list[int] = []
         added_raw: list[bytes] = []
         removed_raw: list[bytes] = []
+        exact: list[bytes] = []
         # as `git diff` prints the hunk: its header as git cuts it, a line an origin byte and its
         # text; libgit2 gives a "\ No newline at end of file" marker the line break of the line
         # before it, which git prints with that line, and no origin byte of its own
@@ -127,6 +149,8 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         for line in hunk.lines:
             raw = line.raw_content
             size += len(raw) if line.origin in _EOFNL else 1 + len(raw)
+            if line.origin in "+-" or line.origin in _EOFNL:
+                exact.append(line.origin.encode() + raw)
             if line.origin == "+":
                 norm = normalize(raw)
                 body.append(b"+" + norm)
@@ -152,10 +176,10 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
             new_start=hunk.new_start, new_lines=hunk.new_lines,
             additions=len(added), deletions=len(removed),
             size=size,
-            whitespace_only=b"".join(added) == b"".join(removed) and (
+            whitespace_only=b"".join(added) == b"".join(removed) and words(added_raw) == words(removed_raw) and (
                 not indented or indents(added_raw) == indents(removed_raw)),
             body=frozen,
-            body_key=_digest(b"rennet-body/1", b"\n".join(frozen))[:ID_HEX],
+            body_key=_digest(b"rennet-body/2", *exact)[:ID_HEX],
             old_changed=(min(old_lines), max(old_lines)) if old_lines else None,
             new_changed=(min(new_lines), max(new_lines)) if new_lines else None,
         ))

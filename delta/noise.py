@@ -68,8 +68,13 @@ class NoiseMark(Struct, frozen=True, rename={"cls": "class"}):
 @dataclass
 class Classification:
     noise: NoiseMark | None
-    cleared: list[NoiseMark] = field(default_factory=list)  # classes an attribute took back
+    cleared: list[NoiseMark] = field(default_factory=list)  # classes an attribute, or the base side, took back
     hunks: dict[str, str | None] = field(default_factory=dict)  # hunk id -> class
+    signal: bool = False  # signal whatever its hunks say: a `.gitattributes`, which decides the classes
+
+
+# A change to one decides how the others are classed, its own class included: always signal.
+ATTRIBUTES = ".gitattributes"
 
 
 class BlobReadings:
@@ -139,16 +144,54 @@ def _vendored_path(path: str) -> str | None:
     return None
 
 
+# The statuses whose base side is the same file: the change under review may not make it noise.
+SAME_FILE = ("modified", "renamed", "type_changed")
+
+
 def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], bytes | None],
              base_content: Callable[[], bytes | None] | None = None,
-             readings: BlobReadings | None = None) -> Classification:
+             readings: BlobReadings | None = None, base_attrs: TreeAttributes | None = None) -> Classification:
     """The file's noise class, before its hunks are read (see `with_hunks`). `attrs` is the
     tree the file is read from (head, or base for a deletion); `content` lazily gives that
     side's bytes (None for binary / non-blob sides), `base_content` the base side's of a
     modified or renamed file: with both, a file whose change is whitespace only is found
     whether or not its hunks are captured. `readings`, shared by the files of one change,
-    keeps what was found in a blob so that a blob at many paths is read once."""
-    path = change.path
+    keeps what was found in a blob so that a blob at many paths is read once.
+
+    With `base_attrs` (the merge base's tree), a modified, renamed or type-changed file is
+    generated, vendored, a lockfile or minified only when its base side is so by the same
+    class: a `.gitattributes` rule, a header, a name or a folder the range itself brought would
+    otherwise rank the change it came with among the noise. Such a mark is kept in `cleared`.
+    A `.gitattributes` the range adds, changes, moves or deletes is signal whatever it says of
+    itself: it decides every other file's class."""
+    readings = readings or BlobReadings()
+    on_base = change.status == "deleted"
+    mark, cleared, blocked = _nature(change.path, attrs, content, change.old_oid if on_base else change.new_oid,
+                                     _readable(change, change.old_mode if on_base else change.new_mode), readings)
+    if mark is not None and base_attrs is not None and change.status in SAME_FILE:
+        was, _, _ = _nature(change.old_path or change.path, base_attrs, base_content or (lambda: None),
+                            change.old_oid, base_content is not None and _readable(change, change.old_mode),
+                            readings)
+        if was is None or was.cls != mark.cls:
+            cleared.append(NoiseMark(mark.cls, f"{mark.rule} (not so at the base: the range made it)"))
+            mark = None
+    if mark is None:
+        mark = _change_rules(change, content, base_content, readings)
+    if ATTRIBUTES in (posixpath.basename(change.path), posixpath.basename(change.old_path or "")):
+        if mark is not None:
+            cleared.append(NoiseMark(mark.cls, f"{mark.rule} (a .gitattributes decides the classes: never noise)"))
+        return Classification(None, cleared, signal=True)
+    return Classification(mark, cleared)
+
+
+def _readable(change: FileChange, mode: int) -> bool:
+    return not change.binary and mode not in (MODE_LINK, MODE_SUBMODULE)
+
+
+def _nature(path: str, attrs: TreeAttributes, content: Callable[[], bytes | None], oid: str, readable: bool,
+            readings: BlobReadings) -> tuple[NoiseMark | None, list[NoiseMark], set[str]]:
+    """What one side of a file is by its attributes, name, folders and content (generated,
+    vendored, a lockfile, minified), the classes its attributes took back, and those blocked."""
     cleared: list[NoiseMark] = []
     blocked: set[str] = set()
     mark: NoiseMark | None = None
@@ -160,8 +203,8 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
             blocked.update(CLEARED_BY[attr])
             cleared.extend(NoiseMark(c, f"gitattributes:{attr}=false") for c in CLEARED_BY[attr])
     if mark is None:
-        mark = _content_rules(change, content, base_content, blocked, readings or BlobReadings())
-    return Classification(mark, cleared)
+        mark = _side_rules(path, content, oid, readable, blocked, readings)
+    return mark, cleared, blocked
 
 
 def with_hunks(pre: Classification, hunks: list[HunkRecord]) -> Classification:
@@ -171,22 +214,18 @@ def with_hunks(pre: Classification, hunks: list[HunkRecord]) -> Classification:
     deleted file of blank lines, which no two sides show; where two sides are compared, their
     hunks cannot say otherwise), and each hunk takes the file's class or stands alone."""
     mark = pre.noise
-    if mark is None and hunks and all(h.whitespace_only for h in hunks):
+    if mark is None and not pre.signal and hunks and all(h.whitespace_only for h in hunks):
         mark = NoiseMark(WHITESPACE_ONLY, "hunks:every hunk changes whitespace only")
-    per_hunk = {h.id: (mark.cls if mark else (WHITESPACE_ONLY if h.whitespace_only else None)) for h in hunks}
-    return Classification(mark, pre.cleared, per_hunk)
+    per_hunk = {h.id: (mark.cls if mark else (WHITESPACE_ONLY if h.whitespace_only and not pre.signal else None))
+                for h in hunks}
+    return Classification(mark, pre.cleared, per_hunk, pre.signal)
 
 
-def _content_rules(change: FileChange, content: Callable[[], bytes | None],
-                   base_content: Callable[[], bytes | None] | None, blocked: set[str],
-                   readings: BlobReadings) -> NoiseMark | None:
-    path = change.path
-    oid = change.old_oid if change.status == "deleted" else change.new_oid  # the side `content` reads
+def _side_rules(path: str, content: Callable[[], bytes | None], oid: str, readable: bool, blocked: set[str],
+                readings: BlobReadings) -> NoiseMark | None:
     name = posixpath.basename(path)
     if LOCKFILE not in blocked and name in LOCKFILES:
         return NoiseMark(LOCKFILE, f"lockfile:{name}")
-    text_side = change.new_mode if change.status != "deleted" else change.old_mode
-    readable = not change.binary and text_side not in (MODE_LINK, MODE_SUBMODULE)
     if GENERATED not in blocked:
         for suffix in GENERATED_SUFFIXES:
             if name.endswith(suffix):
@@ -205,8 +244,16 @@ def _content_rules(change: FileChange, content: Callable[[], bytes | None],
         rule = _minified(path, content if readable else None, oid, readings)
         if rule:
             return NoiseMark(MINIFIED, rule)
+    return None
+
+
+def _change_rules(change: FileChange, content: Callable[[], bytes | None],
+                  base_content: Callable[[], bytes | None] | None, readings: BlobReadings) -> NoiseMark | None:
+    """What the change itself is: a rename with no content change, a mode alone, whitespace alone."""
+    path = change.path
+    readable = _readable(change, change.new_mode if change.status != "deleted" else change.old_mode)
     if change.status == "renamed" and change.old_oid == change.new_oid:
-        return NoiseMark(RENAME_ONLY, f"rename:identical content ({change.old_path} -> {change.new_path})")
+        return NoiseMark(RENAME_ONLY, "rename:identical content")  # the paths are the file's own fields
     if change.status == "modified" and change.old_oid == change.new_oid and change.old_mode != change.new_mode:
         return NoiseMark(MODE_ONLY, f"mode:{change.old_mode:06o}->{change.new_mode:06o}, content unchanged")
     if base_content is not None and readable and change.status in ("modified", "renamed") \

@@ -105,7 +105,7 @@ class PacketFile(Struct, kw_only=True, omit_defaults=True):
     additions: int | Unknown
     deletions: int | Unknown
     noise: NoiseMark | None = None  # absent for a signal file
-    noise_cleared: list[NoiseMark]  # classes a `linguist-*=false` attribute took back
+    noise_cleared: list[NoiseMark]  # classes a `linguist-*=false` attribute, or the base side, took back
     fan_in: int | Unknown
     counterparts: Listed[Counterpart]  # {items, unknown}: unknown when no convention applies to the file
     hunk_count: int
@@ -247,7 +247,9 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     found = inventory_of(git, rng, selected)
     changes = found.changes
     head_attrs = TreeAttributes(git, rng.head_oid, [p for p in (c.new_path for c in changes) if p])
-    base_attrs = TreeAttributes(git, rng.merge_base_oid, [p for p in (c.old_path for c in changes if c.status == "deleted") if p])
+    # the base's attributes of the files it held: a deletion's, and a file's the range may not make noise
+    base_attrs = TreeAttributes(git, rng.merge_base_oid, [
+        p for p in (c.old_path for c in changes if c.status == "deleted" or c.status in noise.SAME_FILE) if p])
 
     # Pre-classify before capturing, so the capture budget goes to signal before noise.
     work: list[_Work] = []
@@ -255,7 +257,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     for change in changes:
         attrs = base_attrs if change.status == "deleted" else head_attrs
         pre = noise.classify(change, attrs, _content_reader(git, change), _content_reader(git, change, base=True),
-                             readings)
+                             readings, base_attrs)
         work.append(_Work(change, pre, []))
     work.sort(key=_rank)
 

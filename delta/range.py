@@ -15,7 +15,7 @@ import pygit2
 from msgspec import Struct
 
 from indexer.contract.errors import RennetError
-from indexer.git.read import check_history, open_repo, resolve_rev
+from indexer.git.read import check_history, history_read, open_repo, resolve_rev
 
 
 class NoMergeBase(RennetError):
@@ -69,7 +69,8 @@ def resolve_range(repo: pygit2.Repository, base: str, head: str) -> RangeIdentit
         merge_base = tip
     else:
         check_history(repo)
-        found = repo.merge_base(base_oid, tip)
+        with history_read(repo):
+            found = repo.merge_base(base_oid, tip)
         if found is None:
             raise NoMergeBase(f"{base} and {head} share no history (no merge base); "
                               "a Delta packet needs a common ancestor")

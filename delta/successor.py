@@ -1,8 +1,8 @@
 """The successor account: how the hunks of the previous patchset relate to the current one.
 
 Matching never looks at dates. First exact ids (`carried`: same path, function
-context and normalized body); then the same normalized body at another place
-(`moved`: other file or function context); then, range-diff style, the remaining
+context and normalized body, and the same lines byte for byte); then the same lines at
+another place (`moved`: other file or function context); then, range-diff style, the remaining
 pairs by cost: similarity of the normalized +/- lines (difflib ratio), less a
 penalty for a different file, matched greedily best-first with ties broken by
 order, above a threshold (`changed`). What is left is `dropped` (previous only)
@@ -89,7 +89,9 @@ def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: 
     taken_prev: set[int] = set()
     for i in prev_left:
         j = cur_by_id.get(previous[i].id)
-        if j is not None and j not in taken_cur:
+        # the id drops whitespace: one the change made (a line re-indented out of its block, a
+        # space put in a string) is no carry, and goes on to be scored as changed
+        if j is not None and j not in taken_cur and current[j].body_key == previous[i].body_key:
             carried.append(_ref(current[j]))
             taken_cur.add(j)
             taken_prev.add(i)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_tools.faces.dispatch import Executor
-from context_tools.faces.sanitize import REDACTED, sanitize, sanitize_line, sanitize_shown
+from context_tools.faces.sanitize import REDACTED, sanitize, sanitize_line, sanitize_shown, shown_content_line
 from tests.examples import examples
 
 
@@ -138,6 +138,31 @@ def test_a_shown_line_is_one_line_of_no_control_or_reordering_character(text):
     for shown in (sanitize_shown(text), sanitize_line(text)):
         assert not any(unicodedata.category(ch) == "Cc" or ch in _UNSHOWN for ch in shown)
         assert len(shown.splitlines()) <= 1
+
+
+def _read_back(escaped: bool, text: str) -> str:
+    """The line `shown_content_line` drew, read back from its escapes."""
+    if not escaped:
+        return text
+    return re.sub(r"\\(\\|r|n|t|x[0-9a-f]{2}|u[0-9a-f]{4})", lambda m: {
+        "\\": "\\", "r": "\r", "n": "\n", "t": "\t"}.get(m.group(1)) or chr(int(m.group(1)[1:], 16)), text)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.text(alphabet=st.one_of(st.characters(exclude_characters="\n"),
+                                  st.sampled_from(sorted(_UNSHOWN) + ["\x85", "\x9b", "\x1b", "\r", "\t", "\\"])),
+               max_size=60))
+def test_a_content_line_is_drawn_with_no_control_but_the_tab_and_reads_back_to_itself(line):
+    """A line of a file, whatever the commit wrote in it: drawn with no control but the tab (which
+    only indents), no separator and no bidi mark, on one line; drawn as it is whenever it holds
+    none of them; and read back to itself from its form, so two lines never draw the same."""
+    import unicodedata
+
+    escaped, text = shown_content_line(line)
+    assert not any(unicodedata.category(ch) == "Cc" and ch != "\t" or ch in _UNSHOWN for ch in text)
+    assert len(text.split("\n")) == 1 and len(text.splitlines()) <= 1
+    assert escaped == any(unicodedata.category(ch) == "Cc" and ch != "\t" or ch in _UNSHOWN for ch in line)
+    assert _read_back(escaped, text) == line
 
 
 def test_c1_controls_separators_and_bidi_marks_are_escaped():

@@ -105,6 +105,30 @@ def test_the_text_rendering_keeps_a_path_with_a_line_break_on_its_line(tmp_path)
     assert not any(line.startswith("me.py") for line in lines)
 
 
+def test_the_text_rendering_shows_a_name_only_as_a_name_never_inside_a_reason(tmp_path, monkeypatch):
+    """A path the commit chose shows as git quotes it, exactly: a reason or a noise rule is a
+    message, which the rendering sanitizes (credentials redacted, the home folder as `~`), so a
+    path spelled inside one showed otherwise: `secret_token=[redacted]`, `x~/a.py` (was: the
+    reasons of `fan-in ?` and the rule of a rename with no content change named the paths)."""
+    from context_tools.faces.packs.delta import render_packet
+    from corpora.gitbuild import Link
+    from indexer.contract.result import Result
+
+    monkeypatch.setenv("HOME", "/srv/home")
+    odd = "x/srv/home/secret_token=hunter2"
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({f"{odd}/m.py": CODE, f"{odd}/old.py": CODE + "# old\n", f"{odd}/l": Link("x")})
+    head = b.commit({f"{odd}/m.py": CODE + "z = 1\n", f"{odd}/copy.py": CODE,  # copied from m.py
+                     f"{odd}/old.py": None, f"{odd}/new.py": CODE + "# old\n",  # renamed, content the same
+                     f"{odd}/l": Link("y")})  # not indexed at the base: a link
+    built = build_delta_packet(tmp_path / "r", base, head, out=tmp_path / "out", home=tmp_path / "home")
+    assert {f.path: f.status for f in built.packet.files} == {
+        f"{odd}/m.py": "modified", f"{odd}/copy.py": "copied", f"{odd}/new.py": "renamed", f"{odd}/l": "modified"}
+    text = render_packet(Result(data=built.packet))
+    assert "[redacted]" not in text and "~" not in text, text
+    assert text.count(odd) == 7, text  # four files, the two sources and the largest blast radius
+
+
 def test_unknown_rev_not_a_repository_and_path_outside(branchy, tmp_path):
     repo, *_ = branchy
     cases = [

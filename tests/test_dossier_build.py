@@ -205,6 +205,27 @@ def test_a_commit_too_large_to_read_is_left_out_and_said(tmp_path):
                             "references past the cut were not found")
 
 
+def test_a_commits_encoding_header_never_chooses_how_its_message_is_read(tmp_path):
+    """A commit may declare any `encoding`, and pygit2 decodes its message with Python's codec of
+    that name: one Python lacks, one that is no text encoding (`rot13`), or bytes the codec
+    refuses ended the dossier in a LookupError or UnicodeDecodeError (`internal_error`). Each
+    message is read as UTF-8, its bytes that are not replaced, and its references found."""
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    repo = b.repo
+    tree = repo[base].tree.id
+    head = base
+    for n, (encoding, message) in enumerate(((b"x-no-such-codec", b"fix #11 \xff"), (b"rot13", b"fix #12"),
+                                             (b"utf-16", b"fix #13 \x00"), (b"ISO-8859-1", b"fix #14 caf\xe9"))):
+        head = str(repo.odb.write(pygit2.enums.ObjectType.COMMIT, (
+            b"tree %s\nparent %s\nauthor a <a@b> %d +0000\ncommitter a <a@b> %d +0000\nencoding %s\n\n%s\n"
+            % (str(tree).encode(), head.encode(), n, n, encoding, message))))
+    repo.references.create("refs/heads/f", pygit2.Oid(hex=head), force=True)
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={})
+    assert ids(d) == ["#11", "#12", "#13", "#14"] and d.patchset.commits == 4
+
+
 def test_a_range_longer_than_the_commit_bound_is_read_from_its_newest_end(tmp_path):
     from delta.dossier.build import MAX_COMMITS
 

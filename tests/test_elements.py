@@ -136,6 +136,27 @@ def test_namesakes_reformatting_copies_and_a_moved_edit(tmp_path):
     assert got["copy.py"] == {("added", "helper")}
 
 
+def test_whitespace_that_changes_what_a_symbol_does_modifies_it(tmp_path):
+    """A body read without any whitespace hid a change made of it: a line re-indented out of
+    its `if` in Python, a space taken out of a string, a shell word split in two; each modifies
+    its symbol now, and a symbol moved to another file with such a change is modified there, not
+    moved. More or less spacing where some was, line ends and blank lines are still no change
+    (was: none of them listed)."""
+    py = ("def guard(user):\n    if user.admin:\n        grant(user)\n        log(user)\n    return 'a b'\n\n\n"
+          "def calm():\n    return  1\n")
+    sh = "clean() {\n  rm -rf /tmp/build\n}\n\nkeep() {\n  echo  ok\n}\n"
+    mover = "def travel(x):\n    return 'x y'\n"
+    got = _elements(tmp_path, {"g.py": py, "s.py": py, "c.sh": sh, "from.py": mover + "\n\ndef stay():\n    pass\n"},
+                    {"g.py": py.replace("        log(user)", "    log(user)"),  # out of the `if`
+                     "s.py": py.replace("'a b'", "'ab'").replace("return  1", "return 1\r"),
+                     "c.sh": sh.replace("/tmp/build", "/ tmp/build").replace("echo  ok", "echo ok\n"),
+                     "from.py": "def stay():\n    pass\n", "to.py": mover.replace("'x y'", "'xy'")})
+    assert got["g.py"] == {("modified", "guard")}
+    assert got["s.py"] == {("modified", "guard")}  # calm's spacing and line end are no change
+    assert got["c.sh"] == {("modified", "clean")}
+    assert got["to.py"] == {("added", "travel")} and got["from.py"] == {("removed", "travel")}
+
+
 def _funcs(names, body="return 1"):
     return "".join(f"def {n}():\n    {body}\n\n\n" for n in names)
 

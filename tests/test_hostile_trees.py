@@ -33,6 +33,7 @@ from tests.examples import examples
 from tests.test_hostile_inputs import one_typed_line, rennet
 
 TREE, BLOB, LINK, GITLINK = b"40000", b"100644", b"120000", b"160000"
+COMMIT, TAG = pygit2.enums.ObjectType.COMMIT, pygit2.enums.ObjectType.TAG
 
 
 def raw_tree(repo: pygit2.Repository, entries: list[tuple[bytes, bytes, pygit2.Oid]]) -> pygit2.Oid:
@@ -141,6 +142,114 @@ def test_rennet_index_and_delta_refuse_a_duplicate_name_in_one_line(tmp_path):
     out = rennet("context", "file", "ok.py", "--repo", str(tmp_path / "repo"), "--rev", "main~1", "--json",
                  home=home)
     assert out.returncode == 0 and json.loads(out.stdout)["data"]["meta"]["path"] == "ok.py"
+
+
+# A file's entry naming an object of another type, which git's fsck finds ("broken link"):
+# libgit2 makes no patch of it.
+NO_BLOB = {
+    "a_file_naming_a_tree": lambda r: (BLOB, b"a.py", sub(r), "tree"),
+    "a_link_naming_a_tree": lambda r: (LINK, b"l", sub(r), "tree"),
+    "a_file_naming_a_commit": lambda r: (BLOB, b"c.py", r.head.target, "commit"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NO_BLOB))
+@pytest.mark.parametrize("side", ["head", "base"])
+def test_a_file_naming_no_blob_is_missing_objects_in_one_line_from_a_delta_packet(tmp_path, case, side):
+    """On either side of the range: `missing_objects` naming the path and what the object is,
+    before any patch is made (was: `internal_error`, pygit2's NotFoundError from the patch)."""
+    from delta import build_delta_packet
+    from indexer.contract.errors import MissingObjects
+
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"ok.py": "def fine():\n    return 1\n"})
+    repo = b.repo
+    mode, name, oid, what = NO_BLOB[case](repo)
+    ok = (BLOB, b"ok.py", blob(repo, "def fine():\n    return 1\n"))
+    odd = raw_commit(repo, raw_tree(repo, sorted([ok, (mode, name, oid)], key=lambda e: e[1])), repo.head.target)
+    clean = raw_commit(repo, raw_tree(repo, [(BLOB, b"ok.py", blob(repo, "def fine():\n    return 2\n"))]),
+                       pygit2.Oid(hex=odd))
+    base, head = (str(repo.revparse_single("main~2").id), odd) if side == "head" else (odd, clean)
+    with pytest.raises(MissingObjects) as refused:
+        build_delta_packet(tmp_path / "repo", base, head, index=False, write=False)
+    assert f"blob '{name.decode()}' ({str(oid)[:12]}) is a {what} in the object database" in str(refused.value)
+    if case == "a_file_naming_a_tree" and side == "head":  # the command, as a user meets it
+        one_typed_line(rennet("delta", "--repo", str(tmp_path / "repo"), "--base", base, "--head", head,
+                              "--no-index", "--out", str(tmp_path / "packet"), home=tmp_path / "home"),
+                       "missing_objects")
+
+
+@pytest.mark.parametrize("parent", ["a_blob", "a_tree", "missing"])
+def test_a_commit_whose_parent_is_no_commit_is_missing_objects_to_every_walk_of_history(tmp_path, parent):
+    """A commit object written by hand may name any OID as its parent: a Delta packet's merge
+    base, the dossier's commits of the range and a batch's range each walk through it, and each
+    says `missing_objects` on one line naming the history (was: `internal_error`, libgit2's
+    InvalidError or NotFoundError)."""
+    from delta import build_delta_packet
+    from delta.dossier.build import _range_commits
+    from indexer.contract.errors import MissingObjects
+    from indexer.fleet.batch import range_jobs
+
+    b = RepoBuilder(tmp_path / "repo")
+    first = b.commit({"ok.py": "def fine():\n    return 1\n"})
+    repo = b.repo
+    named = {"a_blob": blob(repo, "x = 1\n"), "a_tree": sub(repo), "missing": pygit2.Oid(hex="5" * 40)}[parent]
+    tree = raw_tree(repo, [(BLOB, b"ok.py", blob(repo, "def fine():\n    return 2\n"))])
+    head = raw_commit(repo, tree, named)
+    for walk in (lambda: build_delta_packet(tmp_path / "repo", first, head, index=False, write=False),
+                 lambda: _range_commits(repo, first, head),
+                 lambda: range_jobs(str(tmp_path / "repo"), f"{first}..{head}")):
+        with pytest.raises(MissingObjects) as refused:
+            walk()
+        assert "does not read" in str(refused.value) and "\n" not in str(refused.value)
+    if parent == "a_blob":  # the command, as a user meets it
+        one_typed_line(rennet("delta", "--repo", str(tmp_path / "repo"), "--base", first, "--head", head,
+                              "--no-index", "--out", str(tmp_path / "packet"), home=tmp_path / "home"),
+                       "missing_objects")
+
+
+# Commit and tag objects whole (they hash to their names) that libgit2 does not parse, as git's
+# fsck refuses them: written by hand, a branch may name one.
+UNPARSED = {
+    "a_commit_of_no_headers": lambda tree, parent: (COMMIT, b"hello world\n"),
+    "a_commit_of_no_author": lambda tree, parent: (COMMIT, b"tree %s\nparent %s\n\nm\n" % (tree, parent)),
+    "a_commit_of_a_date_past_any": lambda tree, parent: (COMMIT, (
+        b"tree %s\nparent %s\nauthor a <a@b> 99999999999999999999999 +9999\ncommitter a <a@b> 1 +0000\n\nm\n"
+        % (tree, parent))),
+    "a_tag_of_no_type": lambda tree, parent: (TAG, b"object %s\ntype bogus\ntag x\ntagger a <a@b> 1 +0000\n\nm\n"
+                                              % parent),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNPARSED))
+def test_a_rev_naming_an_object_libgit2_does_not_parse_is_missing_objects(tmp_path, case):
+    """As the head or the base of a Delta packet, as the rev indexed, and as the parent a walk
+    of history meets: `missing_objects` on one line (was: `internal_error`, libgit2's GitError
+    or InvalidError from resolving the rev)."""
+    from delta import build_delta_packet
+    from delta.dossier.build import _range_commits
+    from indexer.contract.errors import MissingObjects
+
+    b = RepoBuilder(tmp_path / "repo")
+    first = b.commit({"ok.py": "def fine():\n    return 1\n"})
+    repo = b.repo
+    tree = str(repo[first].tree.id).encode()
+    kind, body = UNPARSED[case](tree, first.encode())
+    odd = str(repo.odb.write(kind, body))
+    repo.references.create("refs/heads/odd", pygit2.Oid(hex=odd))
+    child = raw_commit(repo, pygit2.Oid(hex=tree.decode()), pygit2.Oid(hex=odd), branch="child")
+    with Store.open(tmp_path / "home") as store:
+        for refused in (lambda: api.index(str(tmp_path / "repo"), "odd", store=store, workers=1),
+                        lambda: build_delta_packet(tmp_path / "repo", first, "odd", index=False, write=False),
+                        lambda: build_delta_packet(tmp_path / "repo", "odd", first, index=False, write=False),
+                        lambda: build_delta_packet(tmp_path / "repo", first, child, index=False, write=False),
+                        lambda: _range_commits(repo, first, child)):
+            with pytest.raises(MissingObjects) as said:
+                refused()
+            assert "does not" in str(said.value) and "\n" not in str(said.value)
+    if case == "a_commit_of_no_headers":  # the command, as a user meets it
+        one_typed_line(rennet("index", str(tmp_path / "repo"), "--rev", "odd", home=tmp_path / "home2"),
+                       "missing_objects")
 
 
 def test_a_deep_tree_of_long_names_is_refused_before_its_paths_are_spelled_out(tmp_path):

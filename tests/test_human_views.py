@@ -173,3 +173,92 @@ def test_the_line_a_read_that_indexes_first_prints_on_a_terminal_escapes_the_rev
     os.close(parent)
     text = seen.decode("utf-8", "replace")
     assert "indexing v\\u202e1\\x9b2J of " in text and not set(text) & {"\u202e", "\u009b"}, text
+
+
+def test_a_files_lines_reach_the_terminal_with_no_control_or_reordering_character(tmp_path):
+    """A file's content is the commit's: an escape sequence (here a clear screen and an OSC 52
+    write to the clipboard), a carriage return that draws one statement over another, and the
+    bidi marks of a Trojan Source line are escaped on a line marked `!`, its backslashes
+    doubled, while a line merely spelling an escape, a tab and a CRLF line show as they are
+    (was: every line drawn raw)."""
+    text = ('ok = "\\x1b[2J"\n'  # the text of an escape, no control: as it is
+            '\tif access != "user\u202e \u2066// admin\u2069 \u2066":\n'
+            'print("\x1b[2J\x1b]52;c;cHduZWQ=\x07 \\x1b")\n'
+            'x = 1\rfake = "fine"\n'
+            'crlf = 1\r\n'
+            'c1 = "\u009b31m"\n')
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"evil.py": text})
+    # read as bytes: text mode would turn the carriage returns into line breaks
+    p = run_cli("context", "file", "evil.py", home=tmp_path / "home", cwd=tmp_path / "repo", text=False,
+                timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.decode()
+    lines = out.split("\n")
+    assert not set(out) & {"\x1b", "\x07", "\u009b", "\u202e", "\u2066", "\u2069"}, out
+    assert "\r" not in out
+    assert "1| " + 'ok = "\\x1b[2J"' in lines
+    assert "2! " + '\tif access != "user\\u202e \\u2066// admin\\u2069 \\u2066":' in lines
+    assert "3! " + 'print("\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07 \\\\x1b")' in lines
+    assert "4! " + 'x = 1\\rfake = "fine"' in lines
+    assert "5| crlf = 1" in lines  # its line end taken off, as git counts lines
+    assert "6! " + 'c1 = "\\x9b31m"' in lines
+
+
+def test_a_dump_drawn_on_a_terminal_escapes_what_json_leaves_raw_and_a_pipe_gets_the_canonical_bytes(tmp_path):
+    """JSON escapes C0 controls but may hold C1 controls (U+009B is CSI), line separators and
+    bidi marks raw: `rennet snapshot dump` on a terminal writes them as JSON escapes, the same
+    values once parsed; through a pipe its bytes stay the canonical serialization `--out`
+    writes (was: raw on the terminal too, its rendering claiming them escaped)."""
+    import pty
+
+    from tests.cli_runs import cli_env
+
+    names = ["a\u202eyp.txt", "c1\u009b31m.py", "ls\u2028x.py", "n\u0085l.py", "plain.py"]
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({name: "x = 1\n" for name in names})
+    piped = run_cli("snapshot", "dump", home=tmp_path / "home", cwd=tmp_path / "repo", text=False, timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    written = run_cli("snapshot", "dump", "--out", str(tmp_path / "dump.jsonl"), home=tmp_path / "home",
+                      cwd=tmp_path / "repo", timeout=120)
+    assert written.returncode == 0 and piped.stdout == (tmp_path / "dump.jsonl").read_bytes()  # the canonical bytes
+    primary, secondary = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", "snapshot", "dump"],
+                         cwd=tmp_path / "repo", env=cli_env(tmp_path / "home"), stdout=secondary,
+                         stderr=subprocess.PIPE)
+    os.close(secondary)
+    drawn = bytearray()
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # the terminal's other end closed with the command
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(primary)
+    assert p.wait(timeout=120) == 0, p.stderr.read()
+    shown = drawn.decode().replace("\r\n", "\n")
+    assert not set(shown) & {"\u202e", "\u009b", "\u2028", "\u0085"}, shown
+    assert [json.loads(line) for line in shown.splitlines()] == [json.loads(line) for line in piped.stdout.splitlines()]
+    assert {f["path"] for f in map(json.loads, shown.splitlines()) if f["type"] == "file"} == set(names)
+
+
+def test_a_links_target_shows_as_a_name_and_reaches_the_terminal_escaped(tmp_path):
+    """A symbolic link's target is any bytes the commit chose: `rennet context file` shows it as
+    a name on the file's line, quoted and escaped as git quotes a path, and the content's reason
+    no longer spells it (was: drawn raw inside the reason, an OSC 52 write to the clipboard, a
+    line break starting a line of the commit's own, a bidi mark)."""
+    from corpora.gitbuild import Link
+
+    target = "x\x1b]52;c;cHduZWQ=\x07\x1b[2J\nrennet: fake line\u202e"
+    repo = RepoBuilder(tmp_path / "repo")
+    repo.commit({"a.py": "x = 1\n", "l": Link(target)})
+    p = run_cli("context", "file", "l", home=tmp_path / "home", cwd=tmp_path / "repo", text=False, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.decode()
+    assert not set(out) & {"\x1b", "\x07", "\u202e", "\r"}, out
+    assert not any(line.startswith("rennet: fake") for line in out.splitlines())
+    first = out.splitlines()[0]
+    assert '  target "x\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\nrennet: fake line\\u202e"  ' in first, first
+    assert out.splitlines()[1] == "content: <not_applicable: a symlink entry has no text lines (its target is the file's `target`)>"

@@ -10,7 +10,7 @@ from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
 from delta.hunks import HunkRecord, hunk_id
 from delta.range import RangeIdentity
-from delta.successor import account
+from delta.successor import OTHER_FILE_PENALTY, account
 from tests.examples import examples
 from tests.lines_run import counted
 
@@ -75,6 +75,34 @@ def test_force_pushed_second_patchset(tmp_path):
     assert cur[changed.current.id] == ("calc.py", "def fn_c(items):") and 0.5 <= changed.similarity < 1
     assert [d.id for d in acc.dropped] == [prev_ids["def fn_d(items):"]]
     assert [cur[n.id][1] for n in acc.new] == ["def fn_j(items):"]
+
+
+def test_a_hunk_whose_whitespace_the_force_push_changed_is_changed_not_carried_nor_moved(tmp_path):
+    """The hunk id drops whitespace, as git's patch-id does; a force-push that re-indents a line
+    out of its block, or puts a space into a command, keeps the id but not what the hunk does."""
+    b = RepoBuilder(tmp_path / "r")
+    pre = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(10))
+    fork = b.commit({"app.py": pre + "def check(user):\n    return False\n", "run.sh": "echo hi\n",
+                     "b.sh": "echo b\n"})
+    guarded = "def check(user):\n    if user.admin:\n        grant(user)\n    log(user)\n    return False\n"
+    v1 = b.commit({"app.py": pre + guarded, "run.sh": "echo hi\nrm -rf /tmp/build\n"},
+                  branch="feature", parents=[fork])
+    b.tag("feature-v1", v1)
+    b.checkout(fork)
+    b.commit({"app.py": pre + guarded.replace("    log(user)", "        log(user)"),  # into the `if`
+              "b.sh": "echo b\nrm -rf / tmp/build\n"},  # the line moved to another file, a space put in
+             branch="feature", parents=[fork])
+
+    built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                               previous_head="feature-v1", index=False, write=False)
+    acc = built.packet.successor
+    assert acc.counts == {"carried": 0, "moved": 0, "changed": 2, "dropped": 0, "new": 0}
+    previous = build_delta_packet(tmp_path / "r", "main", "feature-v1", index=False, write=False).packet
+    prev = {f.path: f.hunks[0].id for f in previous.files}
+    cur = {f.path: f.hunks[0].id for f in built.packet.files}
+    assert prev["app.py"] == cur["app.py"]  # the id is git's patch-id's, whitespace left out
+    assert {(c.previous.path, c.current.path, c.similarity) for c in acc.changed} == {
+        ("app.py", "app.py", 1.0), ("run.sh", "b.sh", 1.0 - OTHER_FILE_PENALTY)}
 
 
 def _rec(path: str, section: str, body: tuple[bytes, ...]) -> HunkRecord:

@@ -3,7 +3,8 @@ are for reading). A name the repository chose (a path, a symbol, a package) show
 quotes a path (`shown_name`: bare, or quoted with its line break escaped), so two files never
 show the same; what the operator named (the repository's folder, a rev) is sanitized first
 (`shown_own`); messages pass the sanitizer; the lines of a file's content are shown as they
-are."""
+are after `n|`, unless one holds what would move the cursor or reorder the line (an escape
+sequence, a carriage return, a bidi mark): that one shows escaped after `n!`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from context_tools.faces.render import footer, render_result
 from context_tools.faces.sanitize import escaped_line as _line
 from context_tools.faces.sanitize import sanitize_line as _s
 from context_tools.faces.sanitize import sanitize_shown as _shown
+from context_tools.faces.sanitize import shown_content_line as _content
 from context_tools.faces.sanitize import shown_name as _name
 from context_tools.faces.sanitize import shown_own as _own
 
@@ -115,14 +117,17 @@ def file(result: Result) -> str:
         return render_result(result)
     m = d.meta
     out = [_line(f"{_at(d)}{_name(m.path)}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
+                 + (f"  target {_name(m.target)}" if m.target else "")
                  + (f"  [{_shown(m.mark)}]" if m.mark else "") + (f"  skipped: {_shown(m.skipped)}" if m.skipped else ""))]
     if hasattr(d.outline, "items"):
         out += _section("outline", d.outline, lambda s: f"{s.line} {s.kind} {_name(s.qualified)}")
     if hasattr(d.content, "lines"):
         width = len(str(d.content.last_line))
-        out += [f"{n:>{width}}| {line}" for n, line in enumerate(d.content.lines, d.content.first_line)]
+        for n, line in enumerate(d.content.lines, d.content.first_line):
+            escaped, text = _content(line)
+            out.append(f"{n:>{width}}{'!' if escaped else '|'} {text}")
     elif hasattr(d.content, "unknown"):
-        out.append(f"content: <{d.content.unknown}: {d.content.reason}>")
+        out.append(f"content: <{d.content.unknown}: {_shown(d.content.reason)}>")
     return "\n".join(out + footer(result))
 
 

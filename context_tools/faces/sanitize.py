@@ -141,6 +141,36 @@ def shown_own(text: str, limit: int = 240) -> str:
     return shown_name(sanitize(text), limit)
 
 
+# What a line of a file's content may not draw as it is: every character of `_CONTROL` but the
+# tab, which indents code and moves nothing a reader relies on
+_CONTENT_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTENT_ESCAPED = re.compile(r"\\|" + _CONTENT_UNSAFE.pattern)
+
+
+def shown_content_line(line: str) -> tuple[bool, str]:
+    """A line of a file's content for a terminal (a CRLF line's `\\r` already taken off): `(False,
+    line)` as it is when it holds nothing that could move the cursor, start a line or reorder what
+    is drawn; else `(True, text)`, those characters escaped as `sanitize_shown` escapes them and its
+    backslashes doubled, so that it cannot read as a line holding the escapes' text. The caller
+    marks which form it drew."""
+    if not _CONTENT_UNSAFE.search(line):
+        return False, line
+    return True, _CONTENT_ESCAPED.sub(lambda m: "\\\\" if m.group() == "\\" else
+                                      _ESCAPES.get(m.group(), _code(ord(m.group()))), line)
+
+
+# What JSON may hold raw in a string but a terminal reads as a control or a reordering: JSON
+# escapes C0 controls itself
+_JSON_UNSHOWN = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_for_terminal(text: str) -> str:
+    """JSON text with the characters above written as JSON escapes (`\\u202e`): the same values
+    once parsed, and nothing that moves a terminal's cursor or reorders its line. They stand only
+    inside strings, the rest of JSON being ASCII."""
+    return _JSON_UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def escaped_line(line: str) -> str:
     """A line of names `shown_name` drew and fields `sanitize_line` drew, with any control
     character left escaped: it holds none, unless a field was drawn as it came. No spacing is

@@ -197,8 +197,9 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
         if unread:
             content = no_lines
         elif not textual:
+            # its target is `meta.target`: a reason is a message, drawn sanitized, and a target a name
             content = Unknown("not_applicable", f"a {f.language} entry has no text lines"
-                              + (f" (target {f.target})" if f.target else ""))
+                              + (" (its target is the file's `target`)" if f.target else ""))
         else:
             lines = BlobLines(snap.blob_bytes(f.path))
             if input.start_line > max(len(lines), 1):

@@ -157,18 +157,19 @@ def _range_commits(repo: pygit2.Repository, base_oid: str, head_oid: str) -> tup
     """The merge base ("" when none) and the OIDs of merge-base..head, oldest first, at most
     MAX_COMMITS from the newest end. No commit is kept: each holds its whole message, and the
     change chooses how long those are."""
-    from indexer.git.read import check_history
+    from indexer.git.read import check_history, history_read
 
     check_history(repo)
-    merge_base = repo.merge_base(base_oid, head_oid)
-    walker = repo.walk(head_oid, pygit2.enums.SortMode.TOPOLOGICAL)
-    if merge_base is not None:
-        walker.hide(merge_base)
     oids: list[str] = []
-    for commit in walker:
-        oids.append(str(commit.id))
-        if len(oids) >= MAX_COMMITS:
-            break
+    with history_read(repo):
+        merge_base = repo.merge_base(base_oid, head_oid)
+        walker = repo.walk(head_oid, pygit2.enums.SortMode.TOPOLOGICAL)
+        if merge_base is not None:
+            walker.hide(merge_base)
+        for commit in walker:
+            oids.append(str(commit.id))
+            if len(oids) >= MAX_COMMITS:
+                break
     oids.reverse()  # oldest first
     return (str(merge_base) if merge_base is not None else ""), oids
 
@@ -188,7 +189,9 @@ def sources_of(branch: str, title: str | None, body: str | None, repo: pygit2.Re
         if repo.odb.read_header(oid)[1] > COMMIT_READ_MAX:
             yield Source(_UNREAD_COMMIT, oid, "")
             continue
-        message = repo[oid].peel(pygit2.Commit).message
+        # as UTF-8 whatever its `encoding` header names: pygit2 decodes by that name with Python's
+        # codecs, so the commit would choose the codec (`rot13`, `unicode_escape`, none at all)
+        message = repo[oid].peel(pygit2.Commit).raw_message.decode("utf-8", "replace")
         subject, _, rest = message.partition("\n")
         yield Source(COMMIT_SUBJECT, oid, subject)
         if rest.strip():

@@ -150,10 +150,12 @@ def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
     left, sep, right = spec.partition("..")
     head = gitread.resolve_rev(repo, (right if sep else left) or "HEAD")
     gitread.check_history(repo)
-    walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
-    if sep:
-        walker.hide(pygit2.Oid(hex=gitread.resolve_rev(repo, left or "HEAD")))
-    return [JobSpec(repo_path, str(c.id), pin=False) for c in walker]
+    hidden = gitread.resolve_rev(repo, left or "HEAD") if sep else None
+    with gitread.history_read(repo):
+        walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+        if hidden is not None:
+            walker.hide(pygit2.Oid(hex=hidden))
+        return [JobSpec(repo_path, str(c.id), pin=False) for c in walker]
 
 
 # --- worker side ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import os
 import re
+from contextlib import contextmanager
 from operator import attrgetter
 from typing import Iterable, Iterator, NamedTuple
 
@@ -237,6 +238,9 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
         _check_commits_of(repo, rev)
     except Damaged as exc:
         raise MissingObjects(f"{rev} reads a damaged object: {exc}") from None
+    except (ValueError, pygit2.GitError) as exc:  # whole, but no commit or tag libgit2 parses
+        raise MissingObjects(f"{rev} reads an object that does not parse: {_first_line(exc)} "
+                             "(`git fsck` shows it)") from None
     try:
         obj = repo.revparse_single(rev)
     except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError) as exc:
@@ -333,6 +337,20 @@ def check_history(repo: pygit2.Repository) -> None:
         # a file cut before its header may be of any kind: the walk may or may not read it
         raise MissingObjects(f"the history of {repo_display_path(repo)} is not walked, as a damaged object "
                              f"may be read on the way: {exc}") from None
+
+
+@contextmanager
+def history_read(repo: pygit2.Repository) -> Iterator[None]:
+    """Around libgit2's walk of history (a merge base, a log), after `check_history`: a commit
+    naming a parent that is missing from the object database, no commit (a blob, a tree) or no
+    commit libgit2 parses (git's fsck finds each) is `missing_objects`, where libgit2 raises its
+    own error as the walk meets it.
+    Hold it around the walk alone, so that no error of other code is taken for one."""
+    try:
+        yield
+    except (KeyError, ValueError, pygit2.GitError) as exc:  # NotFoundError, InvalidError, GitError
+        raise MissingObjects(f"the history of {repo_display_path(repo)} does not read: {_first_line(exc)} "
+                             "(a commit names a parent that is missing, no commit, or does not parse; `git fsck` shows it)") from None
 
 
 def _named_by_path(repo: pygit2.Repository, rev: str) -> str:
@@ -556,6 +574,20 @@ def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
             if e is not None and e.filemode in _BLOB_MODES and e.id not in checked:
                 checked.add(e.id)
                 _intact_blob(repo, str(e.id), path)
+                _of_a_blob(repo, str(e.id), path)
+
+
+def _of_a_blob(repo: pygit2.Repository, oid: str, path: str) -> None:
+    """`missing_objects` when a file's entry names an object that is no blob (a tree or a commit
+    written under a file's mode, which git's fsck finds): libgit2 makes no patch of it. Read
+    from the object's header alone; one missing is said where it is read."""
+    try:
+        kind = repo.odb.read_header(oid)[0]
+    except (KeyError, ValueError, pygit2.GitError):
+        return
+    if kind != pygit2.enums.ObjectType.BLOB:
+        what = pygit2.enums.ObjectType(kind).name.lower()
+        raise MissingObjects(f"blob {shown(path)} ({oid[:12]}) is a {what} in the object database")
 
 
 def _differences(repo: pygit2.Repository, old: pygit2.Tree, new: pygit2.Tree, names: bool = False
