@@ -29,6 +29,7 @@ import sys
 from typing import TYPE_CHECKING, NoReturn
 
 from context_tools.faces.errors import OutputFailed
+from context_tools.faces.quick_exit import temp_folder_removed
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
@@ -174,7 +175,7 @@ def leave_now(sig: int = signal.SIGINT) -> NoReturn:
     """End the process at once with `sig`'s line and status (`interrupted`). The MCP server's
     calls run in threads the interpreter would wait for at exit (an index); what was stored
     stays, every write being a whole transaction or none."""
-    os._exit(interrupted(sig))
+    leave(interrupted(sig))
 
 
 def leave_server(sig: int) -> NoReturn:
@@ -183,8 +184,16 @@ def leave_server(sig: int) -> NoReturn:
     a service manager its HTTP one, the ordinary end of its work; the client shows the
     server's stderr to its user."""
     if sig == signal.SIGTERM:
-        os._exit(128 + sig)
+        leave(128 + sig)
     leave_now(sig)
+
+
+def leave(code: int) -> NoReturn:
+    """End the process at once with status `code`, its exit handlers and threads left, but not
+    multiprocessing's temporary folder (`quick_exit.temp_folder_removed`): a server stopped so
+    left one behind each time."""
+    temp_folder_removed()
+    os._exit(code)
 
 
 def interrupted(sig: int = signal.SIGINT) -> int:
