@@ -26,7 +26,7 @@ import os
 import select
 import signal
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Callable, NoReturn
 
 from context_tools.faces.errors import OutputFailed
 from context_tools.faces.quick_exit import temp_folder_removed
@@ -186,6 +186,25 @@ def leave_server(sig: int) -> NoReturn:
     if sig == signal.SIGTERM:
         leave(128 + sig)
     leave_now(sig)
+
+
+def leave_after(seconds: float, leaving: Callable[[], object]) -> None:
+    """`leaving()` once `seconds` have passed, whatever the process is doing then: a server's
+    bound on how long its calls may still take once it is told to end. On a timer thread, which
+    runs even while the event loop's thread is held in C code (a call's index); under a
+    `ulimit -v` leaving no room for its stack or its start (`start_thread` refuses it), on the
+    kernel's timer (SIGALRM) instead, set from the main thread."""
+    import threading
+
+    from indexer.contract.memory_limit import start_thread
+
+    timer = threading.Timer(seconds, leaving)
+    timer.daemon = True
+    try:
+        start_thread(timer)
+    except RuntimeError:
+        signal.signal(signal.SIGALRM, lambda alarm, frame: leaving())
+        signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))  # 0 would disarm it
 
 
 def leave(code: int) -> NoReturn:
