@@ -5,6 +5,7 @@ from __future__ import annotations
 import compileall
 import itertools
 import re
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -146,3 +147,15 @@ def worktree_server(tmp_path_factory) -> Iterator[Scratch]:
     root = Path(tempfile.gettempdir())
     with held_stdio(str(store), str(root), {PREPARE_ENV: "python"}, options=("--worktree",)) as run:
         yield Scratch(root, store, run)
+
+
+@pytest.fixture
+def server_temp() -> Iterator[Path]:
+    """An empty folder for a server's temporary files (its TMPDIR), to see what it leaves there:
+    under the system's own, since multiprocessing puts a forkserver's socket in it, whose path
+    must fit a socket's address (108 bytes), which a test's tmp_path under xdist outgrows."""
+    folder = Path(tempfile.mkdtemp(prefix="rennet-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -80,6 +80,24 @@ def held_in_their_work(p: subprocess.Popen, workers: list[int]) -> Iterator[None
             _signal(worker, signal.SIGCONT)
 
 
+@contextmanager
+def workers_held(p: subprocess.Popen, workers: list[int]) -> Iterator[None]:
+    """`workers` stopped once into their work (`into_their_work`) and held so for the block,
+    which begins once `p` waits for their results (`_waiting`); `p` itself runs on, but cannot
+    reach what comes after those results, however long the block lasts."""
+    into_their_work(p, workers)
+    for worker in workers:
+        _signal(worker, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 10
+        while p.poll() is None and not _waiting(p.pid) and time.monotonic() < deadline:
+            pass
+        yield
+    finally:
+        for worker in workers:
+            _signal(worker, signal.SIGCONT)
+
+
 def _waiting(pid: int) -> bool:
     """Every thread of the process asleep, and none of them run, for QUIET seconds: it waits on
     something outside it."""

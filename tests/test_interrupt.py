@@ -16,8 +16,9 @@ import subprocess
 import sys
 import textwrap
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable, Iterator
 
 import pytest
 from hypothesis import given
@@ -25,7 +26,15 @@ from hypothesis import strategies as st
 
 from indexer.worker_start import PREPARE_ENV
 from tests.indexed import facts_stored, fingerprint_indexed
-from tests.processes import children, cpu_seconds, held, held_in_their_work, wait_for_children
+from tests.processes import (
+    children,
+    cpu_seconds,
+    held,
+    held_in_their_work,
+    into_their_work,
+    wait_for_children,
+    workers_held,
+)
 from tests.test_context_world import PY, ROOT, cli_env
 
 if TYPE_CHECKING:
@@ -751,13 +760,14 @@ def test_a_pool_stopped_after_its_workers_died_holding_its_locks_ends_at_once(le
     assert (p.returncode, out, err) == (0, "ended\n", "")
 
 
-def _http_server(tmp_path: Path, root: Path, token: str, *more: str) -> tuple[subprocess.Popen, int]:
-    """`rennet mcp --http` on a free port serving `root` (with the options `more`), once it listens."""
+def _http_server(tmp_path: Path, root: Path, token: str, *more: str, **env: str) -> tuple[subprocess.Popen, int]:
+    """`rennet mcp --http` on a free port serving `root` (with the options `more`, and `env` set
+    in its environment), once it listens."""
     import socket
 
     p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--token-env",
                           "RENNET_TEST_TOKEN", "--root", str(root), *more], cwd=ROOT,
-                         env=cli_env(str(tmp_path / "home"), RENNET_TEST_TOKEN=token, **_PREPARED),
+                         env=cli_env(str(tmp_path / "home"), RENNET_TEST_TOKEN=token, **_PREPARED, **env),
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
     try:
@@ -1057,6 +1067,125 @@ def test_a_call_waiting_on_the_clients_roots_when_stdio_input_ends_answers_inter
     assert answer["result"]["structuredContent"]["error"] == {
         "code": "interrupted", "message": f"the server's input ended: {_ROOTS_UNANSWERED}"}, answers
     assert (p.returncode, err) == (0, b"")
+
+
+@contextmanager
+def _into_their_work(p: subprocess.Popen, workers: list[int]) -> Iterator[None]:
+    into_their_work(p, workers)
+    yield
+
+
+@pytest.fixture(scope="module")
+def longer(tmp_path_factory) -> tuple[Path, str]:
+    """A generated repository whose index takes seconds, and the fingerprint of its HEAD
+    indexed into a fresh store, uninterrupted."""
+    from corpora.synthetic import generate
+    from indexer import api
+    from indexer.store.database import Store
+
+    repo = tmp_path_factory.mktemp("longer") / "syn.git"
+    generate(repo, files=2000, seed=1)
+    with Store.open(tmp_path_factory.mktemp("longer-fresh") / "store") as opened:
+        return repo, api.index(str(repo), "HEAD", store=opened).fingerprint
+
+
+@pytest.mark.parametrize("workers, grace", [("running", "3600"), ("held", "1"), ("running", "0")])
+def test_an_index_in_flight_when_stdio_input_ends_stops_and_the_server_leaves_within_its_grace(workers, grace, longer, tmp_path,
+                                                                                               server_temp):
+    """`rennet mcp` over stdio indexing a repository of seconds, its input closed by its client
+    (the MCP spec's way to end a stdio server) once the index's workers are into their work:
+    the call is told as a cancel tells it. With its workers running, the index stops at its next
+    report, and the call answers `interrupted` saying the input ended, without the server
+    waiting out its grace (an hour); with them held stopped, the index cannot reach a report,
+    and the server leaves at its grace's end all the same, the call unanswered; with no grace
+    (`--stop-grace 0`) it leaves at once, wherever the index is, its parse or its writes. Each
+    time: exit 0, nothing on stderr, no process of it left, no temporary folder of
+    multiprocessing's left behind, and the next index of the rev gives a fresh store's snapshot
+    (was: the index ran on to its end, the server with it; held, the server never left)."""
+    repo, fresh = longer
+    p = subprocess.Popen([PY, "-m", "context_tools.faces.cli", "mcp", "--root", str(repo.parent), "--stop-grace",
+                          grace], cwd=ROOT, env=cli_env(str(tmp_path / "home"), TMPDIR=str(server_temp), **_PREPARED),
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    _initialize(p)
+    assert p.stdin is not None
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "repo_index", "arguments": {"repo": str(repo)}}}
+    p.stdin.write(json.dumps(call).encode() + b"\n")
+    p.stdin.flush()
+    pids = _forkserver_workers(p)
+    # held: the index waits on its workers until the server has left, and reaches no report
+    with workers_held(p, pids) if workers == "held" else _into_their_work(p, pids):
+        p.stdin.close()
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            pytest.fail("the server did not leave once its input ended")
+    p.stdin = None  # closed above: communicate reads what is left of the server's output
+    out, err = ended_within(p, 60, "the server's children held its output")  # to its end: every holder gone
+    answers = [json.loads(line) for line in out.splitlines()]
+    stopped = {"code": "interrupted", "message": "the server's input ended: this call stopped where it was; what "
+                                                 "was stored stays whole: call again once the server is back"}
+    if workers == "held":
+        assert answers == [], answers
+    else:  # with no grace, the answer may go out before the server leaves, or not
+        assert [a["id"] for a in answers] == [2] or (grace == "0" and answers == []), answers
+        assert all(a["result"]["structuredContent"]["error"] == stopped for a in answers), answers
+    assert (p.returncode, err) == (0, b"")
+    assert _none_live(p.pid), _live(p.pid)
+    assert list(server_temp.iterdir()) == []
+    assert fingerprint_indexed(tmp_path / "home", repo, "HEAD") == fresh
+
+
+def test_an_index_that_reaches_no_report_holds_the_http_server_no_longer_than_its_grace(longer, tmp_path,
+                                                                                         server_temp):
+    """`rennet mcp --http --stop-grace 1` indexing for a client, its workers held stopped once
+    into their work, so that the index reaches no report and cannot stop, then SIGTERM: the
+    server leaves at its grace's end all the same, 143 without a word, the call unanswered, no
+    process of it left, and no temporary folder of multiprocessing's left behind; the next
+    index of the rev gives a fresh store's snapshot (was: the folder, the forkserver's socket
+    in it, was left in the system's temporary folder by every server that left so)."""
+    import threading
+
+    import anyio
+    from mcp import Client
+
+    from tests.mcp_clients import client_with
+
+    repo, fresh = longer
+    token = "t" * 40
+    p, port = _http_server(tmp_path, repo.parent, token, "--stop-grace", "1", TMPDIR=str(server_temp))
+    answered: list[object] = []
+
+    async def call() -> None:
+        async with Client(client_with(f"http://127.0.0.1:{port}/mcp", token)) as client:
+            answered.append(await client.call_tool("repo_index", {"repo": str(repo)}))
+
+    def calling() -> None:
+        try:
+            anyio.run(call)
+        except Exception:  # the server left without an answer: what this test expects
+            pass
+
+    caller = threading.Thread(target=calling, daemon=True)
+    caller.start()
+    try:
+        with workers_held(p, _forkserver_workers(p)):
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                pytest.fail("the server did not leave at its grace's end")
+        _, err = ended_within(p, 60, "the server's children held its output")
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    caller.join(60)
+    assert (p.returncode, err, answered) == (143, "", [])
+    assert _none_live(p.pid), _live(p.pid)
+    assert list(server_temp.iterdir()) == []
+    assert fingerprint_indexed(tmp_path / "home", repo, "HEAD") == fresh
 
 
 def test_an_http_server_with_no_call_in_flight_leaves_at_once_though_a_session_stream_is_open(tmp_path):

@@ -771,3 +771,69 @@ def test_a_stdio_server_that_ends_leaves_whatever_its_calls_threads_do(tmp_path)
     out, err = ended_within(p, 60, "the server that ended never left: its exit waited for a call's thread")
     assert (p.returncode, out, err.decode()) == (1, b"", "rennet: out_of_memory: numpy's import, to read the client's "
                                                          "messages, does not fit\n")
+
+
+# The CLI with a stdio server's end met with no room at all, as under a `ulimit -v` that an index
+# filled: once it has served, its forkserver up, the limit is lowered to what it maps and the room
+# under it is taken. RENNET_TEST_LEFT set: a file of another's is put in multiprocessing's
+# temporary folder first, so that it cannot be removed by the names multiprocessing put there.
+_ENDS_WITH_NO_ROOM = """
+import os, resource
+from multiprocessing import forkserver, util
+from context_tools.faces import cli, mcp
+from indexer.contract.memory_limit import mapped_bytes
+
+served = mcp._serve_stdio
+held = []
+
+def ends_with_no_room(*args):
+    code = served(*args)
+    forkserver.ensure_running()
+    if os.environ.get("RENNET_TEST_LEFT"):
+        with open(os.path.join(util.get_temp_dir(), "another's"), "w"):
+            pass
+    resource.setrlimit(resource.RLIMIT_AS, (mapped_bytes(), resource.getrlimit(resource.RLIMIT_AS)[1]))
+    for size in (1 << 20, 1 << 16, 1 << 12, 1 << 8, 1 << 5):
+        try:
+            while True:
+                held.append(bytearray(size))
+        except MemoryError:
+            pass
+    return code
+
+mcp._serve_stdio = ends_with_no_room
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("left", [False, True])
+def test_a_stdio_server_ending_with_no_room_removes_its_temporary_folder_or_says_so_in_one_line(left, small,
+                                                                                              tmp_path, server_temp):
+    """`rennet mcp` over stdio whose end (its client closed its input, after an index) meets no
+    room at all: multiprocessing's temporary folder (the forkserver's socket) is removed all the
+    same, exit 0 and nothing on stderr; where something else lies in it, the folder stays and
+    stderr holds one `out_of_memory` line naming it (was: multiprocessing's exit handler listed
+    the folder, `OSError: [Errno 12] Cannot allocate memory`, its traceback on stderr and the
+    folder left, met in sweeps of the server under `ulimit -v`)."""
+    from tests.mcp_clients import INIT
+
+    p = subprocess.Popen([PY, "-c", _ENDS_WITH_NO_ROOM, "mcp", "--root", str(small.parent)], cwd=ROOT,
+                         env={**cli_env(str(tmp_path / "home")), PREPARE_ENV: "python", "TMPDIR": str(server_temp),
+                              **({"RENNET_TEST_LEFT": "1"} if left else {})},
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert p.stdin is not None and p.stdout is not None
+    p.stdin.write(b"\n".join([json.dumps(INIT).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                              _rpc(2, "tools/call", {"name": "repo_index", "arguments": {"repo": str(small)}})]) + b"\n")
+    p.stdin.flush()
+    answers = {answer["id"]: answer for answer in (json.loads(p.stdout.readline()) for _ in range(2))}
+    assert not answers[2]["result"]["isError"], answers
+    out, err = ended_within(p, 60, "the server with no room at its end never left")  # its input closed first
+    assert out == b"", out
+    folders = [folder.name for folder in server_temp.iterdir()]
+    if not left:
+        assert (p.returncode, err.decode(), folders) == (0, "", [])
+        return
+    assert p.returncode == 0 and len(folders) == 1 and folders[0].startswith("pymp-"), (p.returncode, folders)
+    line = f"is too small for removing its temporary folder {server_temp / folders[0]} as it leaves (OSError: "
+    assert err.decode().startswith("rennet: out_of_memory: this process's address-space limit (`ulimit -v` is "), err
+    assert line in err.decode() and len(err.splitlines()) == 1, err

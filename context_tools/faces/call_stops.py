@@ -1,12 +1,15 @@
 """The stop events of an MCP server's calls in flight, so that a server told to stop (SIGTERM,
-SIGHUP, a Ctrl-C over HTTP) tells each call as a client's cancel does.
+SIGHUP, a Ctrl-C over HTTP; over stdio, the end of its input) tells each call as a client's
+cancel does.
 
 A call's index ends at its next report of progress once its event is set
 (`mcp_progress.CallProgress`). Told to stop, the HTTP server gives calls in flight a grace
 (`mcp_http.SHUTDOWN_SECONDS`): an index that ran on would be cut at its end, its answer lost,
 and a signal sent to the server's whole group ends the index's workers, so the call answered
 `worker_lost` as though one had crashed. Each call ends instead with `interrupted`, saying the
-server is stopping, within the grace; what was stored stays whole.
+server is stopping, within the grace; what was stored stays whole. A stdio server whose
+client closed its input (the MCP spec's way to end one) ends its calls so too, its answers
+still written to a client that reads them.
 
 A call may also wait on its client: for the roots it declares (`declared_roots`), whose answer
 the client sends as a message of its own. Once the server takes no new request (the HTTP face
@@ -43,14 +46,14 @@ class CallStops:
     def __init__(self) -> None:
         self._live: set[threading.Event] = set()
         self._waits: set[tuple[asyncio.AbstractEventLoop, anyio.CancelScope]] = set()
-        self.signal: int | None = None  # set once the server is told to stop
+        self.ending: str | None = None  # why the server ends, once it does
         self.deaf: str | None = None  # why the client's messages reach the server no more, once they do not
 
     def begin(self) -> threading.Event:
-        """A new call's stop event, already set when the server is stopping."""
+        """A new call's stop event, already set when the server is ending."""
         stop = threading.Event()
         self._live.add(stop)
-        if self.signal is not None:
+        if self.ending is not None:
             stop.set()
         return stop
 
@@ -60,10 +63,15 @@ class CallStops:
     def stop_all(self, sig: int) -> None:
         """The server is told to stop by `sig`: every call in flight is told, and every call to come;
         over HTTP it takes no new request, the client's answers to its own among them."""
-        self.signal = sig
+        self.end_all(f"the server is stopping ({signal.Signals(sig).name})")
+
+    def end_all(self, why: str) -> None:
+        """The server ends, for `why`, and hears its client no more: every call in flight is told,
+        as a cancel tells it, and every call to come."""
+        self.ending = why
         for stop in list(self._live):
             stop.set()
-        self.unheard(f"the server is stopping ({signal.Signals(sig).name})")
+        self.unheard(why)
 
     def unheard(self, why: str) -> None:
         """The client's messages reach the server no more, for `why`: each wait on its answer
@@ -97,7 +105,7 @@ class CallStops:
                            "once the server is back")
 
     def interrupted(self, code: str | None) -> Interrupted | None:
-        """The error a call answers in place of its failure `code`, when the server's stop caused it."""
-        if self.signal is None or code not in _STOP_CODES:
+        """The error a call answers in place of its failure `code`, when the server's end caused it."""
+        if self.ending is None or code not in _STOP_CODES:
             return None
-        return Interrupted(f"the server is stopping ({signal.Signals(self.signal).name}): {_AFTER_STOP}")
+        return Interrupted(f"{self.ending}: {_AFTER_STOP}")

@@ -358,8 +358,9 @@ def build_parser(table: Registry, argv: Sequence[str] | None = None) -> argparse
                            help="with --http: read the bearer token from this environment variable "
                                 "(default: generate one and print it once to stderr)")
             p.add_argument("--stop-grace", metavar="SECONDS", default=None,
-                           help="with --http: once told to stop (SIGTERM, SIGHUP, a Ctrl-C), how long calls in flight "
-                                "may still take to answer; the server leaves once they have, or at its end (default 5)")
+                           help="once told to stop (over HTTP SIGTERM, SIGHUP, a Ctrl-C; on stdio the end of its "
+                                "input), how long calls in flight may still take to answer; the server leaves once they "
+                                "have, or at its end (default 5)")
             p.set_defaults(_builtin="mcp")
         elif first == "completion":
             p = builtin("completion", "Print a shell completion script (bash, zsh or fish).")

@@ -518,7 +518,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
             utf8_folder(d, "--root", "serve a folder whose path is UTF-8")
         checked_home(store)
         token = http_token(token_env) if bind is not None else None
-        grace = stop_grace_seconds(stop_grace) if bind is not None else 0.0  # stdio leaves at once
+        grace = stop_grace_seconds(stop_grace)
         budget = cache_budget(cache_bytes)
         limits()  # told at start, not as the first index's error
         # a --worktree server's reads write: they stay here
@@ -552,7 +552,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     server = build_server(executor, readers=pool if count else None, stops=stops)
     try:
         if bind is None or token is None:  # one without the other: stdio has no token
-            return _serve_stdio(server, stops)
+            return _serve_stdio(server, stops, grace)
         return _serve_http(server, *bind, token=token, stops=stops, grace=grace)
     except BaseException as exc:
         # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
@@ -579,11 +579,11 @@ def _first_of(exc: BaseException, kind: type[E]) -> E | None:
     return held if isinstance(held, kind) else None
 
 
-def _serve_stdio(server: Server, stops: CallStops) -> int:
+def _serve_stdio(server: Server, stops: CallStops, grace: float) -> int:
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport
-    from context_tools.faces.standard_streams import leave_now
+    from context_tools.faces.standard_streams import leave, leave_after, leave_now
 
     # asyncio's own handler would cancel the server's tasks and wait for each call in flight,
     # which runs in a thread no cancel reaches: an index held a Ctrl-C until it ended. One
@@ -591,12 +591,16 @@ def _serve_stdio(server: Server, stops: CallStops) -> int:
     signal.signal(signal.SIGINT, lambda sig, frame: leave_now(sig))
 
     def input_ended() -> None:
-        # the client closing stdin (the MCP spec's way to stop a stdio server) can answer nothing
-        # more: a call waiting on its roots answers `interrupted` rather than at their deadline
-        stops.unheard("the server's input ended")
+        # The client closing stdin is the MCP spec's way to end a stdio server: its calls are
+        # told as a cancel tells them (an index stops at its next report, a call waiting on the
+        # client's roots answers `interrupted` at once), and the server leaves once they have
+        # answered, or at the grace's end: a call runs in a thread no cancel reaches, and an
+        # index held the server until it ended. What was stored stays whole.
+        stops.end_all("the server's input ended")
+        leave_after(grace, lambda: leave(0))
 
     async def run() -> None:
-        async with stdio_transport(input_ended) as (read_stream, write_stream):
+        async with stdio_transport(grace, input_ended) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)

@@ -466,13 +466,11 @@ def bounded_shutdown_server(config: uvicorn.Config, idle: Callable[[], bool], gr
     import asyncio
     import contextlib
     import signal
-    import threading
 
     import uvicorn
     from sse_starlette.sse import AppStatus
 
-    from context_tools.faces.standard_streams import STOPS, leave_server
-    from indexer.contract.memory_limit import start_thread
+    from context_tools.faces.standard_streams import STOPS, leave_after, leave_server
 
     AppStatus.disable_automatic_graceful_drain()
 
@@ -508,17 +506,7 @@ def bounded_shutdown_server(config: uvicorn.Config, idle: Callable[[], bool], gr
             if not self.should_exit:
                 if on_stop is not None:
                     on_stop(sig)
-                # A thread leaves even while the event loop's thread is held in C code; under a
-                # `ulimit -v` the server may have no room for its stack or its start (`can't
-                # start new thread`, or a start waited on for good: the server never left), and
-                # the kernel's timer serves instead.
-                timer = threading.Timer(grace, leave_server, args=(sig,))
-                timer.daemon = True
-                try:
-                    start_thread(timer)
-                except RuntimeError:
-                    signal.signal(signal.SIGALRM, lambda alarm, frame: leave_server(sig))
-                    signal.setitimer(signal.ITIMER_REAL, grace)
+                leave_after(grace, lambda: leave_server(sig))
             super().handle_exit(sig, frame)
 
     return BoundedShutdown(config)

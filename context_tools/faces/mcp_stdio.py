@@ -55,7 +55,6 @@ MAX_DEPTH = 64  # no MCP request we serve nests deeper than a handful of levels
 # Arrays and objects a message may hold: a tool's arguments hold a few lists of strings, and
 # parsing millions of empty ones took seconds, twice over HTTP (the guard, then the SDK).
 MAX_CONTAINERS = 65_536
-DRAIN_SECONDS = 300  # at end of input, how long requests in flight may still take to answer
 
 
 PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
@@ -340,9 +339,10 @@ class _Changes:
 
 
 @asynccontextmanager
-async def stdio_transport(on_input_end: Callable[[], None] | None = None):
+async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None] | None = None):
     """(read_stream, write_stream) for `Server.run`, over this process's stdin and stdout;
-    `on_input_end` is told once stdin has ended, before the requests in flight are drained."""
+    `on_input_end` is told once stdin has ended, before the requests in flight are drained,
+    for up to `drain_seconds` (the server's stop grace)."""
     import anyio
     import mcp_types as types
     from mcp.shared._context_streams import create_context_streams
@@ -429,12 +429,13 @@ async def stdio_transport(on_input_end: Callable[[], None] | None = None):
                     handing.cancel_scope.cancel()
                     return
             # End of input: the server stops when its read side closes, so first let every request
-            # already read be handed over and answered (a client may write and close without waiting).
+            # already read be handed over and answered (a client may write and close without waiting),
+            # within the grace.
             read_all = True
             changes.tell()
-            if on_input_end is not None:  # a call waiting on the client's answer gets none now
+            if on_input_end is not None:  # the calls are told the server ends: an index stops early
                 on_input_end()
-            with anyio.move_on_after(DRAIN_SECONDS):
+            with anyio.move_on_after(drain_seconds):
                 while not admission.idle:
                     await changes.wait()
             handing.cancel_scope.cancel()

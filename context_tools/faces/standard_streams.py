@@ -26,9 +26,10 @@ import os
 import select
 import signal
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Callable, NoReturn
 
 from context_tools.faces.errors import OutputFailed
+from context_tools.faces.quick_exit import temp_folder_removed
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
@@ -174,7 +175,7 @@ def leave_now(sig: int = signal.SIGINT) -> NoReturn:
     """End the process at once with `sig`'s line and status (`interrupted`). The MCP server's
     calls run in threads the interpreter would wait for at exit (an index); what was stored
     stays, every write being a whole transaction or none."""
-    os._exit(interrupted(sig))
+    leave(interrupted(sig))
 
 
 def leave_server(sig: int) -> NoReturn:
@@ -183,8 +184,35 @@ def leave_server(sig: int) -> NoReturn:
     a service manager its HTTP one, the ordinary end of its work; the client shows the
     server's stderr to its user."""
     if sig == signal.SIGTERM:
-        os._exit(128 + sig)
+        leave(128 + sig)
     leave_now(sig)
+
+
+def leave_after(seconds: float, leaving: Callable[[], object]) -> None:
+    """`leaving()` once `seconds` have passed, whatever the process is doing then: a server's
+    bound on how long its calls may still take once it is told to end. On a timer thread, which
+    runs even while the event loop's thread is held in C code (a call's index); under a
+    `ulimit -v` leaving no room for its stack or its start (`start_thread` refuses it), on the
+    kernel's timer (SIGALRM) instead, set from the main thread."""
+    import threading
+
+    from indexer.contract.memory_limit import start_thread
+
+    timer = threading.Timer(seconds, leaving)
+    timer.daemon = True
+    try:
+        start_thread(timer)
+    except RuntimeError:
+        signal.signal(signal.SIGALRM, lambda alarm, frame: leaving())
+        signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))  # 0 would disarm it
+
+
+def leave(code: int) -> NoReturn:
+    """End the process at once with status `code`, its exit handlers and threads left, but not
+    multiprocessing's temporary folder (`quick_exit.temp_folder_removed`): a server stopped so
+    left one behind each time."""
+    temp_folder_removed()
+    os._exit(code)
 
 
 def interrupted(sig: int = signal.SIGINT) -> int:
