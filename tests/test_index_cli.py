@@ -131,6 +131,19 @@ def test_a_rev_naming_a_tree_or_blob_says_what_it_names(tmp_path, verb, rev, nam
     assert out.stderr.strip().splitlines() == [f"rennet: unknown_rev: {rev!r} names {named} ({oid}), not a commit"]
 
 
+def test_a_tag_stating_another_type_than_its_target_says_what_the_target_is(tmp_path):
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"pkg/a.py": "def f():\n    return 1\n"})
+    tree = str(b.repo.revparse_single("HEAD^{tree}").id)
+    raw = f"object {tree}\ntype commit\ntag liar\ntagger t <t@example.invalid> 0 +0000\n\nx\n"
+    tag = b.repo.odb.write(pygit2.enums.ObjectType.TAG, raw.encode())
+    b.repo.references.create("refs/tags/liar", tag)
+    out = rennet("index", str(b.path), "--rev", "liar", home=tmp_path / "home")
+    # was: 'liar' names a tag of a missing object: the tree is there, libgit2 read it as a commit
+    assert out.returncode == 1 and out.stderr.strip().splitlines() == [
+        f"rennet: unknown_rev: 'liar' names a tag of a tree ({tree[:12]}) mislabelled as another type, not a commit"]
+
+
 @pytest.mark.parametrize("args", [
     ("index", "{repo}", "--rev", "", "--json"),  # was: unknown_rev, where context.* said bad_input
     ("snapshot", "dump", "{repo}", "--rev", "", "--json"),

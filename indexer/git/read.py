@@ -253,7 +253,7 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     try:
         return str(obj.peel(pygit2.Commit).id)
     except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError):
-        raise UnknownRev(f"{rev!r} names {_kind_of(obj)}, not a commit") from None
+        raise UnknownRev(f"{rev!r} names {_kind_of(repo, obj)}, not a commit") from None
 
 
 # What a rev holds in braces (`@{2026-12-01 10:00}`, `^{/fix: x}`): no colon there names a path
@@ -398,15 +398,21 @@ def _entry_at(repo: pygit2.Repository, tree: pygit2.Tree, parts: list[str]) -> t
     return entry, ""
 
 
-def _kind_of(obj: pygit2.Object) -> str:
+def _kind_of(repo: pygit2.Repository, obj: pygit2.Object) -> str:
     """What a rev that is not a commit names: "a tree (c7b75b5d45d2)", "a tag of a blob (...)"."""
     tags = ""
     while isinstance(obj, pygit2.Tag):
         tags += "a tag of "
+        tag = obj
         try:
-            obj = obj.get_object()
+            obj = tag.get_object()
         except (KeyError, ValueError, pygit2.GitError):
-            return f"{tags}a missing object"
+            # libgit2 reads the target as the type the tag states: one of another type is there
+            try:
+                kind = pygit2.enums.ObjectType(repo.odb.read_header(tag.target)[0]).name.lower()
+            except (KeyError, ValueError, pygit2.GitError):
+                return f"{tags}a missing object"
+            return f"{tags}a {kind} ({str(tag.target)[:12]}) mislabelled as another type"
     return f"{tags}a {obj.type_str} ({str(obj.id)[:12]})"
 
 
