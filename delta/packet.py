@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import pygit2
 from msgspec import Struct
 
-from delta import blast, folders, noise
+from delta import blast, folders, noise, untrusted
 from delta.attributes import TreeAttributes
 from delta.counterparts import Counterpart, CounterpartIndex
 from delta.elements import FileElements, diff_elements
@@ -150,6 +150,9 @@ class NoiseClassSummary(Struct, frozen=True, rename={"cls": "class"}):
 
 class DeltaPacket(Struct, omit_defaults=True):
     schema: str
+    # which of the packet's text the change under review and its repository wrote, for the
+    # reviewer (often a model) it is handed to: `delta.untrusted.PACKET`, always written
+    untrusted: str
     range: RangeIdentity
     totals: Totals
     truncated: bool
@@ -323,7 +326,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
         if prev_rng is None else _successor(git, prev_rng, records, selected, capture_cap)
 
     packet = DeltaPacket(
-        schema=SCHEMA, range=rng,
+        schema=SCHEMA, untrusted=untrusted.PACKET, range=rng,
         totals=_totals(work, captured, capture_cap, listed_hunks),
         truncated=bool(drops), files=files,
         renames=not_assessed(found.renames_skipped) if found.renames_skipped else None,

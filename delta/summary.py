@@ -23,6 +23,7 @@ class SummaryFile(msgspec.Struct):
 class PacketSummary(msgspec.Struct):
     """What an agent gets back for a built packet: where it is, and enough to decide what to read."""
 
+    untrusted: str  # the packet's own sentence (`delta.untrusted.PACKET`): its paths and names are the change's
     range: RangeIdentity
     totals: Totals
     truncated: bool

@@ -22,6 +22,31 @@ def rennet(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
     return run_cli(*args, home=home, cwd=cwd, timeout=120)
 
 
+def on_a_terminal(cwd: Path, home: Path, *args: str, code: int = 0) -> str:
+    """What `rennet *args` draws on a pseudo-terminal, its standard output (stderr a pipe), the
+    terminal's line ends made `\\n` again; the command must end with `code`."""
+    import pty
+
+    from tests.cli_runs import cli_env
+
+    primary, secondary = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", *args], cwd=cwd, env=cli_env(home),
+                         stdout=secondary, stderr=subprocess.PIPE)
+    os.close(secondary)
+    drawn = bytearray()
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # the terminal's other end closed with the command
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(primary)
+    assert p.wait(timeout=120) == code, p.stderr.read()
+    return drawn.decode().replace("\r\n", "\n")
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     root = tmp_path_factory.mktemp("views")
@@ -210,10 +235,6 @@ def test_a_dump_drawn_on_a_terminal_escapes_what_json_leaves_raw_and_a_pipe_gets
     bidi marks raw: `rennet snapshot dump` on a terminal writes them as JSON escapes, the same
     values once parsed; through a pipe its bytes stay the canonical serialization `--out`
     writes (was: raw on the terminal too, its rendering claiming them escaped)."""
-    import pty
-
-    from tests.cli_runs import cli_env
-
     names = ["a\u202eyp.txt", "c1\u009b31m.py", "ls\u2028x.py", "n\u0085l.py", "plain.py"]
     repo = RepoBuilder(tmp_path / "repo")
     repo.commit({name: "x = 1\n" for name in names})
@@ -222,23 +243,7 @@ def test_a_dump_drawn_on_a_terminal_escapes_what_json_leaves_raw_and_a_pipe_gets
     written = run_cli("snapshot", "dump", "--out", str(tmp_path / "dump.jsonl"), home=tmp_path / "home",
                       cwd=tmp_path / "repo", timeout=120)
     assert written.returncode == 0 and piped.stdout == (tmp_path / "dump.jsonl").read_bytes()  # the canonical bytes
-    primary, secondary = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "context_tools.faces.cli", "snapshot", "dump"],
-                         cwd=tmp_path / "repo", env=cli_env(tmp_path / "home"), stdout=secondary,
-                         stderr=subprocess.PIPE)
-    os.close(secondary)
-    drawn = bytearray()
-    while True:
-        try:
-            chunk = os.read(primary, 65536)
-        except OSError:  # the terminal's other end closed with the command
-            break
-        if not chunk:
-            break
-        drawn += chunk
-    os.close(primary)
-    assert p.wait(timeout=120) == 0, p.stderr.read()
-    shown = drawn.decode().replace("\r\n", "\n")
+    shown = on_a_terminal(tmp_path / "repo", tmp_path / "home", "snapshot", "dump")
     assert not set(shown) & {"\u202e", "\u009b", "\u2028", "\u0085"}, shown
     assert [json.loads(line) for line in shown.splitlines()] == [json.loads(line) for line in piped.stdout.splitlines()]
     assert {f["path"] for f in map(json.loads, shown.splitlines()) if f["type"] == "file"} == set(names)
@@ -262,3 +267,60 @@ def test_a_links_target_shows_as_a_name_and_reaches_the_terminal_escaped(tmp_pat
     first = out.splitlines()[0]
     assert '  target "x\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\nrennet: fake line\\u202e"  ' in first, first
     assert out.splitlines()[1] == "content: <not_applicable: a symlink entry has no text lines (its target is the file's `target`)>"
+
+
+# What JSON leaves raw in a string and a terminal acts on: C1 controls (U+009B is CSI, U+0085 a
+# line break), the line and paragraph separators, and the marks that reorder a line as it is drawn
+JSON_RAW = ["\u009b", "\u0085", "\u2028", "\u2029", "\u202a", "\u202e", "\u2066", "\u2069", "\u200e", "\u200f",
+            "\u061c"]
+
+
+def _timeless(value: object) -> object:
+    """`value` without the seconds a run took, which no two runs share."""
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k not in ("seconds", "elapsed_seconds")}
+    if isinstance(value, list):
+        return [_timeless(v) for v in value]
+    return value
+
+
+def test_every_json_output_on_a_terminal_escapes_what_json_leaves_raw_and_a_pipe_gets_the_wire_bytes(tmp_path):
+    """A commit names its files and branches as it likes: `--json` of a verb, `rennet call`'s
+    envelope, `batch --json`'s job lines and the envelope of a usage error, written to a terminal, hold none of the characters
+    above raw but their JSON escapes, the same values once parsed; through a pipe each line stays
+    the encoder's own bytes, the characters raw (was: raw on the terminal too, where a title
+    could move the cursor or reorder what the reader sees)."""
+    import msgspec
+
+    names = [f"f{n}{ch}x.py" for n, ch in enumerate(JSON_RAW)]
+    b = RepoBuilder(tmp_path / "repo")
+    base = b.commit({"keep.py": "x = 1\n"})
+    head = b.commit({name: "x = 1\n" for name in names})
+    rev = "v\u202e1\u009b2J"
+    b.repo.branches.local.create(rev, b.repo.get(head))
+    repo, out = tmp_path / "repo", str(tmp_path / "out")
+    runs = {
+        "verb": ("delta", "--base", base, "--head", rev, "--no-index", "--out", out, "--json"),
+        "call": ("call", "delta.build", json.dumps({"base": base, "head": rev, "index": False, "out": out})),
+        "batch": ("batch", f"{repo}@{rev}", "--quiet", "--json"),
+        "usage_error": ("context", "overview", "--json", "".join(JSON_RAW)),  # the envelope names the argument
+    }
+    for what, args in runs.items():
+        code = 2 if what == "usage_error" else 0
+        # each its own store: batch indexes, and the second run of one store would skip its job
+        piped = run_cli(*args, home=tmp_path / f"{what}-pipe", cwd=repo, text=False, timeout=120)
+        assert piped.returncode == code, piped.stderr
+        shown = on_a_terminal(repo, tmp_path / f"{what}-tty", *args, code=code)
+        assert not set(shown) & set(JSON_RAW), (what, shown)
+        seen, sent = shown.splitlines(), piped.stdout.split(b"\n")
+        assert sent[-1] == b"" and len(seen) == len(sent) - 1 >= 1, what  # one result a line, and nothing else
+        assert [_timeless(json.loads(line)) for line in seen] == [_timeless(json.loads(line)) for line in sent[:-1]]
+        for line in sent[:-1]:  # the encoder's bytes, nothing escaped past what JSON escapes
+            assert line == msgspec.json.encode(json.loads(line)), (what, line)
+        assert "\\u202e" in shown, what
+        if what == "usage_error":
+            assert "".join(JSON_RAW).encode() in piped.stdout
+            continue
+        assert rev.encode() in piped.stdout, what
+        if what != "batch":  # a job names its rev; the packet every file
+            assert all(name.encode() in piped.stdout for name in names), what

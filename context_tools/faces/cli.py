@@ -483,6 +483,13 @@ def _flushed(code: int) -> int:
     return code
 
 
+def _write_json(wire: bytes) -> None:
+    """One JSON result on standard output, on a line of its own (escaped for a terminal: `json_for_stdout`)."""
+    from context_tools.faces.sanitize import json_for_stdout
+
+    sys.stdout.buffer.write(json_for_stdout(wire) + b"\n")
+
+
 _CALL_ANSWERED: list[bool] = []  # not empty once this run of `rennet call` has written its envelope
 
 
@@ -490,7 +497,7 @@ def _write_call_envelope(command_id: str, code: str, message: str) -> None:
     from context_tools.faces.dispatch import encode_wire
     from indexer.contract.result import error_envelope
 
-    sys.stdout.buffer.write(encode_wire(error_envelope(command_id, code, message)) + b"\n")
+    _write_json(encode_wire(error_envelope(command_id, code, message)))
     _CALL_ANSWERED.append(True)
 
 
@@ -498,7 +505,7 @@ def _write_error_envelope(argv: Sequence[str], code: str, message: str) -> None:
     from context_tools.faces.dispatch import encode_wire
     from indexer.contract.result import error_envelope
 
-    sys.stdout.buffer.write(encode_wire(error_envelope(_command_named(argv), code, message)) + b"\n")
+    _write_json(encode_wire(error_envelope(_command_named(argv), code, message)))
 
 
 def _command_named(argv: Sequence[str]) -> str:
@@ -618,7 +625,7 @@ def _print_reply(reply: Reply, row: Command, as_json: bool) -> int:
     from context_tools.faces.dispatch import encode_wire
 
     if as_json:
-        sys.stdout.buffer.write(encode_wire(reply.wire) + b"\n")
+        _write_json(encode_wire(reply.wire))
     elif reply.result is not None:  # the reply is `ok`: a failed one holds no result
         from context_tools.faces.render import render_result
 
@@ -643,7 +650,7 @@ def _call(command_id: str, text: str, store: str | None) -> int:
         print(f"rennet: bad_input: {message}", file=sys.stderr)
         return EXIT_ERROR
     reply = Executor("cli", store=store, settle="never").run(command_id, raw)
-    sys.stdout.buffer.write(encode_wire(reply.wire) + b"\n")
+    _write_json(encode_wire(reply.wire))
     _CALL_ANSWERED.append(True)
     if not reply.ok:
         err = reply.envelope["error"]
@@ -660,7 +667,7 @@ def _commands(table: Registry, as_json: bool) -> int:
         envelope = {"ok": True, "command": "commands", "data": {"commands": rows},
                     "freshness": None, "page": {"total": len(rows), "returned": len(rows),
                                                 "truncated": False, "cursor": None}}
-        sys.stdout.buffer.write(encode_wire(envelope) + b"\n")
+        _write_json(encode_wire(envelope))
         return EXIT_OK
     from context_tools.faces.tables import table as draw
 

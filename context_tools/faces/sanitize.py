@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterable
+import sys
+from typing import Iterable, overload
 
 REDACTED = "[redacted]"
 
@@ -169,6 +170,21 @@ def json_for_terminal(text: str) -> str:
     once parsed, and nothing that moves a terminal's cursor or reorders its line. They stand only
     inside strings, the rest of JSON being ASCII."""
     return _JSON_UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+@overload
+def json_for_stdout(text: str) -> str: ...
+@overload
+def json_for_stdout(text: bytes) -> bytes: ...
+def json_for_stdout(text: str | bytes) -> str | bytes:
+    """JSON as standard output gets it: on a terminal, which acts on what JSON leaves raw,
+    through `json_for_terminal`; through a pipe or into a file exactly as it is, the one result
+    a reader parses (or the canonical bytes a fingerprint hashes)."""
+    if not sys.stdout.isatty():
+        return text
+    if isinstance(text, str):
+        return json_for_terminal(text)
+    return json_for_terminal(text.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
 
 
 def escaped_line(line: str) -> str:

@@ -395,12 +395,14 @@ def batch_handler(input: BatchInput, ctx) -> Result:
     cli = ctx.surface == "cli"
     as_json = cli and _wants_json(ctx)
     from context_tools.faces.progress import stage_bar
+    from context_tools.faces.sanitize import json_for_stdout
 
     bar, update = stage_bar(cli and not input.quiet, {"jobs": "jobs", "parse": "parsing"})
 
     def emit(r) -> None:
         if as_json:
-            sys.stdout.write(encode_json(_job_data(r)).decode() + "\n")  # batch.run.job.schema.json
+            # batch.run.job.schema.json
+            sys.stdout.write(json_for_stdout(encode_json(_job_data(r)).decode()) + "\n")
             sys.stdout.flush()
         elif cli and not input.quiet:
             line = _human_line(r)

@@ -173,13 +173,11 @@ def render_dump(result: Result) -> str:
 
     d: DumpData = result.data
     if d.jsonl is not None:
-        import sys
-
-        from context_tools.faces.sanitize import json_for_terminal
+        from context_tools.faces.sanitize import json_for_stdout
 
         # a pipe or a file gets the canonical bytes, which the fingerprint hashes; a terminal the
         # same values, with what would reach it as a control or a reordering escaped
-        return json_for_terminal(d.jsonl) if sys.stdout.isatty() else d.jsonl
+        return json_for_stdout(d.jsonl)
     return drawn_lines([f"wrote {d.records} records to {shown_own(d.path or '')} (fingerprint {d.fingerprint})"])
 
 
