@@ -229,6 +229,14 @@ def test_usage_errors_exit_2_on_one_line(args, world: World):
     assert p.stdout == ""
 
 
+def test_a_usage_error_shows_the_arguments_it_quotes_escaped(world: World):
+    # argparse quotes the argument as it came: an escape sequence or a bidi mark in it reached
+    # the terminal, and a line break made two lines of the one error (now one space)
+    p = rennet("store", "list", "x\u202ey\x1b[2Jz\nrennet: ok", "--store", world.store)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.splitlines() == ["rennet: unrecognized arguments: x\\u202ey\\x1b[2Jz rennet: ok (see --help)"]
+
+
 def test_out_of_range_value_is_bad_input_exit_1(world: World):
     p = rennet("context", "file", "src/webapp/app.py", "--limit", "0", "--repo", world.repo, "--json",
                "--store", world.store)

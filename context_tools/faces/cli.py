@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 MAX_INPUT_BYTES = 4 * 1024 * 1024  # JSON input of one command
+USAGE_SHOWN = 1000  # characters of a usage error shown: argparse lists an option's choices in it
 
 
 class UsageError(Exception):
@@ -421,11 +422,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _main(argv)
     except UsageError as exc:
+        from context_tools.faces.sanitize import sanitize_line
+
+        # argparse quotes the arguments as they came: a control or a bidi mark in one is escaped
+        usage = sanitize_line(str(exc), USAGE_SHOWN)
         if words[:1] == ["call"]:  # `call` answers in its envelope, a usage error too
-            _write_call_envelope(words[1] if len(words) > 1 else "call", "bad_input", str(exc))
+            _write_call_envelope(words[1] if len(words) > 1 else "call", "bad_input", usage)
         elif "--json" in argv:  # like every other error: the envelope on stdout, the line on stderr
-            _write_error_envelope(argv, "usage_error", str(exc))
-        print(f"{exc} (see --help)", file=sys.stderr)
+            _write_error_envelope(argv, "usage_error", usage)
+        print(f"{usage} (see --help)", file=sys.stderr)
         code = EXIT_USAGE
     except KeyboardInterrupt as exc:  # a Ctrl-C, or SIGTERM or SIGHUP (`stop_on_signals`)
         from context_tools.faces.standard_streams import interrupted, stopped_by
