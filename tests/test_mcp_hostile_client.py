@@ -285,3 +285,46 @@ def test_the_id_of_a_message_too_long_to_parse_is_read_from_its_head(rid, before
     head = whole[: len(whole) - 100 - cut]  # cut inside the params' list, as a line read to the bound is
     assert head_id(head) == (None if params_first else rid)
     assert head_id(whole[: whole.index(b'"id"')]) is None  # cut before the id: none read
+
+
+def test_a_tool_that_removes_what_earlier_calls_wrote_says_it_is_destructive(scratch_server: Scratch):
+    """docs/security.md, writes: MCP's destructiveHint false promises only additive updates, and a
+    client may run such a tool without asking. `delta_packet` writes its range's packet.json over
+    and removes all but the newest 64 range folders under the store home, `rennet delta`'s too;
+    `dossier_build` removes the dossiers of a change's older patchsets. Both said false. The
+    sweep is seen here removing a folder the user's own `rennet delta` could have written."""
+    import os
+    import shutil
+
+    from corpora.gitbuild import RepoBuilder
+    from delta.folders import KEEP
+
+    builder = RepoBuilder(scratch_server.place("destructive") / "repo")
+    base = builder.commit({"a.py": "def a():\n    return 1\n"})
+    builder.commit({"a.py": "def a():\n    return 2\n"})
+    packets = scratch_server.store / "delta"
+    packets.mkdir(exist_ok=True)
+    mine = [packets / f"{i:012x}..{'f' * 12}" for i in range(KEEP)]  # older than any packet of this run
+    for folder in mine:
+        folder.mkdir()
+        (folder / "packet.json").write_text("{}")
+        os.utime(folder / "packet.json", (1_000_000_000, 1_000_000_000))
+
+    async def work(client):
+        tools = {t.name: t.annotations for t in (await client.list_tools()).tools}
+        built = await client.call_tool("delta_packet", {"repo": str(builder.path), "base": base, "head": "main"})
+        return tools, built
+
+    try:
+        tools, built = scratch_server.run(work)
+        assert built.is_error is False, text_of(built)
+        assert not mine[0].exists()  # the oldest went: the call removed what it did not write
+    finally:
+        for folder in mine:
+            shutil.rmtree(folder, ignore_errors=True)
+    assert {name for name, hints in tools.items() if hints.destructive_hint} == {"delta_packet", "dossier_build"}
+    for name, hints in tools.items():
+        if hints.read_only_hint:  # a reader changes nothing: never destructive, and idempotent
+            assert hints.destructive_hint is False and hints.idempotent_hint is True, name
+        else:  # a writer claims no idempotence: dossier_build asks trackers whose answers change
+            assert hints.idempotent_hint is not True, name

@@ -83,7 +83,7 @@ def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
         input_schema=row.listed_schema(worktree),
         output_schema=row.output_schema(),
         annotations=types.ToolAnnotations(
-            title=row.title, read_only_hint=read, destructive_hint=False,
+            title=row.title, read_only_hint=read, destructive_hint=row.destructive and not read,
             idempotent_hint=True if read else None, open_world_hint=row.open_world),
     )
 
