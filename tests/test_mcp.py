@@ -126,7 +126,7 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
         assert tool.output_schema == row.output_schema()
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
         assert tool.annotations.read_only_hint is (row.authority == "read"), tool.name
-        assert tool.annotations.destructive_hint is False
+        assert tool.annotations.destructive_hint is row.destructive, tool.name  # only what removes what it did not write
         # OpenAI's function calling refuses a description over 1,024 characters; Claude Code cuts
         # descriptions and the server's instructions at 2,048
         assert len(tool.description) <= 1024, (tool.name, len(tool.description))
