@@ -29,6 +29,17 @@ def test_home_paths_collapse_to_tilde(home):
     assert sanitize(f"{home}-backup/x") == f"{home}-backup/x"
 
 
+def test_a_path_that_only_holds_the_home_folders_path_inside_it_is_shown_as_it_is(home):
+    """docs/tools.md: a home path becomes `~` where a path starts with it. One that holds it
+    further in is another folder (a server rooted at `/tmp/x/root` of a user whose home is
+    `/root`): collapsed, a message named `/tmp/x~`, a folder that is not there."""
+    assert sanitize(f"outside the roots (/srv{home}) given /srv{home}/repo") == \
+        f"outside the roots (/srv{home}) given /srv{home}/repo"
+    assert sanitize(f"a.{home}/x b-{home} c_{home} d~{home} e\\{home}") == f"a.{home}/x b-{home} c_{home} d~{home} e\\{home}"
+    # where a path starts after a quote, a bracket, an equals sign or a colon, it is the home folder's
+    assert sanitize(f"'{home}/a' ({home}) [{home}/b] x={home}/c at:{home}") == "'~/a' (~) [~/b] x=~/c at:~"
+
+
 @pytest.mark.parametrize("secret", [
     "ghp_0123456789abcdefghijABCDEFGHIJ012345",
     "gho_0123456789abcdefghij0123",

@@ -126,7 +126,7 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
         assert tool.output_schema == row.output_schema()
         jsonschema.Draft202012Validator.check_schema(tool.output_schema)
         assert tool.annotations.read_only_hint is (row.authority == "read"), tool.name
-        assert tool.annotations.destructive_hint is False
+        assert tool.annotations.destructive_hint is row.destructive, tool.name  # only what removes what it did not write
         # OpenAI's function calling refuses a description over 1,024 characters; Claude Code cuts
         # descriptions and the server's instructions at 2,048
         assert len(tool.description) <= 1024, (tool.name, len(tool.description))
@@ -927,7 +927,8 @@ def test_an_http_body_of_millions_of_arrays_is_refused_by_the_guard_with_its_id(
 def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_request(raw_stdio):
     """A message of `MAX_LINE_BYTES` is the server's, its newline no part of it, as an HTTP body
     of that size is (was: -32600 "over 4194304 bytes", with no id). A longer line is read to its
-    end in bounded chunks and answered once, -32600; what follows the bound on that line is
+    end in bounded chunks and answered once, -32600, with the id it opens with (was: none, and
+    the SDK's client waited for its answer for good); what follows the bound on that line is
     dropped, never read as a message of its own."""
     from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
 
@@ -937,7 +938,7 @@ def test_a_message_of_the_bound_is_served_and_a_longer_line_is_one_invalid_reque
     overlong = head + b"x" * (MAX_LINE_BYTES + 1 - len(head)) + smuggled
     just_past = head + b"x" * (MAX_LINE_BYTES + 1 - len(head) - len(tail)) + tail  # its newline is the next byte
     answers = raw_stdio([exact, overlong, just_past, b'{"jsonrpc":"2.0","id":6,"method":"ping"}'], {5, 6})
-    assert [a.get("id") for a in answers] == [5, None, None, 6], [(a.get("id"), a.get("error")) for a in answers]
+    assert [a.get("id") for a in answers] == [5, 5, 5, 6], [(a.get("id"), a.get("error")) for a in answers]
     assert answers[0]["result"] == {}
     assert answers[1]["error"]["code"] == -32600 and "over" in answers[1]["error"]["message"]
 

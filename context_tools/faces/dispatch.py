@@ -195,6 +195,8 @@ class Executor:
             message += (" - pass `repo`: the path of a Git repository on the server's machine, under one of "
                         f"its roots ({self.roots.describe()})")
         envelope = error_envelope(command_id, exc.code, message, **extra)
+        if self.ceiling is not None:
+            envelope = error_within(envelope, self.ceiling)
         return Reply(command_id, envelope, envelope, error=exc)
 
     def _apply_ceiling(self, reply: Reply, ceiling: int) -> None:
@@ -238,6 +240,30 @@ class Executor:
             if typed is not None and reply.error is not None and typed.code == reply.error.code:
                 return  # the command met the same fault (the store's map, no room under the limit)
             print(f"rennet: receipt not recorded: {sanitize_line(str(typed or exc))}", file=sys.stderr)
+
+
+def error_within(envelope: dict[str, Any], ceiling: int) -> dict[str, Any]:
+    """An error envelope held to the reply ceiling: its message cut (then, for a tool no tool
+    has, the name it echoes as its command), with `…`, until the whole fits. A message is short
+    in characters, but it names what the client sent, a character of which JSON may spell in six
+    bytes; an error is never spilled, since a client that cannot read files would lose its code."""
+    if len(encode_json(envelope)) <= ceiling:
+        return envelope
+    error = envelope["error"] = dict(envelope["error"])
+    for place, key in ((error, "message"), (envelope, "command")):
+        text = place[key]
+        kept, longest = 0, len(text)  # the longest beginning of the text that fits: found by halves
+        while kept < longest:
+            middle = (kept + longest + 1) // 2
+            place[key] = text[:middle] + "…"
+            if len(encode_json(envelope)) <= ceiling:
+                kept = middle
+            else:
+                longest = middle - 1
+        place[key] = text[:kept] + "…"
+        if len(encode_json(envelope)) <= ceiling:
+            break
+    return envelope
 
 
 def _spill_error(exc: OSError, home: Path) -> RennetError:

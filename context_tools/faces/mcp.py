@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 from context_tools.faces.argument_types import as_declared
 from context_tools.faces.call_stops import CallStops
 from context_tools.faces.declared_roots import DeclaredRoots
-from context_tools.faces.dispatch import Executor, encode_wire
+from context_tools.faces.dispatch import Executor, encode_wire, error_within
 from context_tools.faces.in_flight import held_to_its_end
 from context_tools.faces.index_calls import IndexCalls, repository_named, wait_for
 from context_tools.faces.readers import ReaderPool
@@ -83,7 +83,7 @@ def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
         input_schema=row.listed_schema(worktree),
         output_schema=row.output_schema(),
         annotations=types.ToolAnnotations(
-            title=row.title, read_only_hint=read, destructive_hint=False,
+            title=row.title, read_only_hint=read, destructive_hint=row.destructive and not read,
             idempotent_hint=True if read else None, open_world_hint=row.open_world),
     )
 
@@ -191,7 +191,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             # the client's string, which may hold anything (a lone surrogate, megabytes): escaped and cut
             shown = name[:80].encode("utf-8", "backslashreplace").decode()
             payload = error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first")
-            return reply_of(payload, ok=False)
+            return reply_of(payload if executor.ceiling is None else error_within(payload, executor.ceiling), ok=False)
         # counted before this coroutine first awaits: in the order requests came (index_calls)
         repository = repository_named(params.arguments)
         indexing = index_calls.begin(repository) if row.authority != "read" else None

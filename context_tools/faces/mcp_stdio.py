@@ -127,7 +127,7 @@ def check_line(line: bytes) -> tuple[JSONRPCMessage, None] | tuple[None, tuple[R
     import mcp_types as types
 
     if len(line) > MAX_LINE_BYTES:
-        return None, (None, INVALID_REQUEST, f"Invalid Request: message over {MAX_LINE_BYTES} bytes")
+        return None, (head_id(line), INVALID_REQUEST, f"Invalid Request: message over {MAX_LINE_BYTES} bytes")
     shape = Shape(line)
     if shape.deepest > MAX_DEPTH or shape.containers > MAX_CONTAINERS:
         try:
@@ -153,6 +153,47 @@ def check_line(line: bytes) -> tuple[JSONRPCMessage, None] | tuple[None, tuple[R
         return types.jsonrpc_message_adapter.validate_python(doc, by_name=False), None
     except Exception:  # pydantic's ValidationError: not a JSON-RPC message
         return None, (_id_of(doc), INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+HEAD_BYTES = 1 << 16  # of a message too long to parse, how much is read for its id
+
+
+def head_id(line: bytes) -> RequestId | None:
+    """The id of a message too long to parse whole, read from the members its object opens with,
+    up to the first whose value is an array or an object (a client writes `jsonrpc`, `id` and
+    `method` before `params`, as the SDKs do), within its first HEAD_BYTES; None where it is not
+    there. Answered with no id, the SDK's client waited for its request's answer for good."""
+    text = line[:HEAD_BYTES].decode("utf-8", "replace")
+    decoder = json.JSONDecoder()
+    at = _blank_past(text, 0)
+    if not text.startswith("{", at):
+        return None
+    at += 1
+    try:
+        while True:
+            key, at = decoder.raw_decode(text, _blank_past(text, at))
+            at = _blank_past(text, at)
+            if not isinstance(key, str) or not text.startswith(":", at):
+                return None
+            at = _blank_past(text, at + 1)
+            if text.startswith(("{", "["), at):  # the params: the id comes before them or not at all
+                return None
+            value, at = decoder.raw_decode(text, at)
+            if key == "id":
+                return _id_of({"id": value})
+            at = _blank_past(text, at)
+            if not text.startswith(",", at):
+                return None
+            at += 1
+    except (ValueError, RecursionError):  # the head cut inside a value, or not JSON
+        return None
+
+
+def _blank_past(text: str, at: int) -> int:
+    """Where JSON's blanks starting at `at` end."""
+    while at < len(text) and text[at] in " \t\n\r":
+        at += 1
+    return at
 
 
 def _with_long_integers(line: bytes) -> object:
@@ -372,6 +413,7 @@ async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None]
     drained = anyio.Event()
 
     admission: Admission[SessionMessage] = Admission()  # requests read and not answered yet
+    refusals: set[int] = set()  # the reader's own answers to lines it refused, on their way out
     changes = _Changes()
     read_all = False
 
@@ -423,8 +465,10 @@ async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None]
                     continue
                 rid, code, text = checked[1]
                 reply = types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=text))
+                refusal = SessionMessage(reply)
+                refusals.add(id(refusal))  # alive until written: its id names no other message meanwhile
                 try:
-                    await replies.send(SessionMessage(reply))
+                    await replies.send(refusal)
                 except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                     handing.cancel_scope.cancel()
                     return
@@ -448,7 +492,11 @@ async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None]
                     line = _encoded(message)
                     if line is not None:
                         await writing.run(partial(_written, stdout, line))
-                    if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
+                    if id(session_message) in refusals:
+                        # a line the reader refused was never taken in flight, whatever id it names: its
+                        # answer frees no place of a request under that id, still unanswered
+                        refusals.discard(id(session_message))
+                    elif isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) and message.id is not None:
                         admission.answered(coerce_request_id(message.id))
                         changes.tell()
         except (BrokenPipeError, ConnectionResetError):  # the client closed its end: no answer reaches it now

@@ -118,6 +118,9 @@ class Command(msgspec.Struct, frozen=True):
     # is derived, so loading the registry stays cheap); one schema serves MCP and the shipped files.
     output: tuple[type | str, ...] = ()
     open_world: bool = False  # reaches beyond the machine (a tracker's API): MCP's openWorldHint
+    # removes or overwrites what earlier calls wrote (the user's own on the CLI too), beyond
+    # adding to the store: MCP's destructiveHint, which a client may read to ask before a call
+    destructive: bool = False
     # Input fields left out of the MCP tool's input schema: the user's own settings an agent may
     # not set, or the terminal's (a progress bar). Sent anyway, the handler decides (refused, or
     # of no effect there); an agent is not shown what it cannot use.

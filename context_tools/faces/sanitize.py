@@ -51,7 +51,8 @@ def _home_pattern() -> re.Pattern[str] | None:
     home = os.path.expanduser("~").rstrip("/")
     if not home or home == "/" or home == "~":
         return None
-    return re.compile(re.escape(home) + r"(?=/|$|[\s\"'`:;,)\]])")
+    # where a path starts, not inside another's: `/srv/home/alice/x` is no path under `/home/alice`
+    return re.compile(r"(?<![\w./\\~-])" + re.escape(home) + r"(?=/|$|[\s\"'`:;,)\]])")
 
 
 def sanitize(text: str) -> str:

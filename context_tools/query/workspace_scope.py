@@ -13,8 +13,9 @@ Freshness of a workspace answer:
   `workspace:<name>`, `rev` the members' revs (distinct, comma-joined), `pinned_oid` a
   SHA-256 over the members' `name oid` lines and `current_oid` the same digest over what
   their revs resolve to now (None when one no longer resolves), so the two are equal
-  exactly when every member is current; `status` is `stale` if any member is stale,
-  else `unknown` if any is unknown (or there are no members), else `current`;
+  exactly when every member's rev still resolves to its pin; `status` is `stale` if any member
+  is stale, else `unknown` if any is unknown (or there are no members), else `dirty` if any
+  member's checkout differs from its pin (else `partial` if one is), else `current`;
   `indexed_at` is the newest member's; `fingerprint` is the workspace binding below.
 
 Cursors of a workspace answer are bound to a SHA-256 over the workspace name and every
@@ -223,6 +224,11 @@ def _overall(name: str, opened: list[OpenMember]) -> Freshness:
         status = "unknown"
         reason = f"{len(unknown)} of {len(fresh)} members unknown: " + "; ".join(
             f"{f.member}: {f.reason}" for f in unknown)
+    elif short := [f for f in fresh if f.status != "current"]:  # dirty, partial: as each member's says
+        status = "dirty" if any(f.status == "dirty" for f in short) else short[0].status
+        reason = (f"all {len(fresh)} members still resolve to their pinned commits, but {len(short)} of them "
+                  "answer from a commit their checkout no longer matches or holds whole: "
+                  + "; ".join(f"{f.member}: {f.status}" for f in short))
     else:
         status, reason = "current", f"all {len(fresh)} members still resolve to their pinned commits"
     current: str | Unknown = Unknown("not_applicable", "a member's rev no longer resolves" if fresh else "no members")

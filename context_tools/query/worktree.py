@@ -116,17 +116,9 @@ def dirty_state(snap: Snapshot) -> WorktreeState | None:
     read for is on the snapshot's commit and its working tree differs; None otherwise (a bare
     repository, another commit checked out, a clean working tree, or a repository whose index
     was never written: its commits were made without a checkout, so there is none to compare)."""
-    from indexer.git.worktree import count_changed
+    from indexer.git.worktree import changed_on
 
-    repo = snap.repo
-    try:
-        if repo.is_bare or not repo.workdir or repo.head_is_unborn or str(repo.head.target) != snap.oid:
-            return None
-        if not os.path.exists(os.path.join(repo.path, "index")):
-            return None
-        changed = count_changed(repo)
-    except Exception:  # a checkout git cannot read the status of: freshness says what it knows
-        return None
+    changed = changed_on(snap.repo, snap.oid)
     if not changed:
         return None
     return WorktreeState("dirty", snap.oid, not_assessed("the working tree was not read; pass --worktree to "

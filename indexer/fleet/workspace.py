@@ -95,7 +95,7 @@ class Member:
     indexed_at: str
 
 
-FreshnessStatus = Literal["current", "stale", "unknown"]
+FreshnessStatus = Literal["current", "stale", "unknown", "dirty"]
 
 
 @dataclass(frozen=True)
@@ -340,8 +340,10 @@ def _remote_url(repo) -> str | None:
 
 # --- freshness and overview ------------------------------------------------------------------
 
-def freshness(member: Member | MemberRecord) -> MemberFreshness:
-    """What the member's rev resolves to now against the pinned OID."""
+def freshness(member: Member | MemberRecord, checkout: bool = False) -> MemberFreshness:
+    """What the member's rev resolves to now against the pinned OID; with `checkout`, `dirty`
+    when it is current but the checkout has that commit checked out and its working tree differs
+    (as an answer read from the member says)."""
     from indexer.git import read as gitread
 
     try:
@@ -353,6 +355,12 @@ def freshness(member: Member | MemberRecord) -> MemberFreshness:
     except RennetError as exc:
         return MemberFreshness("unknown", None, f"{member.rev} no longer resolves ({exc.code})")
     if current == member.oid:
+        from indexer.git.worktree import changed_on
+
+        changed = changed_on(repo, current) if checkout else 0
+        if changed:
+            return MemberFreshness("dirty", current, f"{member.rev} still resolves to the pinned commit, but the "
+                                                     f"checkout's working tree differs from it ({changed} paths)")
         return MemberFreshness("current", current, f"{member.rev} still resolves to the pinned commit")
     return MemberFreshness("stale", current,
                            f"{member.rev} moved to {current[:12]} since it was pinned; "
@@ -383,7 +391,7 @@ def overview(store, name: str) -> WorkspaceOverview:
     statuses = []
     for m in ws.members:
         record = _record_of(store, m)
-        fresh = freshness(m)
+        fresh = freshness(m, checkout=True)
         if record is None and fresh.status != "unknown":
             fresh = MemberFreshness("unknown", fresh.current_oid,
                                     f"pinned snapshot {m.oid[:12]} is not in the store; add the member again")

@@ -187,6 +187,21 @@ def count_changed(repo: pygit2.Repository) -> int:
     return len(status_paths(repo))
 
 
+def changed_on(repo: pygit2.Repository, oid: str) -> int:
+    """How many paths `git status` lists when the checkout at `repo` has the commit `oid` checked
+    out; 0 when it has not (a bare repository, another commit, no commit yet), when its index was
+    never written (a history made without a checkout has none to compare) or when git cannot
+    read its status. Every freshness that says a commit's answer is `current` asks it."""
+    try:
+        if repo.is_bare or not repo.workdir or repo.head_is_unborn or str(repo.head.target) != oid:
+            return 0
+        if not os.path.exists(os.path.join(repo.path, "index")):
+            return 0
+        return count_changed(repo)
+    except Exception:  # a checkout git cannot read the status of: the commit's freshness stands
+        return 0
+
+
 # --- one path ------------------------------------------------------------------------------
 
 class _Seen(NamedTuple):

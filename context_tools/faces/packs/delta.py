@@ -246,6 +246,9 @@ ROWS = (
         input=DeltaPacketInput,
         handler=packet_handler,
         authority="write",  # writes the packet's folder and may index snapshots
+        # its range's packet.json is written over, and all but the newest 64 range folders
+        # (`rennet delta`'s too) are removed (delta/folders.py)
+        destructive=True,
         exposure=Exposure(cli=False, agent=True),  # on the CLI, `rennet delta` prints the packet itself
         maturity="stable",
         caps={**CAPS, "summary_files": 30},

@@ -174,6 +174,8 @@ ROWS = (
         input=DossierBuildInput,
         handler=build_handler,
         authority="write",  # persists the dossier in the store
+        # the dossiers of the change's older patchsets past the newest kept are removed (persist.sweep)
+        destructive=True,
         exposure=Exposure(cli=True, agent=True),
         maturity="stable",
         title="Dossier of a range",

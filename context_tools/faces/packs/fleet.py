@@ -101,7 +101,7 @@ class MemberStatusData(msgspec.Struct):
     pinned_oid: str
     fingerprint: str
     current_oid: str | Unknown
-    freshness: Literal["current", "stale", "unknown"]
+    freshness: Literal["current", "stale", "unknown", "dirty"]
     reason: str
     files: int | Unknown
     packages: list[str]
@@ -237,7 +237,7 @@ def status_handler(input: StatusInput, ctx) -> Result:
                                 s.freshness.status, s.freshness.reason,
                                 s.files if s.files is not None else Unknown("not_assessed", s.freshness.reason),
                                 s.packages) for s in ov.members]
-    counts = {k: sum(1 for m in members if m.freshness == k) for k in ("current", "stale", "unknown")}
+    counts = {k: sum(1 for m in members if m.freshness == k) for k in ("current", "stale", "unknown", "dirty")}
     page_items, page = ctx.page(members, cap="members", limit=input.limit, cursor=input.cursor,
                                 binding=_digest(f"workspace:{ov.name}@{ov.updated_at}"))
     edge_cap = ctx.cap("edges")
@@ -259,7 +259,8 @@ def render_workspace(result: Result) -> str:
     d = result.data
     if isinstance(d, StatusData):
         lines = [f"workspace {shown_own(d.name)}: {sum(d.counts.values())} members "
-                 f"({d.counts['current']} current, {d.counts['stale']} stale, {d.counts['unknown']} unknown)"]
+                 f"({d.counts['current']} current, {d.counts['stale']} stale, {d.counts['unknown']} unknown"
+                 + (f", {d.counts['dirty']} dirty" if d.counts.get("dirty") else "") + ")"]
         for m in d.members:
             lines.append(f"  {shown_own(m.name):<20} {m.freshness:<8} {shown_own(m.rev)} @ {m.pinned_oid[:12]}  "
                          f"{shown_own(m.path)}")

@@ -44,7 +44,7 @@ class IndexedRev(msgspec.Struct):
     rev: str  # as it was indexed (a branch, a tag, HEAD, a sha)
     pinned_oid: str
     current_oid: str | Unknown  # what the rev resolves to now; unknown when it no longer resolves
-    status: str  # current | stale | unknown, as in every answer's freshness
+    status: str  # current | stale | unknown | dirty, as every answer read from it says in its freshness
     indexed_at: str | Unknown
 
 
@@ -94,6 +94,7 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
     import hashlib
 
     from indexer.git import read as gitread
+    from indexer.git.worktree import changed_on
     from indexer.store.records import indexed_at_in, pin_key, pinned_in, repo_key
 
     repo = gitread.open_repo(input.repo)
@@ -110,12 +111,17 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
                 pins.append((bytes(k)[len(prefix):].decode(), pinned_in(bytes(v), bytes(k), store.home)))
         stamps = {oid: txn.get(repo_key(repo_id, oid)) for _, oid in pins}
     revs = []
+    dirty: dict[str, bool] = {}  # commit -> is it checked out with a working tree that differs: one status a call
     for rev, oid in sorted(pins):
         try:
             current: str | None = gitread.resolve_rev(repo, rev)
         except Exception:  # a rev that no longer resolves is reported, not an error
             current = None
         status = "unknown" if current is None else ("current" if current == oid else "stale")
+        if status == "current":  # as every answer read from it would say (`freshness_of`)
+            if oid not in dirty:
+                dirty[oid] = changed_on(repo, oid) > 0
+            status = "dirty" if dirty[oid] else status
         stamp = stamps.get(oid)
         stamped = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
         indexed_at = stamped or Unknown("not_recorded", "the store holds no indexing time for this snapshot")
