@@ -1014,6 +1014,86 @@ def test_the_declared_roots_are_asked_once_a_session_until_they_change(world: Wo
     assert len(asked) == 2
 
 
+def test_calls_sent_at_once_ask_the_declared_roots_once(world: World):
+    """An agent's parallel calls, each naming a path, while the session's roots are not known
+    yet: one asks the client, the others wait for its answer (each asked on its own before)."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    asked = []
+
+    async def roots(context):
+        asked.append(1)
+        await anyio.sleep(0.5)  # the other calls arrive while the client answers
+        return types.ListRootsResult(roots=[types.Root(uri=Path(world.repo).as_uri())])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", "/"],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+    replies: list = []
+
+    async def work():
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            async def one(name: str) -> None:
+                replies.append(await client.call_tool("context_symbol", {"repo": world.repo, "name": name}))
+
+            async with anyio.create_task_group() as group:
+                for name in ("Flask",) * 6:
+                    group.start_soon(one, name)
+
+    anyio.run(work)
+    assert len(replies) == 6 and all(reply.is_error is False for reply in replies), [r.content[0].text[:200] for r in replies]
+    assert len(asked) == 1
+
+
+def test_a_call_waiting_on_anothers_ask_of_the_roots_asks_itself_once_that_one_is_cancelled(world: World):
+    """The call that asked the client's roots is cancelled before the answer: a call that was
+    waiting for that answer asks again, and obeys the roots the client declares to it (here
+    narrowed past the repository), rather than going on with none."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    asked: list[int] = []
+    first_asked = anyio.Event()
+
+    async def roots(context):
+        asked.append(1)
+        if len(asked) == 1:
+            first_asked.set()
+            await anyio.sleep(60)  # the first ask is not answered before its call is cancelled
+        return types.ListRootsResult(roots=[types.Root(uri=ROOT.as_uri())])
+
+    params = StdioServerParameters(command=PY, args=["-m", "context_tools.faces.cli", "mcp", "--root", "/"],
+                                   env=cli_env(world.store), cwd=str(ROOT))
+
+    async def work():
+        async with Client(params, list_roots_callback=roots, mode="legacy") as client:
+            call = {"repo": world.repo, "name": "Flask"}
+            first_scope = anyio.CancelScope()
+            later: list = []
+
+            async def first() -> None:
+                with first_scope:
+                    await client.call_tool("context_symbol", call)
+
+            async def waiting() -> None:
+                later.append(await client.call_tool("context_symbol", call))
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(first)
+                with anyio.fail_after(30):
+                    await first_asked.wait()
+                group.start_soon(waiting)
+                await anyio.sleep(0.5)  # the second call waits on the first's ask
+                first_scope.cancel()  # the SDK sends notifications/cancelled for it
+            return later[0]
+
+    reply = anyio.run(work)
+    assert reply.structured_content["error"]["code"] == "forbidden"
+    assert len(asked) == 2
+
+
 def test_roots_answered_after_the_client_said_they_changed_are_asked_again(world: World):
     """A client saying its roots changed while the server waits for its list: that answer serves
     the call that asked, and is not kept, so the next call asks again and gets the roots as
