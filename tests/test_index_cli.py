@@ -131,6 +131,18 @@ def test_a_rev_naming_a_tree_or_blob_says_what_it_names(tmp_path, verb, rev, nam
     assert out.stderr.strip().splitlines() == [f"rennet: unknown_rev: {rev!r} names {named} ({oid}), not a commit"]
 
 
+@pytest.mark.parametrize("verb", [("index", "{file}"), ("context", "overview", "--repo", "{file}")])
+def test_a_repo_that_is_a_file_is_not_a_repository(tmp_path, verb):
+    # was: served as the repository around it, under the file's name
+    b = RepoBuilder(tmp_path / "repo")
+    b.commit({"pkg/a.py": "def f():\n    return 1\n"})
+    file = b.path / "notes.txt"  # a file in the repository's working tree
+    file.write_text("x\n")
+    out = rennet(*(a.format(file=file) for a in verb), "--json", home=tmp_path / "home")
+    assert out.returncode == 1 and json.loads(out.stdout)["error"]["code"] == "not_a_repository"
+    assert out.stderr.splitlines() == [f"rennet: not_a_repository: {file} is a file, not a repository's folder"]
+
+
 def test_a_tag_stating_another_type_than_its_target_says_what_the_target_is(tmp_path):
     b = RepoBuilder(tmp_path / "repo")
     b.commit({"pkg/a.py": "def f():\n    return 1\n"})

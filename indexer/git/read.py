@@ -50,6 +50,10 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
         raise gone
     if not os.path.exists(path):
         raise NotARepository(f"{path} does not exist")
+    if os.path.isfile(path) and os.path.basename(path) != ".git":  # a `.git` file names a git directory
+        # git reads no repository from a file (`git -C FILE` refuses it); discovery from one would
+        # serve the repository around it under the file's name
+        raise NotARepository(f"{path} is a file, not a repository's folder")
     try:
         found = pygit2.discover_repository(path)
     except pygit2.GitError as exc:
