@@ -353,11 +353,66 @@ def forged(body: bytes) -> str:
 @given(st.one_of(st.text(max_size=400), hostile_bytes.map(forged),
                  st.integers(2, 80).map(lambda n: forged(b"[" * n + b"]" * n)),
                  st.integers(1, 60).map(lambda n: forged(b'{"o":' * n + b"0" + b"}" * n))))
+@example(forged(b'{"o":-1,"s":"ffffffffffff","d":"dddddddddddd"}'))  # verifying, each field of another kind
+@example(forged(b'{"o":"1","s":"ffffffffffff","d":"dddddddddddd"}'))
+@example(forged(b'{"o":1.5,"s":"ffffffffffff","d":"dddddddddddd"}'))
+@example(forged(b'{"o":null,"s":"ffffffffffff","d":"dddddddddddd"}'))
 def test_a_cursor_is_an_offset_or_bad_cursor(cursor):
     try:
-        assert decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING) >= 0
+        offset = decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING)
     except BadCursor as exc:
         assert exc.code == "bad_cursor"
+    else:
+        assert type(offset) is int and offset >= 0
+
+
+def _flat(offset: int, length: int) -> str:
+    """A verifying cursor of `length` characters: its one object padded with blanks."""
+    body = b'{"o":%d,"s":"ffffffffffff","d":"dddddddddddd"' % offset
+    size = (length - 1 - 24) * 3 // 4  # the payload's bytes, its base64 unpadded, then `.` and the mac
+    cursor = forged(body + b" " * (size - len(body) - 1) + b"}")
+    assert len(cursor) == length
+    return cursor
+
+
+def test_a_cursor_of_256_characters_is_read_and_one_longer_is_bad_cursor():
+    """docs/security.md: a cursor over 256 characters is `bad_cursor` whatever it holds."""
+    assert decode_cursor(_flat(7, 256), command=COMMAND, input_digest=DIGEST, binding=BINDING) == 7
+    with pytest.raises(BadCursor, match="malformed"):
+        decode_cursor(_flat(7, 257), command=COMMAND, input_digest=DIGEST, binding=BINDING)
+
+
+def test_a_payload_nested_past_its_one_object_is_bad_cursor():
+    """docs/security.md: a payload nested deeper than its one object is `bad_cursor`, though
+    its mac verifies and its fields are an offset and the prefixes."""
+    head = b'{"o":3,"s":"ffffffffffff","d":"dddddddddddd"'
+    assert decode_cursor(forged(head + b',"x":1}'), command=COMMAND, input_digest=DIGEST, binding=BINDING) == 3
+    for deeper in (b',"x":[1]}', b',"x":{}}', b',"x":{"y":[1]}}'):
+        with pytest.raises(BadCursor, match="malformed"):
+            decode_cursor(forged(head + deeper), command=COMMAND, input_digest=DIGEST, binding=BINDING)
+
+
+def test_a_cursor_of_another_query_or_snapshot_is_bad_cursor_past_the_prefixes_it_holds():
+    """The payload holds 12 characters of the query's digest and of the snapshot's fingerprint;
+    a query or snapshot that shares them is still another, and its cursor does not verify."""
+    cursor = encode_cursor(40, command=COMMAND, input_digest=DIGEST, binding=BINDING)
+    for digest, binding in ((DIGEST[:12] + "e" * 52, BINDING), (DIGEST, BINDING[:12] + "e" * 52)):
+        with pytest.raises(BadCursor, match="does not verify"):
+            decode_cursor(cursor, command=COMMAND, input_digest=digest, binding=binding)
+
+
+def test_a_cursor_past_the_end_of_its_collection_is_bad_cursor():
+    """A verifying cursor that points past the last item is refused, not answered with an
+    empty page; one at an item is read from there."""
+    from context_tools.faces.pages import cut_page
+
+    items = list(range(5))
+    at = dict(command=COMMAND, input_digest=DIGEST, binding=BINDING)
+    page, _ = cut_page(items, size=2, cursor=encode_cursor(4, **at), **at)
+    assert page == [4]
+    assert cut_page(items, size=2, cursor=encode_cursor(0, **at), **at)[0] == [0, 1]  # offsets count from 0
+    with pytest.raises(BadCursor, match="past the end"):
+        cut_page(items, size=2, cursor=encode_cursor(6, **at), **at)
 
 
 def test_a_cursor_issued_here_still_decodes():
