@@ -453,6 +453,20 @@ def test_rennet_call_prints_exactly_one_envelope(tmp_path_factory, text):
     assert code in (1, 2) and "Traceback" not in err and "internal_error" not in err
 
 
+def test_rennet_call_reads_json_input_up_to_4_mib(tmp_path):
+    """docs/security.md: `rennet call`'s JSON is read up to 4 MB (4 MiB): at the bound it is
+    decoded and checked against the command's input, a byte more is refused unread."""
+    bound = 4 * 1024 * 1024
+    head = '{"repo": "no/such/repo", "name": "'
+    at = head + "a" * (bound - len(head) - 2) + '"}'
+    assert len(at.encode()) == bound
+    for text, larger in ((at, False), (at + " ", True)):
+        code, out, err = run_call(["call", "--store", str(tmp_path / "home"), "context.symbol", text])
+        error = json.loads(out)["error"]
+        assert code == 1 and error["code"] == "bad_input", error
+        assert (f"larger than {bound} bytes" in error["message"]) is larger, error["message"]
+
+
 # --- tracker answers: a fact, the dossier goes on --------------------------------------------
 
 class RawJira:
