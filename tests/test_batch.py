@@ -191,6 +191,20 @@ def test_one_writer_at_a_time(tmp_path):
     assert json.loads(done.stdout.splitlines()[-1])["error"]["code"] == "store_locked"
 
 
+def test_batch_jobs_are_its_words_or_pairs_options_but_not_both(tmp_path):
+    """docs/cli.md: a positional field is also an option of its name: `rennet batch --pairs
+    R@REV ...` runs the jobs `rennet batch R@REV ...` does; given both ways, it is a usage error."""
+    builder, _ = _history(tmp_path / "repo", commits=1, files=1)
+    home = tmp_path / "store"
+    by_word = rennet(home, "batch", f"{builder.path}@main", "--json")
+    by_option = rennet(home, "batch", "--pairs", f"{builder.path}@main", "--json")
+    assert by_word.returncode == by_option.returncode == 0, by_option.stdout + by_option.stderr
+    jobs = [[j["oid"] for j in _lines(done.stdout)[0] if j["ok"]] for done in (by_word, by_option)]
+    assert jobs[0] == jobs[1] and len(jobs[0]) == 1, jobs
+    both = rennet(home, "batch", f"{builder.path}@main", "--pairs", f"{builder.path}@main")
+    assert both.returncode == 2 and "not both" in both.stderr, both.stderr
+
+
 def test_bad_batch_input(tmp_path):
     builder, _ = _history(tmp_path / "repo", commits=1, files=1)
     home = tmp_path / "store"

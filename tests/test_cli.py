@@ -237,6 +237,23 @@ def test_a_usage_error_shows_the_arguments_it_quotes_escaped(world: World):
     assert p.stderr.splitlines() == ["rennet: unrecognized arguments: x\\u202ey\\x1b[2Jz rennet: ok (see --help)"]
 
 
+def test_no_arguments_print_the_help_and_exit_2(world: World):
+    """`rennet` alone is a usage error (exit 2): the help, which lists every command, on stderr."""
+    p = rennet()
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("usage: rennet") and "commands, in the order you meet them:" in p.stderr
+
+
+def test_a_bad_rennet_limits_is_told_before_any_work(tmp_path, world: World):
+    """docs/limits.md: a `$RENNET_LIMITS` that is no setting is `bad_input` naming it, told before
+    any work: before the repository a command names is looked for, whichever command it is."""
+    env = {**cli_env(str(tmp_path / "home")), "RENNET_LIMITS": "nonsense=1"}
+    for args in (("index", str(tmp_path / "nowhere")), ("context", "symbol", "X", "--repo", str(tmp_path / "nowhere"))):
+        p = run_cli(*args, "--json", env=env, timeout=120)
+        error = json.loads(p.stdout)["error"]
+        assert p.returncode == 1 and error["code"] == "bad_input" and "RENNET_LIMITS" in error["message"], (args, error)
+
+
 def test_out_of_range_value_is_bad_input_exit_1(world: World):
     p = rennet("context", "file", "src/webapp/app.py", "--limit", "0", "--repo", world.repo, "--json",
                "--store", world.store)
@@ -265,10 +282,11 @@ def test_call_rejects_bad_input_with_a_typed_error(payload, code, world: World):
 def test_a_usage_error_of_call_is_its_envelope_with_bad_input_and_exit_2(world: World):
     """`rennet call` answers in its envelope on every path (docs/security.md), a usage error too:
     the input it was given is what is wrong, so its code is `bad_input`; the exit stays 2."""
-    p = rennet("call", "context.file", "{}", "one too many", "--store", world.store)
-    assert p.returncode == 2 and len(p.stdout.splitlines()) == 1
-    envelope = json.loads(p.stdout)
-    assert envelope["command"] == "context.file" and envelope["error"]["code"] == "bad_input"
+    for args in (("context.file", "{}", "one too many"), ("--bogus", "context.file", "{}")):
+        p = rennet("call", *args, "--store", world.store)
+        assert p.returncode == 2 and len(p.stdout.splitlines()) == 1
+        envelope = json.loads(p.stdout)  # named by the command id, whatever option comes before it
+        assert envelope["command"] == "context.file" and envelope["error"]["code"] == "bad_input", (args, envelope)
 
 
 def test_call_unknown_command(world: World):

@@ -190,6 +190,10 @@ def test_file_start_line_and_binary(client, world):
         client.call("context.file", repo=world.repo, path="src/webapp/nope.py")
     with pytest.raises(BadInput):
         client.call("context.file", repo=world.repo, path="src/webapp/app.py", start_line=99)
+    last = client.call("context.file", repo=world.repo, path="src/webapp/app.py", start_line=13).data.content
+    assert (last.first_line, last.lines) == (13, ["    return 1"])
+    with pytest.raises(BadInput, match="13 lines; start_line 14 is past the end"):  # one past the last line
+        client.call("context.file", repo=world.repo, path="src/webapp/app.py", start_line=14)
 
 
 @pytest.mark.parametrize("path", ["src/webapp", "src/webapp/", "src"])
@@ -284,6 +288,39 @@ def test_a_summary_refuses_a_page_size_without_a_section(client, world):
         with pytest.raises(BadInput, match="`cursor` pages one section"):
             client.call(command, repo=world.repo, cursor="eyJvIjoxfQ.x", **extra)
         assert client.call(command, repo=world.repo, cursor="", **extra).page is None  # an empty cursor is none
+
+
+def test_an_empty_cursor_is_none_the_first_page(client, world):
+    """docs/tools.md: an empty cursor (what some clients send for an argument left out) is no
+    cursor at all: the first page, on every command that pages, never `bad_cursor`."""
+    import msgspec
+
+    for command, args in (("context.file", dict(path="src/webapp/app.py", limit=2)),
+                          ("context.file", dict(path="src/webapp/app.py", start_line=3, limit=2)),
+                          ("context.file", dict(path="src/webapp/app.py", section="outline", limit=1)),
+                          ("context.symbol", dict(name="route", limit=1)),
+                          ("context.references", dict(name="Flask", limit=1)),
+                          ("context.map", dict(budget=700))):
+        plain = client.call(command, repo=world.repo, **args)
+        empty = client.call(command, repo=world.repo, cursor="", **args)
+        assert plain.page is not None and plain.page.truncated, (command, args)
+        assert msgspec.to_builtins((empty.data, empty.page)) == msgspec.to_builtins((plain.data, plain.page))
+
+
+def test_a_map_cursor_past_the_end_of_the_map_is_bad_cursor(client, world):
+    """A cursor that verifies but points past the map's last file is refused, not answered
+    with an empty page (made here as the server makes its own, from the query's digest)."""
+    from context_tools.faces.dispatch import decode_input
+    from context_tools.faces.pages import encode_cursor, input_digest
+    from context_tools.faces.registry import registry
+
+    first = client.call("context.map", repo=world.repo, budget=700)
+    assert first.page.truncated
+    digest = input_digest(decode_input(registry().get("context.map"), {"repo": world.repo, "budget": 700}))
+    at = dict(command="context.map", input_digest=digest, binding=first.freshness.fingerprint)
+    assert client.call("context.map", repo=world.repo, budget=700, cursor=encode_cursor(1, **at)).page.returned
+    with pytest.raises(BadCursor, match="past the end of the map"):
+        client.call("context.map", repo=world.repo, budget=700, cursor=encode_cursor(first.page.total + 1, **at))
 
 
 def test_map_is_ranked_and_fits_the_budget(client, world):

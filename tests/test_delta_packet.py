@@ -190,6 +190,18 @@ def test_any_path_filter_is_a_path_inside_the_repository_or_a_typed_refusal(tmp_
     check()
 
 
+def test_a_name_that_starts_with_two_dots_is_a_path_inside_the_repository(tmp_path):
+    """Only `..` as a whole part climbs out: `..hidden` or `a/..b` name files of the
+    repository, selected as any other."""
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"..hidden/a.py": "a = 1\n", "a/..b": "b\n", "c.py": "c = 1\n"})
+    head = b.commit({"..hidden/a.py": "a = 2\n", "a/..b": "b2\n", "c.py": "c = 2\n"})
+    git = open_repository(tmp_path / "r")
+    assert normalize_paths(git, ["..hidden", "a/..b", "..x/../c.py"]) == ["..hidden", "a/..b", "c.py"]
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=["..hidden", "a/..b"]).packet
+    assert [f.path for f in packet.files] == ["..hidden/a.py", "a/..b"]
+
+
 def test_unrelated_histories_have_no_merge_base(tmp_path):
     b = RepoBuilder(tmp_path / "r")
     b.commit({"a.txt": "a\n"})

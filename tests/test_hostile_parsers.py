@@ -13,7 +13,7 @@ import json
 
 import pygit2
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from context_tools.faces.errors import BadCursor
@@ -54,6 +54,45 @@ def test_json_decoding_gives_a_value_or_undecodable(data):
         decode_json(data)
     except Undecodable as exc:
         assert "\n" not in str(exc)
+
+
+def test_a_text_holding_a_lone_surrogate_is_undecodable_and_a_call_of_it_one_envelope():
+    """A str may hold a lone surrogate: Python reads a command line's bytes that are no UTF-8 so
+    (`\\udcff` for 0xff). Decoding it is `Undecodable`, never the codec's own error, so `rennet
+    call` answers it in its envelope, `bad_input`, not `internal_error`."""
+    for text in ("\udcff", '{"name": "\udcff"', '["\ud800"'):
+        with pytest.raises(Undecodable) as raised:
+            decode_json(text)
+        assert "\n" not in str(raised.value)
+    code, out, err = run_call(["call", "context.symbol", "\udcff"])
+    assert code == 1 and len(out.splitlines()) == 1, (out, err)
+    assert json.loads(out)["error"]["code"] == "bad_input" and "Traceback" not in err
+
+
+def test_a_recursion_error_a_decoder_meets_near_the_stack_s_end_is_undecodable():
+    """Counted first, a text within the limit may still meet the end of the interpreter's stack
+    when the caller's own stack is nearly spent; the decoder's RecursionError is reported as
+    the depth limit is, a one-line `Undecodable`, never the RecursionError itself."""
+    import sys
+
+    json_text, toml_text = "[" * 100 + "]" * 100, "x = " + "[" * 30 + "]" * 30
+    for decoder, text in ((decode_json, json_text), (decode_toml, toml_text)):
+        depth = 0
+        frame = sys._getframe()
+        while frame is not None:
+            depth, frame = depth + 1, frame.f_back
+        met = False
+        for left in range(2, 200, 2):  # some stack left, but not enough for the text's levels
+            try:
+                at_stack_depth(sys.getrecursionlimit() - depth - left, lambda: decoder(text))
+            except Undecodable as exc:
+                assert "more than" in str(exc)
+                met = True
+            except RecursionError:  # our frames, before the decoder ran: too close yet
+                continue
+            else:
+                break
+        assert met, decoder
 
 
 @BOUNDED
@@ -115,6 +154,52 @@ def test_the_limits_are_the_documented_ones_to_the_level_and_the_byte():
     assert len(decode_toml(toml)["x"]) == MAX_BYTES - 6
     with pytest.raises(Undecodable, match=f"larger than {MAX_BYTES} bytes"):
         decode_toml(toml + " ")
+    assert len(decode_toml(toml.encode())["x"]) == MAX_BYTES - 6  # read from a file: bytes
+    with pytest.raises(Undecodable, match=f"larger than {MAX_BYTES} bytes"):
+        decode_toml(toml.encode() + b" ")
+
+
+def test_a_toml_str_is_held_to_the_bytes_of_its_utf8_text():
+    """The size limit counts bytes (docs/security.md: 16 MiB): a TOML text handed over as a str
+    (a Rust resolver's Cargo.toml) is held to its UTF-8 bytes as a JSON str is, not to its
+    characters, of which 16 Mi may be four times as many bytes."""
+    from indexer.contract.decode import MAX_BYTES
+
+    wide = "x = '" + "é" * ((MAX_BYTES - 6) // 2) + "'"  # 2 bytes a character: MAX_BYTES in all
+    assert len(wide.encode()) == MAX_BYTES and len(decode_toml(wide)["x"]) == (MAX_BYTES - 6) // 2
+    for over in (wide + " ", "x = '" + "\U0001f600" * (MAX_BYTES // 4) + "'"):
+        with pytest.raises(Undecodable, match=f"larger than {MAX_BYTES} bytes"):
+            decode_toml(over)
+    with pytest.raises(Undecodable, match="larger than 100 bytes"):
+        decode_toml("x = '" + "é" * 48 + "'", max_bytes=100)  # 48 characters, 102 bytes
+
+
+def test_toml_is_utf8_text_or_undecodable():
+    """TOML is UTF-8: bytes that are not are refused, never read in another encoding."""
+    assert decode_toml("x = 'é'".encode()) == {"x": "é"}
+    for data in (b"x = '\xff'", "x = 'é'".encode("latin-1"), "x = 'é'".encode("utf-16")):
+        with pytest.raises(Undecodable, match="^not UTF-8 text$"):
+            decode_toml(data)
+
+
+def test_toml_past_the_limit_is_refused_before_tomllib_reads_it(monkeypatch):
+    """docs/security.md: nesting is counted before decoding and a key of more than 32 dots is
+    refused before tomllib reads it (tomllib spends a square in a key's parts)."""
+    import tomllib
+
+    read: list[str] = []
+    loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda text: read.append(text) or loads(text))
+    key = ".".join(["a"] * 33)  # 32 dots: read, and refused by its tables after
+    for text in (f"{key} = 1\n", f"[{key}]\n"):
+        with pytest.raises(Undecodable, match="more than 32 levels"):
+            decode_toml(text)
+        assert read == [text]
+        read.clear()
+    for text in (f"{key}.a = 1\n", f"[{key}.a]\n", "x = " + "[" * 33 + "]" * 33 + "\n"):
+        with pytest.raises(Undecodable, match="more than 32 levels"):
+            decode_toml(text)
+        assert read == [], text
 
 
 def test_brackets_inside_strings_and_comments_are_text():
@@ -143,6 +228,7 @@ def _depth_as_before(text: str, toml: bool) -> int:
 
 @settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list('[]{}"\\\'#\nax ,')), max_size=80))
+@example('"\\\n[[["')  # a backslash before a line break, inside a JSON string: text as any escape
 def test_the_streamed_depth_is_the_depth_counted_whole(text):
     """Both ways of counting, the text taken out whole (few pieces) and streamed (many), give
     the depth the decoders always counted."""
@@ -180,6 +266,36 @@ def test_counting_the_depth_holds_no_copy_of_the_input(unit, monkeypatch):
     finally:
         tracemalloc.stop()
     assert peak < 32 * 1024
+
+
+def test_a_text_of_262144_pieces_or_more_is_streamed_and_one_of_fewer_counted_whole(monkeypatch):
+    """docs/security.md: counting the depth holds no copy of a text of 262,144 strings, comments
+    and brackets or more, read as a stream; a text of fewer pieces, however long, is taken out
+    whole. Which way each was counted is seen in the stream's pattern being run or not."""
+    from indexer.contract import decode
+
+    streamed: list[str] = []
+
+    class Watched:
+        def __init__(self, name, pattern):
+            self.name, self.pattern = name, pattern
+
+        def finditer(self, text):
+            streamed.append(self.name)
+            return self.pattern.finditer(text)
+
+    monkeypatch.setattr(decode, "_JSON_SCAN", Watched("json", decode._JSON_SCAN))
+    monkeypatch.setattr(decode, "_TOML_SCAN", Watched("toml", decode._TOML_SCAN))
+    pieces = 262_144
+    for count, way in ((pieces - 1, []), (pieces, ["json", "toml"])):
+        streamed.clear()
+        assert decode.json_depth(b"[" * count) == decode.JSON_MAX_DEPTH + 1
+        assert decode.toml_depth("[" * count) == decode.TOML_MAX_DEPTH + 1
+        assert streamed == way, count
+    streamed.clear()  # long, but of few pieces: whole
+    assert decode.json_depth(b'["' + b"a" * (2 * pieces) + b'"]') == 1
+    assert decode.toml_depth("x = ['" + "a" * (2 * pieces) + "']") == 1
+    assert streamed == []
 
 
 # --- manifests: bad_manifest on that file, the others read --------------------------------
@@ -237,11 +353,66 @@ def forged(body: bytes) -> str:
 @given(st.one_of(st.text(max_size=400), hostile_bytes.map(forged),
                  st.integers(2, 80).map(lambda n: forged(b"[" * n + b"]" * n)),
                  st.integers(1, 60).map(lambda n: forged(b'{"o":' * n + b"0" + b"}" * n))))
+@example(forged(b'{"o":-1,"s":"ffffffffffff","d":"dddddddddddd"}'))  # verifying, each field of another kind
+@example(forged(b'{"o":"1","s":"ffffffffffff","d":"dddddddddddd"}'))
+@example(forged(b'{"o":1.5,"s":"ffffffffffff","d":"dddddddddddd"}'))
+@example(forged(b'{"o":null,"s":"ffffffffffff","d":"dddddddddddd"}'))
 def test_a_cursor_is_an_offset_or_bad_cursor(cursor):
     try:
-        assert decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING) >= 0
+        offset = decode_cursor(cursor, command=COMMAND, input_digest=DIGEST, binding=BINDING)
     except BadCursor as exc:
         assert exc.code == "bad_cursor"
+    else:
+        assert type(offset) is int and offset >= 0
+
+
+def _flat(offset: int, length: int) -> str:
+    """A verifying cursor of `length` characters: its one object padded with blanks."""
+    body = b'{"o":%d,"s":"ffffffffffff","d":"dddddddddddd"' % offset
+    size = (length - 1 - 24) * 3 // 4  # the payload's bytes, its base64 unpadded, then `.` and the mac
+    cursor = forged(body + b" " * (size - len(body) - 1) + b"}")
+    assert len(cursor) == length
+    return cursor
+
+
+def test_a_cursor_of_256_characters_is_read_and_one_longer_is_bad_cursor():
+    """docs/security.md: a cursor over 256 characters is `bad_cursor` whatever it holds."""
+    assert decode_cursor(_flat(7, 256), command=COMMAND, input_digest=DIGEST, binding=BINDING) == 7
+    with pytest.raises(BadCursor, match="malformed"):
+        decode_cursor(_flat(7, 257), command=COMMAND, input_digest=DIGEST, binding=BINDING)
+
+
+def test_a_payload_nested_past_its_one_object_is_bad_cursor():
+    """docs/security.md: a payload nested deeper than its one object is `bad_cursor`, though
+    its mac verifies and its fields are an offset and the prefixes."""
+    head = b'{"o":3,"s":"ffffffffffff","d":"dddddddddddd"'
+    assert decode_cursor(forged(head + b',"x":1}'), command=COMMAND, input_digest=DIGEST, binding=BINDING) == 3
+    for deeper in (b',"x":[1]}', b',"x":{}}', b',"x":{"y":[1]}}'):
+        with pytest.raises(BadCursor, match="malformed"):
+            decode_cursor(forged(head + deeper), command=COMMAND, input_digest=DIGEST, binding=BINDING)
+
+
+def test_a_cursor_of_another_query_or_snapshot_is_bad_cursor_past_the_prefixes_it_holds():
+    """The payload holds 12 characters of the query's digest and of the snapshot's fingerprint;
+    a query or snapshot that shares them is still another, and its cursor does not verify."""
+    cursor = encode_cursor(40, command=COMMAND, input_digest=DIGEST, binding=BINDING)
+    for digest, binding in ((DIGEST[:12] + "e" * 52, BINDING), (DIGEST, BINDING[:12] + "e" * 52)):
+        with pytest.raises(BadCursor, match="does not verify"):
+            decode_cursor(cursor, command=COMMAND, input_digest=digest, binding=binding)
+
+
+def test_a_cursor_past_the_end_of_its_collection_is_bad_cursor():
+    """A verifying cursor that points past the last item is refused, not answered with an
+    empty page; one at an item is read from there."""
+    from context_tools.faces.pages import cut_page
+
+    items = list(range(5))
+    at = dict(command=COMMAND, input_digest=DIGEST, binding=BINDING)
+    page, _ = cut_page(items, size=2, cursor=encode_cursor(4, **at), **at)
+    assert page == [4]
+    assert cut_page(items, size=2, cursor=encode_cursor(0, **at), **at)[0] == [0, 1]  # offsets count from 0
+    with pytest.raises(BadCursor, match="past the end"):
+        cut_page(items, size=2, cursor=encode_cursor(6, **at), **at)
 
 
 def test_a_cursor_issued_here_still_decodes():
@@ -280,6 +451,20 @@ def test_rennet_call_prints_exactly_one_envelope(tmp_path_factory, text):
     envelope = json.loads(lines[0])
     assert envelope["ok"] is False and envelope["error"]["code"] != "internal_error", envelope
     assert code in (1, 2) and "Traceback" not in err and "internal_error" not in err
+
+
+def test_rennet_call_reads_json_input_up_to_4_mib(tmp_path):
+    """docs/security.md: `rennet call`'s JSON is read up to 4 MB (4 MiB): at the bound it is
+    decoded and checked against the command's input, a byte more is refused unread."""
+    bound = 4 * 1024 * 1024
+    head = '{"repo": "no/such/repo", "name": "'
+    at = head + "a" * (bound - len(head) - 2) + '"}'
+    assert len(at.encode()) == bound
+    for text, larger in ((at, False), (at + " ", True)):
+        code, out, err = run_call(["call", "--store", str(tmp_path / "home"), "context.symbol", text])
+        error = json.loads(out)["error"]
+        assert code == 1 and error["code"] == "bad_input", error
+        assert (f"larger than {bound} bytes" in error["message"]) is larger, error["message"]
 
 
 # --- tracker answers: a fact, the dossier goes on --------------------------------------------

@@ -204,6 +204,21 @@ def test_a_damaged_commit_deep_in_history_ends_a_walk_typed_and_spares_an_index(
     assert json.loads(indexed.stdout)["data"]["fingerprint"] == fresh
 
 
+def test_a_range_of_one_commit_walks_no_history_and_is_empty_despite_damage(tmp_path):
+    """docs/delta.md: base == head is a valid, empty range. Its merge base is the commit itself,
+    so no history is walked to find it, and a damaged commit below it is no reason to refuse
+    it; a range that needs the walk is `missing_objects` (the test above)."""
+    from delta.packet import build_delta_packet
+
+    builder, first, second = _repo(tmp_path / "repo")
+    third = builder.commit({"pkg/third.py": "Z = 3\n"})
+    _cut(builder.repo, second)  # HEAD~1: below the head, above nothing the range reads
+    built = build_delta_packet(builder.path, third, "main", index=False, write=False)
+    assert built.packet.files == [] and built.packet.range.merge_base_oid == third
+    with pytest.raises(MissingObjects):
+        build_delta_packet(builder.path, first, "main", index=False, write=False)
+
+
 @pytest.mark.parametrize(("damaged", "rev"), [("parent commit", ":/no such message"),
                                               ("parent commit", "HEAD^{/no such message}"),
                                               ("parent commit", "main@{1}"), ("parent commit", "@{-1}"),

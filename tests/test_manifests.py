@@ -3,7 +3,7 @@ malformed ones are reported, never fatal."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from indexer.manifests.base import Declared
@@ -836,11 +836,13 @@ def test_a_toml_key_of_thousands_of_parts_is_bad_manifest_in_linear_work():
     def run(parts: int):
         key = ".".join(["a"] * parts)
         return counted(lambda: parse({"Cargo.toml": f"[package]\nname = 'x'\n{key} = 1\n",
-                                      "pyproject.toml": f"[{key}]\n" + "k = 1\n" * 10}), [toml_parser.__file__])
+                                      "pyproject.toml": f"[{key}]\n" + "k = 1\n" * 10,
+                                      "sub/pyproject.toml": f"  \t[{key}]\n"}), [toml_parser.__file__])
 
     (small, small_lines), (big, big_lines) = run(1_000), run(2_000)
-    assert small.problems == big.problems == [Skipped("Cargo.toml", "bad_manifest"), Skipped("pyproject.toml", "bad_manifest")]
-    assert small_lines == big_lines == 0
+    assert small.problems == big.problems == [Skipped("Cargo.toml", "bad_manifest"), Skipped("pyproject.toml", "bad_manifest"),
+                                              Skipped("sub/pyproject.toml", "bad_manifest")]
+    assert small_lines == big_lines == 0  # an indented header too: TOML allows blanks before it
 
 
 _KEY_PART = st.sampled_from(["a", "b-1", "_", '"x.y"', "'q'", '""', "1"])
@@ -853,6 +855,8 @@ _KEY_PART = st.sampled_from(["a", "b-1", "_", '"x.y"', "'q'", '""', "1"])
               st.lists(_KEY_PART, min_size=1, max_size=40), st.booleans(), st.sampled_from([".", " . ", "\t.", ".."]),
               st.sampled_from(["", "k = 1.5\n", "x = '''\na.b.c = 1\n'''\n", "# a.b = 1\n"])),
 ))
+# dots before a line's `=` that are no key's: floats of a multi-line array, then an inline table
+@example("x = [\n" + "1.5, " * 40 + "{k = 1}]\n")
 def test_a_toml_manifest_is_refused_before_decoding_only_as_decoding_refuses_it(text):
     """The key check before decoding (`decode.toml_key_dots`) refuses only what decoding would
     refuse after it: the same table as tomllib's, or an error for both."""

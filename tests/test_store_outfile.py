@@ -42,10 +42,12 @@ def test_the_file_is_synced_before_its_rename_and_the_folder_after(tmp_path, mon
     out = tmp_path / "dump.jsonl"
     out.write_bytes(b"old answer\n")
     events: list[tuple[str, int | str]] = []
+    sizes: list[int] = []
     real_fsync, real_replace = os.fsync, os.replace
 
     def fsync(fd):
         events.append(("fsync", os.fstat(fd).st_ino))
+        sizes.append(os.fstat(fd).st_size)
         return real_fsync(fd)
 
     def replace(src, dst, **kwargs):
@@ -59,6 +61,7 @@ def test_the_file_is_synced_before_its_rename_and_the_folder_after(tmp_path, mon
     new, folder = out.stat().st_ino, tmp_path.stat().st_ino
     assert out.read_bytes() == b"a\nb\n"
     assert events == [("fsync", new), ("rename", new), ("fsync", folder)], events
+    assert sizes[0] == 4  # every byte written out of the buffer before the sync, none after it
 
 
 def test_a_target_written_in_place_is_not_synced(tmp_path, monkeypatch):
@@ -85,3 +88,84 @@ def test_the_store_s_folder_and_its_entries_are_refused(tmp_path, where):
     assert "inside the store" in raised.value.message
     outside_store(home / "spill.json", home)  # the rest of its folder may be written
     outside_store(tmp_path / "store.json", home)
+
+
+def test_a_link_named_as_out_into_the_store_is_replaced_not_written_through(tmp_path):
+    """`--out` is renamed over, never written through, so a link named as the file itself is
+    no path into the store: the link is replaced by the new file and the store's file it
+    pointed at is kept as it was (only links in the folders of the path lead into the store)."""
+    home = tmp_path / "store"
+    (home / "lmdb").mkdir(parents=True)
+    data = home / "lmdb" / "data.mdb"
+    data.write_bytes(b"snapshots\n")
+    out = tmp_path / "dump.jsonl"
+    out.symlink_to(data)
+    assert write_out(out, [b"a\n"], store=home) == 1
+    assert not out.is_symlink() and out.read_bytes() == b"a\n" and data.read_bytes() == b"snapshots\n"
+
+
+def test_a_store_named_through_a_link_still_refuses_its_entries(tmp_path):
+    """The store's folder may be named through a link (`--store ~/link`): its entries are
+    refused by where they are, as they are when the link is in `--out`'s path."""
+    home = tmp_path / "store"
+    (home / "lmdb").mkdir(parents=True)
+    (tmp_path / "home-link").symlink_to(home)
+    with pytest.raises(BadInput, match="inside the store"):
+        outside_store(home / "lmdb" / "data.mdb", tmp_path / "home-link")
+    with pytest.raises(BadInput, match="inside the store"):
+        write_out(home / "write.lock", [b"x"], store=tmp_path / "home-link")
+    assert not (home / "write.lock").exists()
+
+
+def test_paths_that_cannot_be_looked_at_are_bad_input_on_one_line(tmp_path):
+    """A loop of links in `--out`'s folders, a regular file where a folder should be, a device
+    that takes no byte: each is `bad_input` naming the path, never another exception."""
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "file").write_bytes(b"")
+    for out in (tmp_path / "loop" / "dump.jsonl", tmp_path / "file" / "dump.jsonl", "/dev/full"):
+        with pytest.raises(BadInput) as raised:
+            write_out(out, [b"a\n"], store=tmp_path / "store")
+        assert raised.value.message.startswith(f"cannot write {out}") and "\n" not in raised.value.message
+
+
+@pytest.mark.parametrize("fault", ["open", "EINVAL", "ENOTSUP", "EBADF"])
+def test_a_folder_that_cannot_be_synced_leaves_the_file_written(tmp_path, monkeypatch, fault):
+    """A folder that cannot be opened for reading (write and search rights alone: root is not
+    refused so, hence the fault made at the system call) or a filesystem that syncs no folder
+    leaves the rename to the filesystem: the file is whole either way, and written."""
+    import errno
+
+    out = tmp_path / "dump.jsonl"
+    real_open, real_fsync = os.open, os.fsync
+
+    def folder_open(path, flags, *args):
+        if fault == "open" and flags & os.O_DIRECTORY:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(path, flags, *args)
+
+    def fsync(fd):
+        if fault != "open" and os.path.isdir(f"/proc/self/fd/{fd}"):
+            raise OSError(getattr(errno, fault), os.strerror(getattr(errno, fault)))
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "open", folder_open)
+    monkeypatch.setattr(os, "fsync", fsync)
+    assert write_out(out, [b"a\n"]) == 1
+    assert out.read_bytes() == b"a\n"
+
+
+def test_a_folder_sync_that_fails_otherwise_is_bad_input(tmp_path, monkeypatch):
+    """A folder's sync that fails for another reason (an I/O error) is told: the rename may not
+    be on disk, so the write is not reported done."""
+    import errno
+
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EIO, "Input/output error")
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(BadInput, match="Input/output error"):
+        write_out(tmp_path / "dump.jsonl", [b"a\n"])

@@ -23,7 +23,7 @@ from indexer.contract.result import Page
 T = TypeVar("T")
 _MAC_CHARS = 24
 MAX_CURSOR_CHARS = 256  # ours are under 100: a longer one was not issued here
-CURSOR_DEPTH = 2  # the payload is one flat object
+CURSOR_DEPTH = 1  # the payload is one flat object
 
 
 def input_digest(value: msgspec.Struct) -> str:

@@ -142,7 +142,10 @@ def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes
 
     if isinstance(data, str):
         text = data
-        _check_size(len(text), max_bytes)
+        # the limit is in bytes, as JSON's: a character is one to four of them, so only a text
+        # that may pass it is encoded to be weighed
+        counted = len(text) > max_bytes or len(text) * 4 <= max_bytes  # the count alone decides
+        _check_size(len(text) if counted else len(text.encode("utf-8", "surrogatepass")), max_bytes)
     else:
         _check_size(len(data), max_bytes)
         try:
