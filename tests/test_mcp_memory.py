@@ -34,13 +34,14 @@ LIMIT_MIB = 800
 # writer's schedule takes, so that it runs short whatever the machine's load makes of that
 ROOMS_MIB = (16, 24)
 TOKEN = "t" * 40
+SMALL_FILES = {"a.py": "def first():\n    return 1\n"}
 
 
 @pytest.fixture(scope="module")
 def small(tmp_path_factory) -> Path:
     """A one-file repository, alone in a folder of its own."""
     builder = RepoBuilder(tmp_path_factory.mktemp("limited") / "small")
-    builder.commit({"a.py": "def first():\n    return 1\n"}, "one")
+    builder.commit(SMALL_FILES, "one")
     return builder.path
 
 
@@ -108,6 +109,68 @@ def test_an_http_server_under_a_tight_limit_answers_a_call_too_large_typed_and_s
     assert json.loads(done.stdout)["freshness"]["fingerprint"] == first["data"]["fingerprint"]
 
 
+# Room left beside what the server maps, once the small repository is indexed and read, for the
+# index of LARGER_FILES files: its pool's and its facts writer's threads start, and it runs short
+# as its facts pile up, well before the whole of it would fit
+ROOM_TO_RUN_SHORT_MIB = 80
+LARGER_FILES = 6000
+# The server's threads' stacks (`ulimit -s`), half the usual 8 MiB: what the next index needs
+# anew, a thread's stack and start, is then well above what a server left holding a failed
+# index's facts has free (none to a few MiB) and well below what one that gave them back has
+STACK_MIB = 4
+
+
+@pytest.fixture(scope="module")
+def larger(small: Path) -> Path:
+    """A LARGER_FILES-file repository beside the one-file one, under the same root."""
+    from corpora.synthetic import generate
+
+    generate(small.parent / "larger.git", files=LARGER_FILES, seed=0)
+    return small.parent / "larger.git"
+
+
+def test_a_server_whose_index_ran_short_gives_back_what_it_held_and_serves_the_next_index(small, larger, tmp_path):
+    """`rennet mcp --http` whose limit is set, once a small repository is indexed and read, to
+    what it maps and ROOM_TO_RUN_SHORT_MIB more: the index of a 6,000-file repository runs
+    short, `out_of_memory`; then, under the same limit, the index of another repository holding
+    the small one's file (its facts stored: no parse, a thread to pack its snapshot) and a read
+    of it are answered, and a SIGTERM ends the server, stderr holding only its address (was:
+    the failed index's facts stayed held, in cycles with its exception's frames and the
+    resolvers' caches, handed to the collector's oldest generation, which an idle server never
+    collects: the server went on mapping all of its limit, and the next index was
+    `out_of_memory`, `can't start new thread`, or found no room to be read, the session lost;
+    given back, it maps some 13 MiB below it)."""
+    twin = RepoBuilder(small.parent / "twin")
+    twin.commit(SMALL_FILES, "the small repository's one file")
+
+    async def work(p: subprocess.Popen, url: str) -> tuple[int, dict, int, dict, dict]:
+        from mcp import Client
+
+        async with Client(client_with(url, TOKEN)) as client:
+            async def call(name: str, repo: Path) -> dict:
+                with anyio.fail_after(120):
+                    return json.loads((await client.call_tool(name, {"repo": str(repo)})).content[0].text)
+
+            assert (await call("repo_index", small))["ok"]
+            assert (await call("context_overview", small))["ok"]
+            limit = ((_mapped(p.pid) >> 20) + ROOM_TO_RUN_SHORT_MIB) << 20  # whole MiB, as the message names it
+            resource.prlimit(p.pid, resource.RLIMIT_AS, (limit, LIMIT_MIB << 20))
+            short = await call("repo_index", larger)
+            held = _mapped(p.pid)
+            return limit, short, held, await call("repo_index", twin.path), await call("context_overview", twin.path)
+
+    with _http_server(tmp_path, small.parent, limit=LIMIT_MIB << 20, stack=STACK_MIB << 20) as (p, url):
+        limit, short, held, indexed, read = anyio.run(work, p, url)
+        p.send_signal(signal.SIGTERM)
+        _, err = ended_within(p, 30, "the server did not leave on SIGTERM")
+    assert short["error"]["code"] == "out_of_memory", short
+    assert f"(`ulimit -v` is {limit >> 20} MiB)" in short["error"]["message"], short
+    free = f"{(limit - held) >> 20} MiB below its limit after the failed index"
+    assert indexed["ok"], (free, indexed)
+    assert read["ok"] and read["data"]["identity"]["fingerprint"] == indexed["data"]["fingerprint"], (free, read)
+    assert (p.returncode, err) == (143, ""), err
+
+
 def _listening(p: subprocess.Popen, port: int) -> None:
     import socket
 
@@ -121,20 +184,28 @@ def _listening(p: subprocess.Popen, port: int) -> None:
             time.sleep(0.02)
 
 
+def _limited(limit: int | None, stack: int | None) -> None:
+    """This process's address space held to `limit` (`ulimit -v`), and its threads' stacks to
+    `stack` (`ulimit -s`: the size of each thread's stack), where given."""
+    if limit is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit,) * 2)
+    if stack is not None:
+        resource.setrlimit(resource.RLIMIT_STACK, (stack, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+
+
 @contextmanager
-def _http_server(tmp_path: Path, root: Path, *options: str, limit: int | None = None, main: tuple[str, ...] = (),
-                 ) -> Iterator[tuple[subprocess.Popen, str]]:
+def _http_server(tmp_path: Path, root: Path, *options: str, limit: int | None = None, stack: int | None = None,
+                 main: tuple[str, ...] = ()) -> Iterator[tuple[subprocess.Popen, str]]:
     """`rennet mcp --http` on a free loopback port serving `root` from a store under
-    `tmp_path`, under `ulimit -v` `limit` from its start when given: the process and its URL
-    once it listens. Its whole group is killed on the way out if it is still running. `main`:
-    the interpreter's arguments that run the CLI, when not its module's."""
+    `tmp_path`, under `ulimit -v` `limit` (and `ulimit -s` `stack`) from its start when given:
+    the process and its URL once it listens. Its whole group is killed on the way out if it is
+    still running. `main`: the interpreter's arguments that run the CLI, when not its module's."""
     p = subprocess.Popen([PY, *(main or ("-m", "context_tools.faces.cli")), "mcp", "--http", "127.0.0.1:0",
                           "--token-env", "RENNET_TEST_TOKEN", "--root", str(root), *options], cwd=ROOT,
                          env={**cli_env(str(tmp_path / "home")), "RENNET_TEST_TOKEN": TOKEN, PREPARE_ENV: "python"},
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True,
-                         preexec_fn=None if limit is None else lambda: resource.setrlimit(resource.RLIMIT_AS,
-                                                                                          (limit,) * 2))
+                         preexec_fn=None if limit is None and stack is None else lambda: _limited(limit, stack))
     try:
         assert p.stderr is not None
         address = p.stderr.readline()

@@ -18,7 +18,11 @@ from context_tools.faces.roots import Roots
 from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
 from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, RennetError
-from indexer.contract.memory_limit import memory_fault  # loaded at start: a fault of memory leaves no room to load it
+from indexer.contract.memory_limit import (  # loaded at start: a fault of memory leaves no room to load them
+    give_back,
+    let_go,
+    memory_fault,
+)
 from indexer.contract.result import Result, error_envelope, ok_envelope
 
 
@@ -164,13 +168,17 @@ class Executor:
             envelope = ok_envelope(command_id, result)
             reply = Reply(command_id, envelope, envelope, result=result)
         except RennetError as exc:
+            let_go(exc)  # what the call built, its failure's frames hold no more: room to type it
             reply = self._failure(command_id, exc)
         except Exception as exc:  # never a traceback to a user: one typed line
             if _debug():
                 import traceback
 
                 traceback.print_exc(file=sys.stderr)
+            let_go(exc)
             reply = self._failure(command_id, _typed(exc, self.handle.home))
+        if reply.error is not None and reply.error.code == "out_of_memory":
+            give_back()  # the failure let go of: what the call built goes back before the next call
         if self.settle == "now":  # what the call left in the cache is weighed, the cache kept to its budget
             self.handle.memo.settle()
         elif self.settle == "later":

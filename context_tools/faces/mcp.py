@@ -46,6 +46,8 @@ from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
 from indexer.contract.memory_limit import (  # loaded at start
     address_space_limit,
+    give_back,
+    let_go,
     memory_fault,
     room_for_thread,
     work_short_of_memory,
@@ -205,10 +207,12 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             fault = memory_fault(exc, "this call")
             if fault is None:
                 raise
-            return reply_of(error_envelope(row.id, fault.code, fault.message), ok=False)
+            let_go(exc)
         finally:
             if indexing is not None:
                 index_calls.end(indexing)
+        give_back()  # the failure let go of: what the call built goes back before the next call
+        return reply_of(error_envelope(row.id, fault.code, fault.message), ok=False)
 
     async def answer(ctx: ServerRequestContext, row: Command, params: mcp_types.CallToolRequestParams,
                      repository: str) -> mcp_types.CallToolResult:

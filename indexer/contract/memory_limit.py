@@ -217,6 +217,63 @@ class Beside(Generic[T]):
         return got
 
 
+# Code whose frame may outlive an exception that passed through it, suspended: clearing such a
+# frame would close its generator or coroutine (`inspect`'s CO_GENERATOR, CO_COROUTINE,
+# CO_ITERABLE_COROUTINE and CO_ASYNC_GENERATOR, named here without loading that module)
+_SUSPENDABLE = 0x20 | 0x80 | 0x100 | 0x200
+
+
+def let_go(exc: BaseException) -> None:
+    """Clear the frames of `exc`'s traceback, and of the exceptions it was raised from or
+    beside (its cause, its context, a group's members): their locals hold what the failed
+    call had built (a half-built index's facts), for as long as anything holds the exception
+    (a reply's error, a thread's outcome slot). Frames still running (the caller's own) and
+    those of generators and coroutines are left as they are."""
+    try:
+        seen: set[int] = set()
+        todo: list[BaseException | None] = [exc]
+        while todo and len(seen) < 64:
+            link = todo.pop()
+            if link is None or id(link) in seen:
+                continue
+            seen.add(id(link))
+            tb = link.__traceback__
+            while tb is not None:
+                if not tb.tb_frame.f_code.co_flags & _SUSPENDABLE:
+                    try:
+                        tb.tb_frame.clear()
+                    except RuntimeError:  # a frame still running
+                        pass
+                tb = tb.tb_next
+            todo += [link.__cause__, link.__context__]
+            if isinstance(link, BaseExceptionGroup):
+                todo += link.exceptions
+    except MemoryError:  # no room to go on: the rest is left to `give_back`'s collection
+        pass
+
+
+def give_back() -> None:
+    """Under an address-space limit, after a call ran short of memory: what it built and no
+    longer holds is collected, and the heap's free top returned to the system (glibc's
+    `malloc_trim`), so that the room a later call asks for is there. An index runs with the
+    cyclic collector paused and hands what it made to the oldest generation unscanned
+    (`pipeline/collector.py`): what a failed one left in cycles (its exception's frames, the
+    resolvers' caches that name themselves) was otherwise held until that generation's rare
+    pass, which an idle server never came to, and every later call met the limit. Called
+    once the caller holds the failure no more; nothing without a limit."""
+    if address_space_limit() is None:
+        return
+    try:
+        import gc
+
+        gc.collect()
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (ImportError, MemoryError, OSError, AttributeError):  # no room left to load it, or no glibc
+        pass
+
+
 def one_malloc_arena() -> None:
     """Under an address-space limit, have glibc's malloc serve every thread from one arena. It
     otherwise gives each thread that allocates an arena of its own, each reserving 64 MiB of

@@ -18,7 +18,8 @@ def collector_paused() -> Iterator[None]:
     """Indexing makes many small acyclic records (tree entries, decoded facts, the earlier and
     the new snapshot record): the cyclic collector's repeated passes over them would cost a
     good share of a re-index. Survivors then go to the oldest generation unscanned, rather
-    than into one first young collection over all of them."""
+    than into one first young collection over all of them; what a failed index left there in
+    cycles is collected as its call answers `out_of_memory` (`memory_limit.give_back`)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
