@@ -226,7 +226,8 @@ def test_out_that_cannot_take_the_write_is_one_typed_line(small_repo, small_home
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
 
     indexed_home(small_home, tmp_path / "home")
-    env = {**os.environ, "RENNET_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    # no bytecode written: a module compiled first by a process under this limit left a cut .pyc
+    env = {**os.environ, "RENNET_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"}
     target = tmp_path / "dump.jsonl"
     target.write_text("kept\n")
     big = RepoBuilder(tmp_path / "big")

@@ -29,7 +29,8 @@ def rennet(home: Path, *args: str, limit: tuple[int, int] | None = None) -> tupl
 
     done = subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", str(home), "--json"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          # no bytecode written: under a file-size limit, a module compiled first left a cut .pyc
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONDONTWRITEBYTECODE": "1"},
                           preexec_fn=None if limit is None else lambda: resource.setrlimit(limit[0], (limit[1],) * 2))
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, json.loads(done.stdout), done.stderr
