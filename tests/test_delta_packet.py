@@ -469,8 +469,8 @@ def _keys_holding(value: object, text: str, key: str = "") -> set[str]:
 
 def test_the_packet_names_the_text_the_change_wrote_as_data_never_instructions(tmp_path):
     """A reviewer of the packet is often a model, and a hostile change writes its paths, function
-    names (a hunk's section) and test files to steer it: packet.json says in `untrusted`, and the
-    text rendering says first, which fields hold the change's text, to quote and never follow.
+    names (a hunk's section) and test files to steer it: packet.json says in `untrusted` which
+    fields hold the change's text, to quote and never follow, and the text rendering says so first.
     Every field holding the change's words here is one the sentence names (was: no such field)."""
     from context_tools.faces.packs.delta import render_packet
     from indexer.contract.result import Result
@@ -495,4 +495,8 @@ def test_the_packet_names_the_text_the_change_wrote_as_data_never_instructions(t
 
     for key in written:
         assert re.search(rf"\b{key}s?\b", sentence), (key, sentence)
-    assert render_packet(Result(data=built.packet)).splitlines()[0] == sentence
+    # the text rendering says it first, in words a person reads on every run
+    from delta.untrusted import SHOWN
+
+    assert render_packet(Result(data=built.packet)).splitlines()[0] == SHOWN
+    assert all(word in SHOWN for word in ("paths", "names", "sections", "reasons", "never follow"))

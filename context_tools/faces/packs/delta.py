@@ -139,11 +139,13 @@ def render_packet(result: Result) -> str:
     from context_tools.faces.sanitize import escaped_line, sanitize_shown, shown_own
     from context_tools.faces.sanitize import shown_name as name
     from delta.successor import SuccessorAccount
+    from delta.untrusted import SHOWN as UNTRUSTED_SHOWN
 
     p = result.data
     t = p.totals
     r = p.range
-    lines = [p.untrusted,  # first: a reviewer reads what of the rest the change wrote before reading it
+    # first: a reviewer reads what of the rest the change wrote before reading it
+    lines = [UNTRUSTED_SHOWN,
              f"delta {r.merge_base_oid[:12]}..{r.head_oid[:12]}  (base {shown_own(r.base_ref)} {r.base_oid[:12]})",
              f"  files {t.files_listed}/{t.files}  hunks {t.hunks_listed}/{t.hunks}  +{t.additions} -{t.deletions}"
              f"  noise files {t.noise_files}  diff {t.diff_bytes_captured}/{t.diff_bytes} bytes captured"]
