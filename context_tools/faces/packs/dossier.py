@@ -130,9 +130,11 @@ def build_handler(input: DossierBuildInput, ctx: CallContext) -> Result:
 def render_dossier(result: Result) -> str:
     # the sanitizer's patterns are compiled when a human reply is drawn, not at every start
     from context_tools.faces.sanitize import shown_lines
+    from delta.untrusted import DOSSIER_SHOWN
 
     d = result.data
-    lines = [f"dossier {d.patchset.base_oid[:12]}..{d.patchset.head_oid[:12]}"
+    lines = [DOSSIER_SHOWN,  # first, as the packet's: whose words the rest are
+             f"dossier {d.patchset.base_oid[:12]}..{d.patchset.head_oid[:12]}"
              f"{' (reused)' if d.reused else ''}  references {d.references_total}  items {len(d.items)}"
              f"  facts {len(d.facts)}  omitted {len(d.omissions)}"]
     for item in d.items:
