@@ -15,6 +15,7 @@ their contents.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -95,7 +96,7 @@ class FileChange:
     mode_change: ModeChange | None
     hunk_count: int = 0  # 0 for a binary file
     size: int = 0  # bytes of the patch text (as `git diff` prints it); 0 for a binary file
-    # BIG_BLOB_REASON or DIFF_CAP_REASON when no patch was made: counts, hunks and binary unknown
+    # one of NOT_DIFFED when no patch was made: counts, hunks and binary unknown
     not_diffed: str | None = None
     remake: Callable[[], Made] | None = field(default=None, repr=False, compare=False)
 
@@ -195,13 +196,22 @@ def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, ol
 
 
 # A blob over BIG_BLOB is not diffed (nor read by the packet's other readers), and no more than
-# DIFF_BYTES of blobs are diffed for one inventory: a small repository can hold a blob of
-# millions of lines (libgit2 keeps a record a line), and many such. Past either, the file's
+# DIFF_BYTES of blobs are read to be diffed for one inventory: a small repository can hold a blob
+# of millions of lines (libgit2 keeps a record a line), and many such. Past either, the file's
 # counts are not known, and said so (`FileChange.not_diffed`).
 BIG_BLOB = 4 * 1024 * 1024
 DIFF_BYTES = 64 * 1024 * 1024
+# The diff's work is not linear in its bytes: libgit2's Myers diff (git's xdiff) searches, for
+# each split of the lines it matches, up to max(256, the square root of their number) edits
+# before it settles for a good enough one, so many short lines that the other side holds too
+# cost far more than their bytes. Each file's work is counted before it is diffed
+# (`diff_work`), and no more than DIFF_WORK of it is spent for one inventory.
+DIFF_WORK = 2 * 1024 ** 3
 BIG_BLOB_REASON = "big_blob"
 DIFF_CAP_REASON = "diff_cap"
+DIFF_WORK_REASON = "diff_work"
+NOT_DIFFED = (BIG_BLOB_REASON, DIFF_CAP_REASON, DIFF_WORK_REASON)
+_LEAST_COST = 256  # the edits xdiff searches at least before settling (XDL_MAX_COST_MIN)
 
 
 @dataclass(frozen=True)
@@ -213,13 +223,48 @@ class _Counts:
     deletions: int
     hunks: int
     size: int
-    not_diffed: str | None = None  # BIG_BLOB_REASON or DIFF_CAP_REASON: no patch was made
+    not_diffed: str | None = None  # one of NOT_DIFFED: no patch was made
 
 
 def not_diffed_reason(kind: str) -> str:
     if kind == BIG_BLOB_REASON:
         return f"a side is over {BIG_BLOB} bytes: the file was not diffed"
+    if kind == DIFF_WORK_REASON:
+        return (f"diffing it would take the work one packet spends diffing past {DIFF_WORK} (a file's: "
+                "n * max(256, sqrt(n)), n the lines its two sides could match): the file was not diffed")
     return f"the {DIFF_BYTES} bytes of blobs one packet diffs were spent: the file was not diffed"
+
+
+def _lines(data: bytes) -> list[bytes]:
+    """The lines of a side as xdiff compares them: a last line without its line end is not the
+    same line as one with it."""
+    lines = data.split(b"\n")
+    if lines[-1]:
+        lines[-1] += b"\0"
+    else:
+        lines.pop()
+    return lines
+
+
+def diff_work(old: bytes, new: bytes) -> int:
+    """The work of diffing two sides, counted before it is done: n * max(256, sqrt(n)), where n
+    is the lines the diff matches, those of each side the other side holds too once the lines
+    both share at the start and at the end are set aside (xdiff sets the others aside first).
+    xdiff searches at most about max(256, sqrt(n)) edits at each split of those lines before it
+    settles, and what the costliest shapes cost grows as this count does, whatever their bytes."""
+    if old == new:
+        return 0
+    a, b = _lines(old), _lines(new)
+    short = min(len(a), len(b))
+    head = 0
+    while head < short and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < short - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    in_a, in_b = set(a), set(b)
+    n = sum(map(in_b.__contains__, a[head:len(a) - tail])) + sum(map(in_a.__contains__, b[head:len(b) - tail]))
+    return n * max(_LEAST_COST, math.isqrt(n))
 
 
 def read_bounded(repo: pygit2.Repository, oid: str) -> bytes | None:
@@ -307,7 +352,8 @@ class _Counter:
         self._repo = repo
         # (modes, OIDs, diff driver) -> counts, and the patch text's bytes less what its paths spell
         self._known: dict[tuple[int, int, str, str, object], tuple[_Counts, int]] = {}
-        self._diffed = 0  # bytes of blobs diffed so far, against DIFF_BYTES
+        self._diffed = 0  # bytes of blobs read to be diffed so far, against DIFF_BYTES
+        self._work = 0  # `diff_work` of the patches made so far, against DIFF_WORK
 
     def _attr(self, path: str) -> object:
         return self._repo.get_attr(path, "diff")
@@ -335,13 +381,20 @@ class _Counter:
         return replace(counts, size=body + _path_bytes(old_path, new_path, *shape))
 
     def _made(self, old_mode: int, new_mode: int, old_oid: str, new_oid: str, remake: Callable[[], Made]) -> _Counts:
-        """The counts of a patch made now, unless a side is over BIG_BLOB or DIFF_BYTES are spent."""
+        """The counts of a patch made now, unless a side is over BIG_BLOB, DIFF_BYTES are spent, or
+        its work would take those of the patches made past DIFF_WORK. A file whose work is
+        counted spends its bytes, diffed or not: counting reads it."""
         sizes = (_side_size(self._repo, old_mode, old_oid), _side_size(self._repo, new_mode, new_oid))
         if max(sizes) > BIG_BLOB:
             return _Counts(False, 0, 0, 0, 0, BIG_BLOB_REASON)
         if self._diffed + sum(sizes) > DIFF_BYTES:
             return _Counts(False, 0, 0, 0, 0, DIFF_CAP_REASON)
         self._diffed += sum(sizes)
+        work = diff_work(_side_content(self._repo, old_mode, old_oid) or b"",
+                         _side_content(self._repo, new_mode, new_oid) or b"")
+        if self._work + work > DIFF_WORK:
+            return _Counts(False, 0, 0, 0, 0, DIFF_WORK_REASON)
+        self._work += work
         return _counts(remake())
 
 

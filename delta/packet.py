@@ -10,7 +10,7 @@ Bounds: the diff text captured is capped (2 MB); files are listed up to `max_fil
 hunks up to `max_hunks`. Past a bound, whole files or a file's whole hunk list are
 dropped, signal before noise is kept, and every drop is listed with its reason. Totals
 always count everything, but the lines of a file the inventory did not diff (a blob over
-`BIG_BLOB`, or past `DIFF_BYTES`: `delta.inventory`), which is dropped as such.
+`BIG_BLOB`, or past `DIFF_BYTES` or `DIFF_WORK`: `delta.inventory`), which is dropped as such.
 """
 
 from __future__ import annotations
@@ -110,14 +110,14 @@ class PacketFile(Struct, kw_only=True, omit_defaults=True):
     counterparts: Listed[Counterpart]  # {items, unknown}: unknown when no convention applies to the file
     hunk_count: int
     hunks: list[PacketHunk]
-    # why this file's hunks are not listed ("capture_cap", "hunk_cap"; "big_blob", "diff_cap": not diffed)
+    # why this file's hunks are not listed ("capture_cap", "hunk_cap"; "big_blob", "diff_cap", "diff_work": not diffed)
     hunks_dropped: str | None = None
 
 
 class Drop(Struct, frozen=True):
     path: str
     what: str  # "file" (the whole entry) | "hunks" (its hunk list)
-    reason: str  # capture_cap | file_cap | hunk_cap | big_blob | diff_cap (the last two: not diffed)
+    reason: str  # capture_cap | file_cap | hunk_cap | big_blob | diff_cap | diff_work (the last three: not diffed)
     hunks: int
     bytes: int
 
@@ -135,7 +135,7 @@ class Totals(Struct, frozen=True, omit_defaults=True):
     capture_cap: int
     noise_files: int
     noise_hunks: int
-    files_not_diffed: int = 0  # files whose lines and hunks are not counted (big_blob, diff_cap); absent when 0
+    files_not_diffed: int = 0  # files whose lines and hunks are not counted (big_blob, diff_cap, diff_work); absent when 0
 
 
 class NoiseClassSummary(Struct, frozen=True, rename={"cls": "class"}):

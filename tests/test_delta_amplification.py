@@ -5,6 +5,7 @@ the packet hold grows with what the packet lists and captures, not with the file
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpora.gitbuild import RepoBuilder
+from indexer.contract.result import Unknown
 from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -344,6 +346,83 @@ def test_blobs_past_the_diff_budget_are_not_diffed_in_path_order(tmp_path, monke
     assert [f.additions for f in p.files][:5] == [8001] * 5
     assert all(not isinstance(f.additions, int) and f.additions.unknown == "not_assessed" for f in p.files[5:])
     assert p.totals.files_not_diffed == 3 and p.totals.additions == 5 * 8001
+
+
+def two_kinds(lines: int, seed: int) -> bytes:
+    """Lines of two kinds drawn at random: each side holds every line of the other many times
+    over, in no long run, the costliest shape for a Myers diff of its bytes."""
+    rnd = random.Random(seed)
+    return b"".join(rnd.choices((b"t0\n", b"t1\n"), k=lines))
+
+
+def test_many_short_lines_alike_on_both_sides_are_not_diffed_and_the_packet_says_why(tmp_path, monkeypatch):
+    """The diff's work is not linear in its bytes: two 4 MiB sides of lines of two kinds took 12 s
+    of CPU, 64 MiB of them 96 s (from an 8 MB pack). Each file's work is counted from its lines
+    before it is diffed, and a file that would take a packet's past DIFF_WORK is not diffed, said
+    as `diff_work` in its counts, drops, totals and text (DIFF_WORK scaled down here). Ordinary
+    changes of more lines and bytes are still diffed: a generated file with one block changed
+    (its lines alike at the start and end are no work) and one rewritten (lines the other side
+    lacks are no work either); the file refused spent none of the work."""
+    import delta.inventory as inv
+    from context_tools.faces.packs.delta import _result, render_packet
+    from delta.packet import build_delta_packet
+
+    monkeypatch.setattr(inv, "DIFF_WORK", 1_000_000)
+    numbers = [b"%05d\n" % i for i in range(20_000)]
+    block = numbers[:9_000] + [b"%05d changed\n" % i for i in range(9_000, 9_050)] + numbers[9_050:]
+    b = RepoBuilder(tmp_path / "r")
+    b.commit({"a_pairs.txt": two_kinds(3_000, 1), "block.txt": b"".join(numbers),
+              "rewritten.txt": b"".join(numbers)})
+    b.commit({"a_pairs.txt": two_kinds(3_000, 2), "block.txt": b"".join(block),
+              "rewritten.txt": b"".join(b"r%04x\n" % i for i in range(20_000))})
+    for _ in range(2):  # the same range gives the same packet
+        p = build_delta_packet(tmp_path / "r", "main~1", "main", elements=False, index=False, write=False).packet
+        files = {f.path: f for f in p.files}
+        pairs = files["a_pairs.txt"]
+        assert pairs.hunks_dropped == "diff_work" and pairs.hunk_count == 0 and pairs.additions == pairs.deletions
+        assert isinstance(pairs.additions, Unknown) and pairs.additions.unknown == "not_assessed"
+        assert "not diffed" in pairs.additions.reason and "n * max(256, sqrt(n))" in pairs.additions.reason
+        assert [(d.path, d.reason) for d in p.drops] == [("a_pairs.txt", "diff_work")]
+        assert (files["block.txt"].additions, files["block.txt"].deletions) == (50, 50)
+        assert (files["rewritten.txt"].additions, files["rewritten.txt"].deletions) == (20_000, 20_000)
+        assert p.totals.files_not_diffed == 1 and p.totals.additions == 20_050
+        assert "not diffed: a_pairs.txt: diff_work" in render_packet(_result(p, "main"))
+
+
+def test_a_file_whose_diff_work_is_counted_spends_its_bytes_diffed_or_not(tmp_path, monkeypatch):
+    """Counting a file's work reads both its sides: what a packet reads so is bounded by
+    DIFF_BYTES whether the files are diffed or not, so many files refused for their work cost
+    no more than 64 MiB of reading (scaled down here: two files' bytes of three)."""
+    import delta.inventory as inv
+    from delta.packet import build_delta_packet
+
+    monkeypatch.setattr(inv, "DIFF_WORK", 1_000)
+    monkeypatch.setattr(inv, "DIFF_BYTES", 5 * 9_000)
+    counted = []
+    real = inv.diff_work
+    monkeypatch.setattr(inv, "diff_work", lambda old, new: counted.append(1) or real(old, new))
+    b = RepoBuilder(tmp_path / "r")
+    b.commit({f"p{i}.txt": two_kinds(3_000, i) for i in range(3)})
+    b.commit({f"p{i}.txt": two_kinds(3_000, 10 + i) for i in range(3)})
+    p = build_delta_packet(tmp_path / "r", "main~1", "main", elements=False, index=False, write=False).packet
+    assert [(f.path, f.hunks_dropped) for f in p.files] == [
+        ("p0.txt", "diff_work"), ("p1.txt", "diff_work"), ("p2.txt", "diff_cap")]
+    assert len(counted) == 2
+
+
+def test_the_shipped_diff_work_refuses_the_costliest_shape_and_holds_64_mib_of_code():
+    """At the shipped bounds: two 4 MiB sides of lines of two kinds (12 s of CPU to diff) are
+    past DIFF_WORK alone, and 64 MiB of code with every line in play (16 files of 4 MiB sides,
+    edited throughout, so no line is set aside) fit within it."""
+    import delta.inventory as inv
+
+    side = inv.BIG_BLOB // 3
+    assert inv.diff_work(two_kinds(side, 1), two_kinds(side, 2)) > inv.DIFF_WORK
+    code = [b"    total_%06d += item[%06d]\n" % (i, i) for i in range(inv.BIG_BLOB // 33)]  # code's lines: 33 bytes
+    edited = [line.replace(b"+=", b"-=") if i % 40 == 7 else line for i, line in enumerate(code)]
+    old, new = b"".join(code), b"".join(edited)
+    assert len(old) <= inv.BIG_BLOB and 16 * len(old) >= 63 * 1024 * 1024
+    assert 16 * inv.diff_work(old, new) <= inv.DIFF_WORK
 
 
 def test_a_rust_file_at_many_paths_is_read_once_for_its_own_tests(tmp_path, monkeypatch):

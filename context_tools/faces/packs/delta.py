@@ -138,6 +138,7 @@ def render_packet(result: Result) -> str:
     store's files as the operator named them (`shown_own`), reasons as messages."""
     from context_tools.faces.sanitize import escaped_line, sanitize_shown, shown_own
     from context_tools.faces.sanitize import shown_name as name
+    from delta.inventory import NOT_DIFFED
     from delta.successor import SuccessorAccount
     from delta.untrusted import SHOWN as UNTRUSTED_SHOWN
 
@@ -155,7 +156,7 @@ def render_packet(result: Result) -> str:
         moved = f" <- {name(f.old_path)}" if f.status in ("renamed", "copied") else ""
         lines.append(f"  {f.status:<12} {name(f.path)}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
     for d in p.drops:
-        if d.reason in ("big_blob", "diff_cap"):  # no patch was made: its hunks and bytes are not known
+        if d.reason in NOT_DIFFED:  # no patch was made: its hunks and bytes are not known
             lines.append(f"  not diffed: {name(d.path)}: {sanitize_shown(d.reason)}")
             continue
         lines.append(f"  dropped {d.what} of {name(d.path)}: {sanitize_shown(d.reason)} ({d.hunks} hunks, "
