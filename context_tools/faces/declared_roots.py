@@ -1,5 +1,4 @@
-"""The MCP roots a client declares, asked once a session and kept until it says they changed;
-calls that need them while they are being asked wait for that one answer.
+"""The MCP roots a client declares, asked once a session and kept until it says they changed.
 
 Declared roots only narrow the server's own (`context_tools.faces.roots`), so they are asked
 before every call that names a path; keeping them per session spares each call a round trip
@@ -27,27 +26,13 @@ MAX_DECLARED_ROOTS = 64
 LIST_SECONDS = 10
 
 
-class _Asking:
-    """A request for a session's roots on its way: the calls that need them meanwhile wait for
-    its answer rather than each asking the client again."""
-
-    def __init__(self, changes: int) -> None:
-        import anyio
-
-        self.changes = changes  # the session's count of changes when it was asked
-        self.answered = anyio.Event()
-        self.found: tuple[str, ...] | None = None  # None: the asking call ended before the answer
-
-
 class DeclaredRoots:
-    """Each session's declared roots, asked on first need, once however many calls need them
-    at once. A `roots/list_changed` notification forgets them; an answer asked before that
-    notification is not kept after it."""
+    """Each session's declared roots, asked on first need. A `roots/list_changed` notification
+    forgets them; an answer asked before that notification is not kept after it."""
 
     def __init__(self) -> None:
         self._kept: weakref.WeakKeyDictionary[Connection, tuple[str, ...]] = weakref.WeakKeyDictionary()
         self._changes: weakref.WeakKeyDictionary[Connection, int] = weakref.WeakKeyDictionary()
-        self._asking: weakref.WeakKeyDictionary[Connection, _Asking] = weakref.WeakKeyDictionary()
 
     async def of(self, ctx: ServerRequestContext) -> tuple[str, ...]:
         """The local folders the client of `ctx` declared; none when it declares no roots
@@ -55,25 +40,11 @@ class DeclaredRoots:
         connection = _connection(ctx)
         if connection is None:  # nothing to keep them by: asked every call
             return await _listed(ctx)
-        while True:
-            kept = self._kept.get(connection)
-            if kept is not None:
-                return kept
-            changes = self._changes.get(connection, 0)
-            asking = self._asking.get(connection)
-            if asking is None or asking.changes != changes:
-                break
-            await asking.answered.wait()
-            if asking.found is not None:
-                return asking.found
-            # the call that asked ended first (cancelled, interrupted): this one asks in its place
-        asking = self._asking[connection] = _Asking(changes)
-        try:
-            found = asking.found = await _listed(ctx)
-        finally:
-            if self._asking.get(connection) is asking:
-                del self._asking[connection]
-            asking.answered.set()
+        kept = self._kept.get(connection)
+        if kept is not None:
+            return kept
+        changes = self._changes.get(connection, 0)
+        found = await _listed(ctx)
         if self._changes.get(connection, 0) == changes:
             self._kept[connection] = found
         return found
