@@ -66,18 +66,8 @@ def held_in_their_work(p: subprocess.Popen, workers: list[int]) -> Iterator[None
     those results (`_waiting`), and is stopped there too. Only the first wait races the
     command's end, and that end is most of its parse away however the tasks fall to the
     workers."""
-    into_their_work(p, workers)
-    for worker in workers:
-        _signal(worker, signal.SIGSTOP)
-    try:
-        deadline = time.monotonic() + 10
-        while p.poll() is None and not _waiting(p.pid) and time.monotonic() < deadline:
-            pass
-        with held(p, workers):
-            yield
-    finally:
-        for worker in workers:
-            _signal(worker, signal.SIGCONT)
+    with workers_held(p, workers), held(p, workers):
+        yield
 
 
 @contextmanager

@@ -258,6 +258,15 @@ def _initialize(p: subprocess.Popen) -> None:
     assert json.loads(p.stdout.readline())["id"] == 1
 
 
+def _index_call(p: subprocess.Popen, repo: Path) -> None:
+    """Send `p` (an MCP server over stdio, initialized) a `repo_index` of `repo`, id 2."""
+    assert p.stdin is not None
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "repo_index", "arguments": {"repo": str(repo)}}}
+    p.stdin.write(json.dumps(call).encode() + b"\n")
+    p.stdin.flush()
+
+
 def _forkserver_workers(p: subprocess.Popen) -> list[int]:
     """The two extraction workers of the index `p` (an MCP server) runs, once its forkserver has
     started them (or `p` ended)."""
@@ -279,11 +288,7 @@ def test_a_ctrl_c_stops_the_stdio_server_with_its_client_still_connected(busy, c
     _initialize(p)
     workers: list[int] = []
     if busy:
-        assert p.stdin is not None
-        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
-        p.stdin.write(json.dumps(call).encode() + b"\n")
-        p.stdin.flush()
+        _index_call(p, corpus)
         workers = _forkserver_workers(p)
     with (held_in_their_work if busy else held)(p, workers):
         os.killpg(p.pid, signal.SIGINT)
@@ -364,11 +369,7 @@ def test_a_stdio_server_killed_during_an_index_leaves_no_word_from_its_children(
     129. What was stored stays: the next index of the store gives a fresh store's snapshot."""
     p = _stdio_server(corpus.parent, tmp_path / "home")
     _initialize(p)
-    assert p.stdin is not None
-    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "repo_index", "arguments": {"repo": str(corpus)}}}
-    p.stdin.write(json.dumps(call).encode() + b"\n")
-    p.stdin.flush()
+    _index_call(p, corpus)
     with held_in_their_work(p, _forkserver_workers(p)):
         p.send_signal(sig)
     _, err = p.communicate(timeout=60)  # to the end of stderr: every process holding it is gone
@@ -1107,14 +1108,11 @@ def test_an_index_in_flight_when_stdio_input_ends_stops_and_the_server_leaves_wi
                           grace], cwd=ROOT, env=cli_env(str(tmp_path / "home"), TMPDIR=str(server_temp), **_PREPARED),
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     _initialize(p)
-    assert p.stdin is not None
-    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "repo_index", "arguments": {"repo": str(repo)}}}
-    p.stdin.write(json.dumps(call).encode() + b"\n")
-    p.stdin.flush()
+    _index_call(p, repo)
     pids = _forkserver_workers(p)
     # held: the index waits on its workers until the server has left, and reaches no report
     with workers_held(p, pids) if workers == "held" else _into_their_work(p, pids):
+        assert p.stdin is not None
         p.stdin.close()
         try:
             p.wait(timeout=60)
