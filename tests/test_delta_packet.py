@@ -326,6 +326,16 @@ def test_dossier_builder_fills_the_seam(branchy, tmp_path):
         store.close()
     assert p.dossier.patchset.head_oid == feature and p.dossier.patchset.merge_base_oid == fork
     assert p.dossier.items == [] and p.dossier.references_total == 0  # nothing referenced, nothing fetched
+    # the text shows the dossier asked for as `rennet dossier` shows it (was: not a word of it)
+    from context_tools.faces.packs.delta import render_packet
+    from context_tools.faces.packs.dossier import render_dossier
+    from delta.untrusted import DOSSIER_SHOWN
+    from indexer.contract.result import Result
+
+    text = render_packet(Result(data=p)).splitlines()
+    shown = render_dossier(Result(data=p.dossier)).splitlines()
+    assert shown[0] == DOSSIER_SHOWN and shown[1].startswith(f"dossier {p.dossier.patchset.base_oid[:12]}..{feature[:12]}")
+    assert text[text.index(DOSSIER_SHOWN):][:len(shown)] == shown
 
 
 def test_default_folders_are_swept_to_the_newest(tmp_path):

@@ -178,6 +178,12 @@ def render_packet(result: Result) -> str:
             lines.append(f"  hunks of the previous patchset {successor.unscored.unknown.replace('_', ' ')}: "
                          f"{sanitize_shown(successor.unscored.reason)}")
     lines += [sanitize_shown(line) for line in _unassessed(p)] + _summary(p)
+    from delta.dossier.build import Dossier
+
+    if isinstance(p.dossier, Dossier):  # asked for (`--dossier`): shown as `rennet dossier` shows it
+        from context_tools.faces.packs.dossier import render_dossier
+
+        lines += render_dossier(Result(data=p.dossier)).splitlines()
     if p.offer:  # the packet is written beside its noise offer
         from pathlib import Path
 
