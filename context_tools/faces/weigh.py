@@ -39,38 +39,39 @@ def _sample(items: list[T]) -> tuple[list[T], float]:
 
 
 def approx_bytes(obj: object) -> int:
-    seen: set[int] = set()
+    return int(_weigh(obj, 0, set()))
 
-    def weigh(o: object, depth: int) -> float:
-        if id(o) in seen or _shared(o):
-            return 0
-        seen.add(id(o))
-        if isinstance(o, Raw):
-            # msgspec's Raw answers sys.getsizeof with an address, not a size: a snapshot's lazily
-            # decoded columns would weigh petabytes and be dropped after every call. What a Raw
-            # holds is its slice of the decoded message (the columns of one head share it).
-            return RAW_OVERHEAD + len(o)
-        try:
-            size: float = sys.getsizeof(o)
-        except TypeError:
-            size = 64
-        if isinstance(o, _ATOMS) or depth >= MAX_DEPTH:
-            return size
-        if isinstance(o, dict):
-            pairs, scale = _sample(list(o.items()))  # one atomic copy: another thread may be filling it
-            return size + scale * sum(weigh(k, depth + 1) + weigh(v, depth + 1) for k, v in pairs)
-        if isinstance(o, (list, tuple, set, frozenset)):
-            items, scale = _sample(list(o))
-            return size + scale * sum(weigh(i, depth + 1) for i in items)
-        fields = getattr(type(o), "__struct_fields__", None)  # msgspec Structs have no __dict__
-        if fields is not None:
-            return size + sum(weigh(getattr(o, f, None), depth + 1) for f in fields)
-        slots = getattr(type(o), "__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
-            size += weigh(getattr(o, name, None), depth + 1)
-        state = getattr(o, "__dict__", None)
-        if isinstance(state, dict):
-            size += weigh(state, depth + 1)
+
+# A function of its own, not a closure: one calling itself through its own cell is a
+# reference cycle, left (with the ids it saw) to the cyclic collector after every call.
+def _weigh(o: object, depth: int, seen: set[int]) -> float:
+    if id(o) in seen or _shared(o):
+        return 0
+    seen.add(id(o))
+    if isinstance(o, Raw):
+        # msgspec's Raw answers sys.getsizeof with an address, not a size: a snapshot's lazily
+        # decoded columns would weigh petabytes and be dropped after every call. What a Raw
+        # holds is its slice of the decoded message (the columns of one head share it).
+        return RAW_OVERHEAD + len(o)
+    try:
+        size: float = sys.getsizeof(o)
+    except TypeError:
+        size = 64
+    if isinstance(o, _ATOMS) or depth >= MAX_DEPTH:
         return size
-
-    return int(weigh(obj, 0))
+    if isinstance(o, dict):
+        pairs, scale = _sample(list(o.items()))  # one atomic copy: another thread may be filling it
+        return size + scale * sum(_weigh(k, depth + 1, seen) + _weigh(v, depth + 1, seen) for k, v in pairs)
+    if isinstance(o, (list, tuple, set, frozenset)):
+        items, scale = _sample(list(o))
+        return size + scale * sum(_weigh(i, depth + 1, seen) for i in items)
+    fields = getattr(type(o), "__struct_fields__", None)  # msgspec Structs have no __dict__
+    if fields is not None:
+        return size + sum(_weigh(getattr(o, f, None), depth + 1, seen) for f in fields)
+    slots = getattr(type(o), "__slots__", ())
+    for name in (slots,) if isinstance(slots, str) else slots:
+        size += _weigh(getattr(o, name, None), depth + 1, seen)
+    state = getattr(o, "__dict__", None)
+    if isinstance(state, dict):
+        size += _weigh(state, depth + 1, seen)
+    return size

@@ -257,9 +257,9 @@ def give_back() -> None:
     longer holds is collected, and the heap's free top returned to the system (glibc's
     `malloc_trim`), so that the room a later call asks for is there. An index runs with the
     cyclic collector paused and hands what it made to the oldest generation unscanned
-    (`pipeline/collector.py`): what a failed one left in cycles (its exception's frames, the
-    resolvers' caches that name themselves) was otherwise held until that generation's rare
-    pass, which an idle server never came to, and every later call met the limit. Called
+    (`pipeline/collector.py`): what a failed call left in cycles (a library's own, a frame
+    that holds the exception raised through it) was otherwise held until that generation's
+    rare pass, which an idle server never came to, and every later call met the limit. Called
     once the caller holds the failure no more; nothing without a limit."""
     if address_space_limit() is None:
         return

@@ -15,6 +15,10 @@ from typing import Iterable, Iterator, NamedTuple
 
 import msgspec
 import pygit2
+from pygit2.branches import Branches
+from pygit2.references import References
+from pygit2.remotes import RemoteCollection
+from pygit2.submodules import SubmoduleCollection
 
 from indexer.contract.errors import BadTree, EmptyRepository, MissingObjects, NotARepository, UnknownRev
 from indexer.contract.limits import Limits, limits
@@ -35,6 +39,28 @@ from indexer.git.tree_names import TREE_TYPE, checked_entries, shown, text_name
 MODE_TREE = pygit2.GIT_FILEMODE_TREE
 MODE_LINK = pygit2.GIT_FILEMODE_LINK
 MODE_COMMIT = pygit2.GIT_FILEMODE_COMMIT
+
+# The views pygit2's Repository keeps on itself, each holding the repository back
+_VIEWS = {"branches": Branches, "references": References, "remotes": RemoteCollection,
+          "submodules": SubmoduleCollection}
+
+
+class Repository(pygit2.Repository):
+    """pygit2's repository in no reference cycle. pygit2's own keeps its `branches`,
+    `references`, `remotes` and `submodules` views on itself, each holding it back: one let go
+    of (its open packs, its object cache) was freed only by the cyclic collector's next full
+    pass, which an index runs with paused. Here each view is made when it is asked for."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        for name in _VIEWS:
+            self.__dict__.pop(name, None)
+
+    def __getattr__(self, name: str) -> object:  # reached only for what the instance lacks
+        view = _VIEWS.get(name)
+        if view is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return view(self)
 
 
 class TreeEntry(msgspec.Struct, frozen=True, gc=False):
@@ -63,7 +89,7 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     try:
         # opened from `path`, not from the git directory found: a `.git` file naming one
         # elsewhere (`--separate-git-dir`) leaves no trace there of the work tree it serves
-        repo = pygit2.Repository(path)
+        repo = Repository(path)
     except (pygit2.GitError, KeyError) as exc:
         raise NotARepository(f"{path} could not be opened as a git repository ({exc})") from None
     # Its folders are kept as text (`local_paths`): refused however they were reached (the
@@ -97,7 +123,7 @@ def repository_places(path: str | os.PathLike[str]) -> RepositoryPlaces | None:
         found = pygit2.discover_repository(os.fspath(path))
         if found is None:
             return None
-        repo = pygit2.Repository(os.fspath(path))  # as `open_repo` opens it
+        repo = Repository(os.fspath(path))  # as `open_repo` opens it
     except (pygit2.GitError, KeyError, ValueError, OSError):
         return None
     git_dir = os.path.realpath(repo.path)

@@ -27,7 +27,7 @@ import pygit2
 from pygit2.enums import FileMode
 
 from indexer.contract.errors import BadInput, EmptyRepository
-from indexer.git.read import MODE_COMMIT, MODE_LINK, READ_CAP, check_trees_intact, text_path
+from indexer.git.read import MODE_COMMIT, MODE_LINK, READ_CAP, Repository, check_trees_intact, text_path
 from indexer.git.tree_names import is_dot_git
 from indexer.model import Skipped
 
@@ -264,7 +264,7 @@ def _now_ns() -> int:
 def _gitlink(name: str, full: str) -> pygit2.IndexEntry | None:
     """A submodule or nested repository, as `git add` records it: its checked-out commit."""
     try:
-        nested = pygit2.Repository(full)
+        nested = Repository(full)
     except (pygit2.GitError, KeyError):
         return None
     if nested.head_is_unborn:

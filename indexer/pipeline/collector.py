@@ -18,8 +18,10 @@ def collector_paused() -> Iterator[None]:
     """Indexing makes many small acyclic records (tree entries, decoded facts, the earlier and
     the new snapshot record): the cyclic collector's repeated passes over them would cost a
     good share of a re-index. Survivors then go to the oldest generation unscanned, rather
-    than into one first young collection over all of them; what a failed index left there in
-    cycles is collected as its call answers `out_of_memory` (`memory_limit.give_back`)."""
+    than into one first young collection over all of them. An index, successful or failed,
+    leaves nothing it built in reference cycles (tests/test_index_cycles.py): held only there,
+    it would stay until that generation's rare full pass, which an idle server never reaches;
+    reference counting frees it as the call ends."""
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -19,6 +19,7 @@ import weakref
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from indexer.contract.errors import RennetError
+from indexer.contract.memory_limit import let_go
 
 if TYPE_CHECKING:
     from multiprocessing.pool import IMapIterator, Pool
@@ -95,6 +96,12 @@ class Watched(Generic[T]):
                 _look(self._pool, self._first)
                 if deadline is not None and time.monotonic() >= deadline:
                     raise
+            except Exception as exc:  # a worker's, raised again here
+                # IMapIterator.next raises it from a local of its own frame, which the exception's
+                # traceback holds: a cycle that kept the failed index's frames, and all they held,
+                # until the cyclic collector's next full pass. That frame, ended, is cleared.
+                let_go(exc)
+                raise
 
 
 def _workers(pool: Pool) -> dict[int, BaseProcess]:
@@ -209,6 +216,10 @@ def _end_parts(pool: _Parts) -> None:
     _end_threads(pool)
     _kill_workers(pool)  # any the worker handler started as the first were killed, before it ended
     _let_go_of_failed_sends(pool)
+    # A result never taken whole (a failed index's) holds its pool, whose cache holds it: a cycle
+    # keeping the results that came (their facts) until the cyclic collector's next full pass.
+    # A result handler that outlived `_end_threads` finds its job gone, as a finished one's.
+    pool._cache.clear()
 
 
 def _let_go_of_failed_sends(pool: _Parts) -> None:

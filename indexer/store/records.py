@@ -155,6 +155,9 @@ _HeadColumns = msgspec.defstruct("_HeadColumns", [
 _decode_columns = read_back(msgspec.msgpack.Decoder(_HeadColumns).decode)
 _COLUMN_DECODERS = {f.name: read_back(msgspec.msgpack.Decoder(f.type).decode)
                     for f in msgspec.structs.fields(SnapshotHead) if f.name in HEAD_COLUMNS}
+# The fields decoded with the head, named once: msgspec works them out afresh on each asking,
+# leaving a cycle of its own behind each time.
+_PLAIN_FIELDS = tuple(f.name for f in msgspec.structs.fields(SnapshotHead) if f.name not in HEAD_COLUMNS)
 
 
 class LazyHead:
@@ -166,9 +169,8 @@ class LazyHead:
     def __init__(self, raw: bytes, home: str | os.PathLike[str]) -> None:
         self._columns = columns = _decode_columns(raw)
         self._home = home
-        for f in msgspec.structs.fields(SnapshotHead):
-            if f.name not in HEAD_COLUMNS:
-                setattr(self, f.name, getattr(columns, f.name))
+        for name in _PLAIN_FIELDS:
+            setattr(self, name, getattr(columns, name))
         # Every column holds one item a file: a lookup by position reads several of them. The
         # counts their heads declare are compared here; decoding a column checks its items.
         _check_columns(self.oid, [_items_declared(getattr(columns, name)) for name in HEAD_COLUMNS], home)

@@ -200,14 +200,10 @@ class RustCrates:
     def module_tree(self) -> ModuleTree:
         """The Rust module tree of the snapshot, its files' `mod` declarations read as walked."""
         if self._tree is None:
-            from indexer.lang.rust.resolve import ModuleTree  # loaded only when a crate is named
+            from indexer.lang.rust.paths import snapshot_modules  # loaded only when a crate is named
 
-            self._tree = ModuleTree(lambda p: self.snap.file(p) is not None, self._imports_of)
+            self._tree = snapshot_modules(self.snap)
         return self._tree
-
-    def _imports_of(self, path: str) -> list[ImportSpec]:
-        facts = self.snap.import_facts(path)
-        return facts.imports if facts is not None else []
 
     def crate_view(self) -> CrateView:
         """Which Rust paths stay in their crate: a bare one naming no crate of the tree does;

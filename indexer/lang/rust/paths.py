@@ -11,6 +11,7 @@ caller shows its path-based name."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Iterable
 
 from indexer.contract.decode import Undecodable, decode_toml
@@ -22,21 +23,33 @@ if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
 
 
+def snapshot_modules(snap: Snapshot) -> ModuleTree:
+    """The Rust module tree of a snapshot, its files' `mod` declarations read as walked. It is
+    handed functions of the snapshot alone: a method of the object keeping the tree would make
+    a cycle holding the snapshot until the cyclic collector's next full pass."""
+    return ModuleTree(partial(_holds, snap), partial(_imports_in, snap))
+
+
+def _holds(snap: Snapshot, path: str) -> bool:
+    return snap.file(path) is not None
+
+
+def _imports_in(snap: Snapshot, path: str) -> Iterable[ImportSpec]:
+    facts = snap.import_facts(path)
+    return facts.imports if facts is not None else ()
+
+
 class RustModulePaths:
     """Crate module paths of one snapshot's Rust files, each manifest and file worked out once."""
 
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
-        self.tree = ModuleTree(self._exists, self._imports_of)
+        self.tree = snapshot_modules(snap)
         self._docs: dict[str, dict | None] = {}
         self._found: dict[str, str | None] = {}
 
     def _exists(self, path: str) -> bool:
         return self.snap.file(path) is not None
-
-    def _imports_of(self, path: str) -> Iterable[ImportSpec]:
-        facts = self.snap.import_facts(path)
-        return facts.imports if facts is not None else ()
 
     def of(self, path: str) -> str | None:
         """`crate::module::path` of the file, None when no crate's declarations reach it."""

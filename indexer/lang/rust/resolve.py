@@ -30,6 +30,7 @@ module, a restricted one (`pub(crate)`) from inside its crate.
 from __future__ import annotations
 
 import posixpath
+from functools import partial
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from indexer.contract.decode import Undecodable, decode_toml
@@ -403,7 +404,10 @@ class RustResolver:
     def __init__(self, tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> None:
         self.tree = tree
         self.facts = facts
-        self.modules = ModuleTree(tree.paths.__contains__, self._imports_of)
+        # What the resolver's parts are handed never reaches back to it: a method of its own
+        # kept on one of them would make a cycle holding the facts past the index, until the
+        # cyclic collector's rare full pass (the index runs with it paused).
+        self.modules = ModuleTree(tree.paths.__contains__, partial(_imports_in, facts))
         docs: dict[str, dict] = {}
         for path in tree.by_name.get("Cargo.toml", []):
             try:
@@ -425,11 +429,6 @@ class RustResolver:
         # package folder -> folder -> its binary root (its length, minus its place, itself)
         self._bins_by_folder: dict[str, dict[str, tuple[int, int, str]]] = {}
         self._bin_roots: dict[str, frozenset[str]] = {}  # package folder -> its binary roots
-        self._view = CrateView(self.crates.__contains__, self.module_dir)  # which paths stay in their crate
-
-    def _imports_of(self, path: str) -> Iterable[ImportSpec]:
-        facts = self.facts.get(path)
-        return facts.imports if facts is not None else ()
 
     # -- crate and module structure ------------------------------------------------------
     def _manifest_dir(self, path: str) -> str | None:
@@ -664,7 +663,9 @@ class RustResolver:
         """Past a module, on along an `extern crate` it declares that the importer's path
         (starting at `head`) sees (`ModuleTree.through_externs`, `CrateView.sees`)."""
         def sees(visibility: str, module_file: str) -> bool:
-            return self._view.sees(visibility, module_file, importer, head)
+            # made where asked (only past an `extern crate`), never kept: see __init__
+            view = CrateView(self.crates.__contains__, self.module_dir)  # which paths stay in their crate
+            return view.sees(visibility, module_file, importer, head)
         return self.modules.through_externs(end, rest, self._library, sees)[0][0]
 
     def _library(self, crate: str) -> tuple[str, ...]:
@@ -734,6 +735,11 @@ class RustResolver:
         if hit is None and root is not None and (aliased := self._extern_root(root, head)) is not None:
             hit = Module(aliased, parent(aliased))  # a crate the root's `extern crate x as head;` binds
         return _Start(hit, rest) if hit is not None else EXTERNAL
+
+
+def _imports_in(facts: Mapping[str, BlobFacts], path: str) -> Iterable[ImportSpec]:
+    found = facts.get(path)
+    return found.imports if found is not None else ()
 
 
 def make_resolver(tree: TreePaths, facts: Mapping[str, BlobFacts], read: Callable[[str], bytes]) -> RustResolver:
