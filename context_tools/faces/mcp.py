@@ -159,7 +159,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
 
     async def on_reader(row: Command, arguments: dict[str, object],
                         declared: tuple[str, ...]) -> mcp_types.CallToolResult | None:
-        """The call answered by a reader process, or None when no reader is up (yet)."""
+        """The call answered by a reader process, or None when no reader is up (yet) or the reader
+        gave it back (it must wait for another indexer: the server waits, its slot set aside)."""
         if readers is None or row.authority != "read" or executor.worktree:
             return None
         readers.start()
