@@ -212,6 +212,54 @@ async def _told_it_waits(told: list[str]) -> None:
             await anyio.sleep(0.005)
 
 
+def test_calls_waiting_for_another_indexer_leave_their_slots_to_calls_that_work(scratch_server):
+    """docs/agents.md, calls at once: a call waiting for another indexer of the store gives its
+    slot back while it waits. Was: eight calls waiting (`CONCURRENT_CALLS`) held every slot, and
+    a call refused for its arguments, or a read of a stored rev, waited behind them until the
+    other indexer finished, up to two minutes (a hostile client's batch met it beside a
+    `rennet index`). The store is held by the test until both are answered."""
+    from context_tools.faces.mcp import CONCURRENT_CALLS
+    from tests.held_store import hold_store
+    from tests.mcp_clients import text_of
+
+    repo, first, second = _repo_with_two_revs(scratch_server.place("aside"), "# aside\n")
+    store = scratch_server.store
+
+    async def work(client):
+        assert (await client.call_tool("repo_index", {"repo": str(repo), "rev": first})).is_error is False
+        release = threading.Event()
+        holder = hold_store(store, 120, release)
+        told: list[list[str]] = [[] for _ in range(CONCURRENT_CALLS)]
+        indexed: list[object] = []
+        try:
+            async with anyio.create_task_group() as tasks:
+                async def index(heard_of: list[str]) -> None:
+                    async def heard(progress, total, message):
+                        heard_of.append(message or "")
+
+                    indexed.append(await client.call_tool("repo_index", {"repo": str(repo)}, progress_callback=heard))
+
+                for heard_of in told:
+                    tasks.start_soon(index, heard_of)
+                for heard_of in told:
+                    await _told_it_waits(heard_of)
+                with anyio.fail_after(60):  # was: answered once the store was let go, after 120 s
+                    refused = await client.call_tool("context_symbol", {"repo": str(repo), "name": "one", "nope": 1})
+                    read = await client.call_tool("context_symbol", {"repo": str(repo), "rev": first, "name": "one"})
+                held = holder.is_alive()
+                release.set()
+        finally:
+            release.set()
+            holder.join()
+        return refused, read, held, indexed
+
+    refused, read, held, indexed = scratch_server.run(work)
+    assert held
+    assert text_of(refused)["error"]["code"] == "bad_input", text_of(refused)
+    assert text_of(read)["ok"] and text_of(read)["data"]["definitions"][0]["path"] == "a.py", text_of(read)
+    assert [text_of(a)["data"]["oid"] for a in indexed] == [second] * CONCURRENT_CALLS
+
+
 def test_a_read_that_waited_its_bound_is_busy_with_a_retry_hint(tmp_path, monkeypatch):
     from indexer import api
     from indexer.store import writer_wait
@@ -362,6 +410,64 @@ def test_a_write_tool_runs_in_the_server_never_in_a_reader(world: World, with_re
     mine = [(pid, command) for pid, command in by if pid in (server, *readers)]
     assert {pid for pid, command in mine if command == "repo.index"} == {server}
     assert any(pid in readers for pid, command in mine if command == "context.symbol")
+
+
+def test_a_read_that_must_wait_for_another_indexer_leaves_its_reader_to_reads_that_work(tmp_path):
+    """docs/agents.md, calls at once: with `--readers` (the HTTP face's default), a read that
+    meets another indexer at work is given back by its reader and waits in the server, its slot
+    free meanwhile (`readers._hand_back`), told as it waits. Was: it waited in the reader, told
+    nothing (a client's timeout not reset), and every read after it, one refused for its
+    arguments too, waited for a reader until the other indexer finished, up to two minutes. The
+    store is held by the test until the reads are answered."""
+    from mcp import Client
+
+    from tests.held_store import hold_store
+    from tests.mcp_clients import text_of
+
+    repo, first, second = _repo_with_two_revs(tmp_path)
+    home = tmp_path / "home"
+    running = set(children(os.getpid()))
+
+    async def work():
+        async with Client(_stdio_server(str(home), "1")) as client:
+            server = next(p for p in children(os.getpid()) if p not in running and "faces.cli mcp" in _cmdline(p))
+            assert (await client.call_tool("repo_index", {"repo": str(repo), "rev": first})).is_error is False
+            stored = {"repo": str(repo), "rev": first, "name": "one"}
+            for _ in range(400):  # bounded: until the reader is up and has answered from the store
+                await client.call_tool("context_symbol", stored)
+                if any(_maps_store(p, str(home)) for p in children(server) if "spawn_main" in _cmdline(p)):
+                    break
+                await anyio.sleep(0.05)
+            else:
+                raise AssertionError("no reader answered from the store")
+            release = threading.Event()
+            holder = hold_store(home, 120, release)
+            told: list[str] = []
+            try:
+                async with anyio.create_task_group() as tasks:
+                    async def waiting_read() -> None:
+                        async def heard(progress, total, message):
+                            told.append(message or "")
+
+                        await client.call_tool("context_symbol", {"repo": str(repo), "name": "two"},
+                                               progress_callback=heard)
+
+                    tasks.start_soon(waiting_read)
+                    await _told_it_waits(told)  # was: a read waiting in a reader was never told
+                    with anyio.fail_after(60):  # was: answered once the store was let go, after 120 s
+                        refused = await client.call_tool("context_symbol", {**stored, "nope": 1})
+                        read = await client.call_tool("context_symbol", stored)
+                    held = holder.is_alive()
+                    release.set()
+            finally:
+                release.set()
+                holder.join()
+            return refused, read, held
+
+    refused, read, held = anyio.run(work)
+    assert held
+    assert text_of(refused)["error"]["code"] == "bad_input", text_of(refused)
+    assert text_of(read)["ok"] and text_of(read)["data"]["definitions"][0]["path"] == "a.py", text_of(read)
 
 
 @pytest.mark.parametrize("value", ["17", "-1", "two"])

@@ -32,7 +32,8 @@ import signal
 import socket
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 from context_tools.faces.argument_types import as_declared
 from context_tools.faces.call_stops import CallStops
@@ -158,7 +159,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
 
     async def on_reader(row: Command, arguments: dict[str, object],
                         declared: tuple[str, ...]) -> mcp_types.CallToolResult | None:
-        """The call answered by a reader process, or None when no reader is up (yet)."""
+        """The call answered by a reader process, or None when no reader is up (yet) or the reader
+        gave it back (it must wait for another indexer: the server waits, its slot set aside)."""
         if readers is None or row.authority != "read" or executor.worktree:
             return None
         readers.start()
@@ -340,8 +342,40 @@ _in_threads = 0  # calls of this process holding one of anyio's worker threads, 
 _ANYIO_WORKER = "AnyIO worker thread"  # the name anyio gives its worker threads
 
 
-async def in_a_thread(run: Callable[[], T], limiter: anyio.CapacityLimiter) -> T:
-    """`run` in one of anyio's worker threads, once `limiter` has a slot for it.
+class _Slot:
+    """A call's place in a limiter, taken on the event loop. The call's thread gives it up while
+    it waits for another indexer of the store (`aside`) and takes it back after: a wait does no
+    work, and held, eight of them left every call to come waiting up to `WAIT_SECONDS`, one
+    refused for its arguments too."""
+
+    def __init__(self, limiter: anyio.CapacityLimiter) -> None:
+        self.limiter = limiter
+        self.held = False
+
+    async def take(self) -> None:
+        await self.limiter.acquire_on_behalf_of(self)
+        self.held = True
+
+    def give_back(self) -> None:
+        if self.held:
+            self.held = False
+            self.limiter.release_on_behalf_of(self)
+
+    @contextmanager
+    def aside(self) -> Iterator[None]:
+        """Within, from the call's thread: the slot is another call's to take."""
+        import anyio.from_thread
+
+        anyio.from_thread.run_sync(self.give_back)
+        try:
+            yield
+        finally:
+            anyio.from_thread.run(self.take)
+
+
+async def in_a_thread(run: Callable[[], T], limiter: anyio.CapacityLimiter, aside: bool = False) -> T:
+    """`run` in one of anyio's worker threads, once `limiter` has a slot for it; with `aside`,
+    the slot is let go while `run` waits for another indexer (`_Slot`).
 
     anyio starts a worker, on the event loop, when none is idle; under a `ulimit -v` leaving
     room for its stack but not its start, `Thread.start` waits without end: the whole server
@@ -354,16 +388,27 @@ async def in_a_thread(run: Callable[[], T], limiter: anyio.CapacityLimiter) -> T
     import anyio.to_thread
 
     global _in_threads
-    async with limiter:
+    slot = _Slot(limiter)
+    await slot.take()
+    try:
         if address_space_limit() is not None and _in_threads >= sum(
                 thread.name == _ANYIO_WORKER for thread in threading.enumerate()):
             room_for_thread()
+
+        def in_slot() -> T:
+            from indexer.store.writer_wait import setting_aside
+
+            with setting_aside(slot.aside):
+                return run()
+
         _in_threads += 1
         try:
             # the slot is held already: anyio's own bound must not hold the call again
-            return await anyio.to_thread.run_sync(run, limiter=anyio.CapacityLimiter(math.inf))
+            return await anyio.to_thread.run_sync(in_slot if aside else run, limiter=anyio.CapacityLimiter(math.inf))
         finally:
             _in_threads -= 1
+    finally:
+        slot.give_back()
 
 
 async def _to_its_end(run: Callable[[], T], limiter: anyio.CapacityLimiter, stop: threading.Event) -> T:
@@ -385,7 +430,7 @@ async def _to_its_end(run: Callable[[], T], limiter: anyio.CapacityLimiter, stop
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         with anyio.CancelScope(shield=True):
-            reply = await in_a_thread(run, limiter)
+            reply = await in_a_thread(run, limiter, aside=True)
         finished = True
         group.cancel_scope.cancel()
     await anyio.lowlevel.checkpoint()  # a cancelled call ends here, its reply unsent

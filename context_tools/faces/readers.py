@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 # loaded at start: a fault of memory leaves no room to load them
 from indexer.contract.memory_limit import memory_fault, start_thread
@@ -62,9 +63,23 @@ class Settings:
     cache_bytes: int
 
 
+class _HandedBack(BaseException):
+    """A read that met another indexer at work, given back to the server: a BaseException, so
+    the executor neither answers it nor writes its receipt."""
+
+
+@contextmanager
+def _hand_back() -> Iterator[None]:
+    """A reader's wait for another indexer: none. The server runs the read in a thread of its own
+    instead, whose slot is free while it waits (`mcp._Slot`); waiting here held the reader, and a
+    few such waits left every read to come, one refused for its arguments too, waiting behind them."""
+    raise _HandedBack
+    yield
+
+
 def serve_reads(conn: Connection, settings: Settings) -> None:
     """A reader's loop: (command id, input, client roots) in, (ok, encoded reply) out, until
-    the server closes the pipe."""
+    the server closes the pipe; None out for a read that must wait for another indexer."""
     from indexer.contract.memory_limit import load_git, one_malloc_arena
 
     one_malloc_arena()  # a spawned process: the server's limit is inherited, its malloc setting is not
@@ -72,6 +87,7 @@ def serve_reads(conn: Connection, settings: Settings) -> None:
     from context_tools.faces.dispatch import Executor, encode_wire
     from context_tools.faces.registry import registry
     from context_tools.faces.roots import Roots
+    from indexer.store.writer_wait import setting_aside
 
     registry()  # loaded before "ready": the first call pays no import
     roots = Roots(settings.roots) if settings.roots is not None else None
@@ -86,9 +102,14 @@ def serve_reads(conn: Connection, settings: Settings) -> None:
             command_id, raw, declared = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             return
-        reply = executor.run(command_id, raw, client_roots=declared)
         try:
-            conn.send((reply.ok, encode_wire(reply.wire)))
+            with setting_aside(_hand_back):
+                reply = executor.run(command_id, raw, client_roots=declared)
+            answer: tuple[bool, bytes] | None = (reply.ok, encode_wire(reply.wire))
+        except _HandedBack:
+            answer = None
+        try:
+            conn.send(answer)
         except (BrokenPipeError, OSError):
             return
 
@@ -174,15 +195,16 @@ class ReaderPool:
         self._ready.release()
 
     def call(self, conn: Connection, command_id: str, raw: object, declared: Iterable[str]) -> tuple[bool, bytes] | None:
-        """Run one call on `conn`'s reader: (ok, encoded reply), or None when the reader is gone
-        (it is then dropped, not handed out again)."""
+        """Run one call on `conn`'s reader: (ok, encoded reply), or None when the reader gave
+        the call back (it must wait for another indexer) or is gone (then dropped, not handed
+        out again): the server runs the call itself."""
         try:
             conn.send((command_id, raw, list(declared)))
-            ok, wire = conn.recv()
+            answer = conn.recv()
         except (EOFError, OSError):
             with self._lock:
                 self.alive -= 1
             conn.close()
             return None
         self.release(conn)
-        return ok, wire
+        return answer

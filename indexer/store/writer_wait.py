@@ -10,8 +10,10 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, TypeVar
 
 from indexer.contract.errors import Busy, StoreLocked
 
@@ -23,6 +25,20 @@ _POLL = 0.1
 TICK_SECONDS = 2.0
 # Told the seconds waited so far: at once, then every TICK_SECONDS
 Tick = Callable[[float], None]
+# What the waiting thread lets go of while it waits, taken back once the wait ends: a server's
+# call slot, which a call that works needs more than one that sleeps (`setting_aside`).
+Aside = Callable[[], AbstractContextManager[None]]
+_aside: ContextVar[Aside | None] = ContextVar("rennet_wait_aside", default=None)
+
+
+@contextmanager
+def setting_aside(aside: Aside | None) -> Iterator[None]:
+    """Every wait for another indexer in this thread, within, runs inside `aside()`."""
+    token = _aside.set(aside)
+    try:
+        yield
+    finally:
+        _aside.reset(token)
 
 
 def writer_active(home: Path) -> bool:
@@ -44,18 +60,23 @@ def writer_active(home: Path) -> bool:
 
 def wait_for_writer(home: Path, seconds: float | None = None, tick: Tick | None = None) -> bool:
     """True once no indexer holds the write lock (at once when none does), False after `seconds`
-    (default WAIT_SECONDS); `tick` is told how long it has waited while it waits."""
+    (default WAIT_SECONDS); `tick` is told how long it has waited while it waits, and what the
+    thread set aside (`setting_aside`) is let go meanwhile."""
     start = time.monotonic()
     deadline = start + (WAIT_SECONDS if seconds is None else seconds)
-    told = None
-    while writer_active(home):
-        now = time.monotonic()
-        if now >= deadline:
-            return False
-        if tick is not None and (told is None or now - told >= TICK_SECONDS):
-            told = now
-            tick(now - start)
-        time.sleep(_POLL)
+    if not writer_active(home):
+        return True
+    aside = _aside.get()
+    with aside() if aside is not None else nullcontext():
+        told = None
+        while writer_active(home):
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            if tick is not None and (told is None or now - told >= TICK_SECONDS):
+                told = now
+                tick(now - start)
+            time.sleep(_POLL)
     return True
 
 
