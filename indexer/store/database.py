@@ -417,8 +417,18 @@ class Store:
             with _OPEN_DB:
                 table = self._kv.get(name)
                 if table is None:
-                    table = self._kv[name] = KV(self.env, self.env.open_db(f"kv:{name}".encode()))
+                    table = self._kv[name] = KV(self.env, self._opened(f"kv:{name}".encode()))
         return table
+
+    def _opened(self, name: bytes):
+        """The handle of table `name`, made if absent. In a write transaction begun here: lmdb's
+        `begin` lets go of the GIL while it waits for another thread's write transaction, but
+        `open_db`'s own transaction waits holding it, and that writer, which needs the GIL to
+        finish, never did: the whole process stood still."""
+        if self.readonly:  # no write transaction to begin; nor does this process write
+            return self.env.open_db(name)
+        with self.env.begin(write=True) as txn:
+            return self.env.open_db(name, txn=txn)
 
     def kv_in(self, txn, name: str):
         """The handle of table `kv:name` for reading inside `txn` (a write transaction of
