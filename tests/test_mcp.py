@@ -592,12 +592,33 @@ def test_http_on_ipv6_loopback_in_its_long_spelling_checks_host_and_token(world:
         server.close()
 
 
-async def _ok_app(scope, receive, send):
-    """Stands in for the SDK's app behind the guard: reads the body, answers 200."""
+# A guard on loopback port 8765 of this token, and the headers a client of it sends
+_TOKEN = "t" * 32
+_AUTH = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + _TOKEN.encode())]
+
+
+def _loopback_guard(app):
+    from context_tools.faces.mcp_http import Guard
+
+    return Guard(app, "127.0.0.1", 8765, _TOKEN)
+
+
+async def _drained(receive) -> None:
+    """A stand-in app's read of a request's whole body."""
     while (await receive()).get("more_body"):
         pass
-    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
-    await send({"type": "http.response.body", "body": b"{}"})
+
+
+async def _answered(send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    """A stand-in app's answer: its start, then its whole body."""
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _ok_app(scope, receive, send):
+    """Stands in for the SDK's app behind the guard: reads the body, answers 200."""
+    await _drained(receive)
+    await _answered(send, 200, [(b"content-length", b"2")], b"{}")
 
 
 def _posted(guard, path: str, headers: list[tuple[bytes, bytes]]) -> int:
@@ -1533,27 +1554,24 @@ def test_an_id_is_free_once_its_answer_is_sent_though_the_sdk_has_not_returned()
     """An id is free from its answer's last byte: a client that reads it may send the id again
     at once, while the SDK's app still winds down the first request (was freed only once it
     returned: the second, sent in that window, was 409)."""
-    from context_tools.faces.mcp_http import Guard
 
     answered = anyio.Event()
     linger = anyio.Event()
 
     async def sdk(scope, receive, send):
         """Stands in for the SDK's app: opens session `s1`; answers a ping, then lingers once."""
-        while (await receive()).get("more_body"):
-            pass
+        await _drained(receive)
         headers = [(b"content-type", b"application/json")]
         opening = dict(scope["headers"]).get(b"mcp-session-id") is None
         if opening:
             headers.append((b"mcp-session-id", b"s1"))
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": b'{"jsonrpc":"2.0","id":5,"result":{}}'})
+        await _answered(send, 200, headers, b'{"jsonrpc":"2.0","id":5,"result":{}}')
         if not opening and not answered.is_set():
             answered.set()
             await linger.wait()
 
-    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
-    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    guard = _loopback_guard(sdk)
+    auth = _AUTH
     assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s1")
     statuses: list[int] = []
 
@@ -1588,7 +1606,6 @@ def test_an_id_in_flight_in_one_session_is_free_in_another():
     session `s2`'s request 5 is served, and so are two requests 5 of no session, which the SDK
     routes each on its own (was refused 409, had the guard kept ids of all sessions together,
     or of no session)."""
-    from context_tools.faces.mcp_http import Guard
 
     waiting = {b"s1": anyio.Event(), None: anyio.Event()}
     release = anyio.Event()
@@ -1610,11 +1627,10 @@ def test_an_id_in_flight_in_one_session_is_free_in_another():
         elif named in waiting and not waiting[named].is_set():
             waiting[named].set()
             await release.wait()
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": b'{"jsonrpc":"2.0","id":5,"result":{}}'})
+        await _answered(send, 200, headers, b'{"jsonrpc":"2.0","id":5,"result":{}}')
 
-    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
-    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    guard = _loopback_guard(sdk)
+    auth = _AUTH
     assert _posted(guard, "/mcp", auth) == 200 and _posted(guard, "/mcp", auth) == 200
     statuses: list[tuple[bytes | None, int]] = []
 
@@ -1806,14 +1822,12 @@ def test_a_session_the_sdk_answers_not_found_is_closed_in_the_guard_too():
     SDK answers its next request 404: the guard closes the id then, and answers any later
     request naming it itself, taking no place (was: the id held its share until the idle
     timeout). A 404 at another path says nothing of the session and closes nothing."""
-    from context_tools.faces.mcp_http import Guard
 
     seen: list[tuple[str, str | None]] = []
 
     async def sdk(scope, receive, send):
         """Stands in for the SDK's app: opens session `s1`, then has dropped it."""
-        while (await receive()).get("more_body"):
-            pass
+        await _drained(receive)
         named = dict(scope["headers"]).get(b"mcp-session-id")
         seen.append((scope["path"], named and named.decode()))
         headers = [(b"content-type", b"application/json")]
@@ -1822,13 +1836,12 @@ def test_a_session_the_sdk_answers_not_found_is_closed_in_the_guard_too():
             headers.append((b"mcp-session-id", b"s1"))
         else:
             status, body = 404, b'{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"Session not found"}}'
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        await _answered(send, status, headers, body)
 
-    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+    guard = _loopback_guard(sdk)
 
     def post(path: str, session: str | None) -> int:
-        headers = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+        headers = list(_AUTH)
         if session is not None:
             headers.append((b"mcp-session-id", session.encode()))
         return _posted(guard, path, headers)
@@ -1846,7 +1859,6 @@ def test_a_session_the_guard_issued_goes_idle_after_its_requests_not_while_one_i
     and closed once idle past the timeout; a request naming it (a GET stream) holds it live
     however long, and it is idle again from that request's end."""
     from context_tools.faces.http_sessions import Issued
-    from context_tools.faces.mcp_http import Guard
 
     now = [0.0]
     release = anyio.Event()
@@ -1854,20 +1866,18 @@ def test_a_session_the_guard_issued_goes_idle_after_its_requests_not_while_one_i
 
     async def sdk(scope, receive, send):
         """Stands in for the SDK's app: opens a session for a POST of none, streams a GET."""
-        while (await receive()).get("more_body"):
-            pass
+        await _drained(receive)
         headers = [(b"content-type", b"application/json")]
         if scope["method"] == "GET":
             streaming.set()
             await release.wait()
         else:
             headers.append((b"mcp-session-id", f"s{now[0]:g}".encode()))
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": b"{}"})
+        await _answered(send, 200, headers, b"{}")
 
-    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
+    guard = _loopback_guard(sdk)
     guard.sessions = Issued(idle_seconds=10, most=512, clock=lambda: now[0])
-    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    auth = _AUTH
 
     assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s0")
     now[0] = 10.5
@@ -1907,21 +1917,18 @@ def test_a_session_the_guard_issued_goes_idle_after_its_requests_not_while_one_i
 def test_a_delete_the_app_refuses_closes_no_session():
     """A DELETE closes its session in the guard only when the app answers it below 400: one
     refused (405, or 404 at another path) leaves the session live, its client still in it."""
-    from context_tools.faces.mcp_http import Guard
 
     async def sdk(scope, receive, send):
         """Stands in for the SDK's app: opens session `s1`; refuses a DELETE."""
-        while (await receive()).get("more_body"):
-            pass
+        await _drained(receive)
         headers = [(b"content-type", b"application/json")]
         status = {"POST": 200, "DELETE": 405 if scope["path"] == "/mcp" else 404}[scope["method"]]
         if status == 200:
             headers.append((b"mcp-session-id", b"s1"))
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": b"{}"})
+        await _answered(send, status, headers, b"{}")
 
-    guard = Guard(sdk, "127.0.0.1", 8765, "t" * 32)
-    auth = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    guard = _loopback_guard(sdk)
+    auth = _AUTH
     assert _posted(guard, "/mcp", auth) == 200 and guard.sessions.live("s1")
     for path in ("/mcp", "/elsewhere"):
         sent = []
@@ -2580,7 +2587,6 @@ def test_a_request_reaching_the_guard_after_the_stop_is_503_and_those_before_are
     stopping server waits on), while a session's own stream (a GET) is not counted."""
     import signal
 
-    from context_tools.faces.mcp_http import Guard
 
     release = anyio.Event()
     entered: list[str] = []
@@ -2590,11 +2596,10 @@ def test_a_request_reaching_the_guard_after_the_stop_is_503_and_those_before_are
         while scope["method"] == "POST" and (await receive()).get("more_body"):
             pass
         await release.wait()
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
-        await send({"type": "http.response.body", "body": b"{}"})
+        await _answered(send, 200, [(b"content-length", b"2")], b"{}")
 
-    guard = Guard(app, "127.0.0.1", 8765, "t" * 32)
-    headers = [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32)]
+    guard = _loopback_guard(app)
+    headers = _AUTH
     ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
     sent: dict[str, list] = {"GET": [], "POST": [], "after": []}
     idle: list[bool] = []
