@@ -26,6 +26,7 @@ from indexer import api
 from indexer.contract.errors import MissingObjects
 from indexer.lang.registry import LANGUAGES
 from indexer.model import BlobFacts
+from indexer.pipeline.collector import collector_paused
 from indexer.store.facts_table import FactsSummary
 from indexer.store.records import StoredFacts
 
@@ -63,13 +64,8 @@ def _described(o: object) -> str:
 def paused() -> Iterator[None]:
     """The collector paused for the whole test, as an index pauses it: only `left_in_cycles`
     collects, so that no pass running meanwhile frees a cycle before it is looked for."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def left_in_cycles() -> list[str]:
