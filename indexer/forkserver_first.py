@@ -18,6 +18,7 @@ a worker needs only the indexer's modules, a script that indexes at its top leve
 `__main__` guard would index again in each, and a large one would cost each worker its imports.
 """
 
+import importlib
 import os
 import signal
 import sys
@@ -66,3 +67,16 @@ def _prepare_worker(data: Mapping[str, object]) -> None:
 
 
 spawn.prepare = _prepare_worker  # each child the forkserver forks looks it up as it starts
+
+
+def preload(*modules: str) -> None:
+    """Import `modules` ahead in the forkserver, each as far as it goes. multiprocessing's own
+    preload lets only an ImportError pass: any other (a MemoryError under the host's `ulimit
+    -v`) ended the forkserver with its traceback on the host's stderr, and the host's next
+    workers with a bare EOFError. A module not imported here is imported by each worker that
+    needs it, where a failure is the worker's, typed as its host reports it."""
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except BaseException:  # nothing is lost: the workers import it again
+            pass

@@ -64,7 +64,7 @@ def wait_gone(native_ids: Sequence[int], deadline: float) -> None:
 
 # Imported by the forkserver a threaded caller's workers come from (`for_threads`): those a
 # forked worker has from the indexer's process before it forks, without the queries compiled.
-THREADED_PRELOAD = ("indexer.forkserver_first", "indexer.build", "indexer.extract.blob")
+THREADED_PRELOAD = ("indexer.forkserver_first", "indexer.forkserver_threads")
 _for_threads = False
 
 
@@ -102,7 +102,7 @@ def from_forkserver(roots: Sequence[str] = ()) -> None:
     if roots:
         os.environ[ROOTS_ENV] = json.dumps(list(roots))  # ASCII: a name's lone surrogates escaped
     multiprocessing.get_context("forkserver").set_forkserver_preload(
-        ["indexer.forkserver_first", "indexer.build", "indexer.extract.prepared"])
+        ["indexer.forkserver_first", "indexer.forkserver_host"])
     _method = "forkserver"
 
 

@@ -81,6 +81,16 @@ def fork_pool(workers: int, lock: WriteLock | None, repo_path: str | None = None
             worker_start.tracker_first()  # else the pool's start would let the held signals through
         pool = _quiet_pool()(workers, initializer=_worker_init, initargs=(repo_path, inherited, quick, held),
                              context=multiprocessing.get_context(method))
+    except (EOFError, ConnectionError) as exc:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if method != "forkserver":
+            raise
+        from indexer.pipeline.pool_watch import WorkerLost
+
+        # The forkserver ended (killed, or by the OOM killer): multiprocessing starts another
+        # for the next pool, so a retry finds one.
+        raise WorkerLost("the forkserver the workers start from ended before it started them; "
+                         "nothing stored was lost: retry") from exc
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         raise
