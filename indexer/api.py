@@ -7,6 +7,7 @@ extraction machinery (tree-sitter, multiprocessing) that only indexing needs.
 from __future__ import annotations
 
 import os
+import time
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Callable, Iterator, Protocol
@@ -52,8 +53,9 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
     except NotIndexed:
         if not index_if_absent:
             # Another indexer may be writing this very revision: wait for it, then look again.
+            began = time.monotonic()
             if not writer_wait.wait_for_writer(store.home, tick=waited()):
-                raise writer_wait.busy(store.home, f"{rev} of {repo_path}", writer_wait.WAIT_SECONDS) from None
+                raise writer_wait.busy(store.home, f"{rev} of {repo_path}", time.monotonic() - began) from None
             return load(store, repo_path, rev)
     from indexer.git import read as gitread
     from indexer.store.snapshot import pinned_oid

@@ -151,3 +151,73 @@ def test_a_lock_file_naming_no_pid_tells_another_process(tmp_path, held):
                                     "retry when it finishes"), raised.value.message
     assert lock.read_bytes() == held  # the holder's file is left as it is
 
+
+
+def test_a_calls_bound_ends_its_waits_together_counted_from_the_call(tmp_path):
+    """A server's call (`answering_within`, from when the request came): a wait of the default
+    bound, `WAIT_SECONDS`, ends at the call's bound instead, what the call spent before its wait
+    counted, and `busy` says to retry now, a retry waiting up to the call's bound again: true,
+    since the retry is itself the wait. Two waits of one call share the bound, as `waiting`'s
+    writers do. Outside the call, the default bound stands."""
+    from indexer.store.writer_wait import answering_within, call_bound
+
+    thread = held_for(tmp_path, 30)
+    try:
+        with answering_within(1.0, time.monotonic() - 0.6):  # the call came 0.6 s ago
+            started = time.monotonic()
+            assert not wait_for_writer(tmp_path)
+            assert 0.3 <= time.monotonic() - started < 1.3  # what was left of its 1 s; was: 120 s
+            assert not wait_for_writer(tmp_path, 30)  # nothing is left for a second wait
+            with pytest.raises(Exception) as raised:
+                waiting(tmp_path, _locked, "reading")
+        assert getattr(raised.value, "code", None) == "busy", raised.value
+        assert str(raised.value).endswith("retry now: the retry waits up to 1 s for it to finish"), raised.value
+        assert call_bound() is None
+        with pytest.raises(Exception) as raised:
+            waiting(tmp_path, _locked, "reading", seconds=0.2)
+        assert str(raised.value).endswith("retry now: the retry waits up to 0.2 s for it to finish"), raised.value
+    finally:
+        thread.release()
+
+
+def _locked() -> str:
+    raise StoreLocked("held")
+
+
+def test_a_wait_for_index_calls_of_the_server_ends_at_the_calls_bound():
+    """A read waiting for index calls of its server still on their way (`index_calls.wait_for`)
+    ends at the call's bound, not after `WAIT_SECONDS`."""
+    from context_tools.faces.index_calls import IndexCalls, wait_for
+    from indexer.store.writer_wait import answering_within
+
+    calls = IndexCalls()
+    calls.begin("/r")  # never ends
+    started = time.monotonic()
+    with answering_within(0.5, started):
+        assert not wait_for(calls.in_flight("/r"), None)
+    assert time.monotonic() - started < 0.5 + TICK_SECONDS  # was: 120 s
+
+
+def test_a_call_waiting_for_another_call_on_its_checkout_is_busy_at_its_bound():
+    """A `--worktree` server's calls on one checkout take turns (`query.worktree._held`): one that
+    waits for another's index of the checkout answers `busy` at its bound, told as it waits,
+    where it waited for as long as the other took. Outside a server's call it waits on."""
+    from context_tools.query.worktree import _held
+    from indexer.contract.errors import Busy
+    from indexer.store.writer_wait import answering_within
+
+    lock = threading.Lock()
+    lock.acquire()  # another call's index of the checkout, on its way; it ends after 10 s
+    other = threading.Timer(10, lock.release)
+    other.start()
+    ticks: list[float] = []
+    started = time.monotonic()
+    with answering_within(0.5, started), pytest.raises(Busy) as raised:
+        with _held(lock, ticks.append):
+            pass
+    assert time.monotonic() - started < 0.5 + TICK_SECONDS and ticks[0] == 0.0  # was: the other's 10 s
+    assert raised.value.message.endswith("retry now: the retry waits up to 0.5 s for it to finish")
+    other.cancel()
+    threading.Timer(0.3, lock.release).start()
+    with _held(lock, None):  # no call's bound: it waits for the other to finish
+        pass

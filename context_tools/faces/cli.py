@@ -362,6 +362,11 @@ def build_parser(table: Registry, argv: Sequence[str] | None = None) -> argparse
                            help="once told to stop (over HTTP SIGTERM, SIGHUP, a Ctrl-C; on stdio the end of its "
                                 "input), how long calls in flight may still take to answer; the server leaves once they "
                                 "have, or at its end (default 5)")
+            p.add_argument("--busy-after", metavar="SECONDS", default=None,
+                           help="how long a call may wait for another indexer of the store (a `rennet index`, a "
+                                "batch, another client), from its request, before it answers `busy`; raise it with "
+                                "the client's request timeout (default 45; a TypeScript SDK client and Codex give a "
+                                "call 60)")
             p.set_defaults(_builtin="mcp")
         elif first == "completion":
             p = builtin("completion", "Print a shell completion script (bash, zsh or fish).")
@@ -606,7 +611,7 @@ def _main(argv: list[str]) -> int:
         return serve(store=store, http=ns.get("http"), ceiling=ns.get("ceiling"), roots=ns.get("root") or (),
                      token_env=ns.get("token_env"), cache_bytes=ns.get("cache_bytes"),
                      worktree=ns.get("worktree", False), readers=ns.get("readers"),
-                     stop_grace=ns.get("stop_grace"))
+                     stop_grace=ns.get("stop_grace"), busy_after=ns.get("busy_after"))
     command = ns.get("_command")
     if command is None:
         group = ns.get("_group") or ()

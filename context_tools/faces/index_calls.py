@@ -15,7 +15,7 @@ import time
 from typing import Callable
 
 from context_tools.faces.argument_bounds import PATH_CHARS
-from indexer.store.writer_wait import TICK_SECONDS, WAIT_SECONDS
+from indexer.store.writer_wait import TICK_SECONDS, deadline
 
 
 class IndexCalls:
@@ -64,15 +64,17 @@ def repository_named(arguments: object) -> str:
 
 
 def wait_for(calls: list[threading.Event], tick: Callable[[float], None] | None,
-             seconds: float = WAIT_SECONDS) -> bool:
-    """True once every one of `calls` ended, False after `seconds`; `tick` is told how long
-    this has waited, at once and every TICK_SECONDS, as a wait for an indexer is told."""
+             seconds: float | None = None) -> bool:
+    """True once every one of `calls` ended, False after `seconds` (default WAIT_SECONDS) or at
+    the call's bound (`writer_wait.answering_within`); `tick` is told how long this has waited,
+    at once and every TICK_SECONDS, as a wait for an indexer is told."""
     start = time.monotonic()
+    end = deadline(seconds, start)
     if tick is not None and calls:
         tick(0.0)
     for ended in calls:
-        while not ended.wait(min(TICK_SECONDS, max(start + seconds - time.monotonic(), 0.0))):
-            if time.monotonic() >= start + seconds:
+        while not ended.wait(min(TICK_SECONDS, max(end - time.monotonic(), 0.0))):
+            if time.monotonic() >= end:
                 return False
             if tick is not None:
                 tick(time.monotonic() - start)

@@ -32,6 +32,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
@@ -71,6 +72,13 @@ SERVER_NAME = "rennet-context"
 # Calls served at once, each in its own thread (a read's thread waits on a reader process, or
 # runs the read itself until the readers are up); a call that must index runs beside the others.
 CONCURRENT_CALLS = 8
+# How long a call may wait for another indexer of the store (a `rennet index`, a batch, another
+# client), counted from its request, before it answers `busy` (`--busy-after`): under the minute a
+# TypeScript SDK client or Codex gives a call by default, which progress notifications do not
+# extend unless the client asked for that, so the client gets the typed answer, not its timeout.
+BUSY_AFTER_SECONDS = 45.0
+# The longest `--busy-after` taken: a client whose own timeout is longer
+MAX_BUSY_AFTER = 3600.0
 
 
 def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
@@ -143,9 +151,10 @@ def reply_of_encoded(wire: bytes, ok: bool) -> mcp_types.CallToolResult:
 
 
 def build_server(executor: Executor, table: Registry | None = None, readers: ReaderPool | None = None,
-                 stops: CallStops | None = None) -> Server:
+                 stops: CallStops | None = None, busy_after: float = BUSY_AFTER_SECONDS) -> Server:
     """The SDK's server answering the registry's agent tools; `stops` holds the stop events of
-    its calls in flight, set by the server's stop (`_serve_http`) as by a client's cancel."""
+    its calls in flight, set by the server's stop (`_serve_http`) as by a client's cancel. A call
+    waits for another indexer of the store up to `busy_after` seconds from its request in all."""
     import anyio
     import anyio.to_thread
     from mcp.server.lowlevel import Server
@@ -188,6 +197,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: ServerRequestContext, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
+        came = time.monotonic()  # the client's request timeout runs from its send, before this
         _bounded_progress_token(ctx)
         name = params.name
         row = tools.table.by_wire_name(name)
@@ -200,7 +210,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         repository = repository_named(params.arguments)
         indexing = index_calls.begin(repository) if row.authority != "read" else None
         try:
-            return await answer(ctx, row, params, repository)
+            return await answer(ctx, row, params, repository, came)
         except Exception as exc:
             # Under a `ulimit -v`, what the call needs around the command (a thread to run it
             # in, the readers' thread) may find no room: `out_of_memory` as the command's own
@@ -217,7 +227,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         return reply_of(error_envelope(row.id, fault.code, fault.message), ok=False)
 
     async def answer(ctx: ServerRequestContext, row: Command, params: mcp_types.CallToolRequestParams,
-                     repository: str) -> mcp_types.CallToolResult:
+                     repository: str, came: float) -> mcp_types.CallToolResult:
         # as the schema declares them: several clients send `"5"` for 5, or 1234567 for "1234567"
         arguments = as_declared(tools.input_schema(params.name), params.arguments or {})
         declared: tuple[str, ...] = ()
@@ -237,19 +247,26 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         # set when the call is cancelled, or the server told to stop: an index it runs ends there
         stop = calls_in_flight.begin()
         try:
-            return await answered(ctx, row, arguments, declared, repository, stop)
+            return await answered(ctx, row, arguments, declared, repository, stop, came)
         finally:
             calls_in_flight.end(stop)
 
     async def answered(ctx: ServerRequestContext, row: Command, arguments: dict[str, object], declared: tuple[str, ...],
-                       repository: str, stop: threading.Event) -> mcp_types.CallToolResult:
+                       repository: str, stop: threading.Event, came: float) -> mcp_types.CallToolResult:
+        from indexer.store.writer_wait import answering_within
+
         sink = _progress_of(ctx, stop)
 
         def run() -> Reply:
             from indexer.api import reporting_to
 
-            with reporting_to(sink):  # an index the call runs tells the client how far it is
+            # an index the call runs tells the client how far it is; its waits end by `busy_after`
+            with reporting_to(sink), answering_within(busy_after, came):
                 return executor.run(row.id, arguments, client_roots=declared)
+
+        def wait_for_pending(pending: list[threading.Event]) -> bool:
+            with answering_within(busy_after, came):
+                return wait_for(pending, sink.waiting)
 
         async def once() -> mcp_types.CallToolResult:
             from_reader = await on_reader(row, arguments, declared)
@@ -268,11 +285,20 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
             from indexer.contract.errors import Cancelled
 
             try:
-                done = await in_a_thread(lambda: wait_for(pending, sink.waiting), waiting)
+                done = await in_a_thread(lambda: wait_for_pending(pending), waiting)
             except Cancelled:  # the wait's report found the call told to stop
                 return stopped_reply(row, Cancelled.code) or result
-            if done:
-                result = await once()
+            if not done:  # an index of the repository still at work: `busy`, as a wait for its lock ends
+                from indexer.store.writer_wait import retry_hint, shown
+
+                with answering_within(busy_after, came):
+                    hint = retry_hint()
+                payload = error_envelope(row.id, "busy", (
+                    "not indexed yet, and another call of this server indexing the repository was still at work "
+                    f"after {shown(time.monotonic() - came)} s of this call; {hint}"))
+                return reply_of(payload if executor.ceiling is None else error_within(payload, executor.ceiling),
+                                ok=False)
+            result = await once()
         return result
 
     def stopped_reply(row: Command, code: str | None) -> mcp_types.CallToolResult | None:
@@ -537,22 +563,35 @@ def stop_grace_seconds(text: str | None) -> float:
     """`--stop-grace`: seconds, a number in ASCII from 0 to MAX_STOP_GRACE; none given, the
     default `SHUTDOWN_SECONDS`. Anything else is bad_input."""
     from context_tools.faces.mcp_http import MAX_STOP_GRACE, SHUTDOWN_SECONDS
+
+    return _seconds("--stop-grace", text, SHUTDOWN_SECONDS, MAX_STOP_GRACE)
+
+
+def busy_after_seconds(text: str | None) -> float:
+    """`--busy-after`: seconds, a number in ASCII from 0 to MAX_BUSY_AFTER; none given, the
+    default `BUSY_AFTER_SECONDS`. Anything else is bad_input."""
+    return _seconds("--busy-after", text, BUSY_AFTER_SECONDS, MAX_BUSY_AFTER)
+
+
+def _seconds(option: str, text: str | None, default: float, most: float) -> float:
+    """The seconds `text` gives `option`, from 0 to `most` (`default` when none is given)."""
     from indexer.contract.errors import BadInput
 
     if text is None:
-        return SHUTDOWN_SECONDS
+        return default
     try:
         seconds = float(text) if text.isascii() else math.nan  # float() reads any script's digits
     except ValueError:
         seconds = math.nan
-    if not 0 <= seconds <= MAX_STOP_GRACE:  # NaN included
-        raise BadInput(f"--stop-grace wants seconds from 0 to {MAX_STOP_GRACE:g}, got {text!r}")
+    if not 0 <= seconds <= most:  # NaN included
+        raise BadInput(f"{option} wants seconds from 0 to {most:g}, got {text!r}")
     return seconds
 
 
 def serve(store: str | None = None, http: str | None = None, ceiling: str | None = None,
           roots: Sequence[str] = (), token_env: str | None = None, cache_bytes: str | None = None,
-          worktree: bool = False, readers: int | None = None, stop_grace: str | None = None) -> int:
+          worktree: bool = False, readers: int | None = None, stop_grace: str | None = None,
+          busy_after: str | None = None) -> int:
     from context_tools.faces.context import cache_budget
     from context_tools.faces.readers import Settings, reader_count
     from indexer.contract.errors import BadInput, RennetError
@@ -576,6 +615,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
         checked_home(store)
         token = http_token(token_env) if bind is not None else None
         grace = stop_grace_seconds(stop_grace)
+        waits = busy_after_seconds(busy_after)
         budget = cache_budget(cache_bytes)
         limits()  # told at start, not as the first index's error
         # a --worktree server's reads write: they stay here
@@ -606,7 +646,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
                         settle="later")
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))
     stops = CallStops()
-    server = build_server(executor, readers=pool if count else None, stops=stops)
+    server = build_server(executor, readers=pool if count else None, stops=stops, busy_after=waits)
     try:
         if bind is None or token is None:  # one without the other: stdio has no token
             return _serve_stdio(server, stops, grace)

@@ -75,14 +75,22 @@ _LOCKS_GUARD = threading.Lock()
 @contextmanager
 def _held(lock: threading.Lock, tick: Callable[[float], None] | None) -> Iterator[None]:
     """`lock` held; while another call holds it (its index of the same checkout on the way),
-    `tick` is told how long this one has waited, as a wait for another indexer is told."""
-    from indexer.store.writer_wait import TICK_SECONDS
+    `tick` is told how long this one has waited, as a wait for another indexer is told, and a
+    server's call answers `busy` at its bound (`writer_wait.answering_within`), as that wait does."""
+    from indexer.store.writer_wait import TICK_SECONDS, call_bound, retry_hint, shown
 
     if not lock.acquire(blocking=False):
         start = time.monotonic()
+        bound = call_bound()
         if tick is not None:
             tick(0.0)
-        while not lock.acquire(timeout=TICK_SECONDS):
+        while not lock.acquire(timeout=TICK_SECONDS if bound is None else
+                               max(min(TICK_SECONDS, bound.until - time.monotonic()), 0.0)):
+            if bound is not None and time.monotonic() >= bound.until:
+                from indexer.contract.errors import Busy
+
+                raise Busy(f"another call of this server is indexing the working tree of this checkout, still at "
+                           f"work after {shown(time.monotonic() - start)} s of waiting; {retry_hint()}")
             if tick is not None:
                 tick(time.monotonic() - start)
     try:

@@ -2,7 +2,8 @@
 
 A read of a revision another process (or another call of this server) is indexing waits for
 that indexer to finish, bounded by WAIT_SECONDS; after it the read gets the typed `busy` with a
-retry hint, never `store_locked`.
+retry hint, never `store_locked`. A server bounds its calls tighter (`answering_within`): a
+client's request timeout must not fire before the call answers `busy`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, NamedTuple, TypeVar
 
 from indexer.contract.errors import Busy, StoreLocked
 
@@ -29,6 +30,42 @@ Tick = Callable[[float], None]
 # call slot, which a call that works needs more than one that sleeps (`setting_aside`).
 Aside = Callable[[], AbstractContextManager[None]]
 _aside: ContextVar[Aside | None] = ContextVar("rennet_wait_aside", default=None)
+
+
+class CallBound(NamedTuple):
+    """When the call this thread serves must have ended its waits (`time.monotonic()`), and the
+    seconds it was given in all, which a retry of the call is given again."""
+
+    until: float
+    seconds: float
+
+
+_call: ContextVar[CallBound | None] = ContextVar("rennet_wait_call", default=None)
+
+
+@contextmanager
+def answering_within(seconds: float, start: float) -> Iterator[None]:
+    """Every wait for another indexer in this thread, within, ends `seconds` after `start` at the
+    latest (`time.monotonic()`, when the call came): the call's waits together, not each."""
+    token = _call.set(CallBound(start + seconds, seconds))
+    try:
+        yield
+    finally:
+        _call.reset(token)
+
+
+def call_bound() -> CallBound | None:
+    """The bound `answering_within` set for this thread's waits, if any."""
+    return _call.get()
+
+
+def deadline(seconds: float | None = None, start: float | None = None) -> float:
+    """When a wait starting at `start` (default now) for `seconds` (default WAIT_SECONDS) ends,
+    the call's bound included."""
+    start = time.monotonic() if start is None else start
+    end = start + (WAIT_SECONDS if seconds is None else seconds)
+    bound = _call.get()
+    return end if bound is None else min(end, bound.until)
 
 
 @contextmanager
@@ -60,10 +97,11 @@ def writer_active(home: Path) -> bool:
 
 def wait_for_writer(home: Path, seconds: float | None = None, tick: Tick | None = None) -> bool:
     """True once no indexer holds the write lock (at once when none does), False after `seconds`
-    (default WAIT_SECONDS); `tick` is told how long it has waited while it waits, and what the
-    thread set aside (`setting_aside`) is let go meanwhile."""
+    (default WAIT_SECONDS) or at the call's bound (`answering_within`), whichever comes first;
+    `tick` is told how long it has waited while it waits, and what the thread set aside
+    (`setting_aside`) is let go meanwhile."""
     start = time.monotonic()
-    deadline = start + (WAIT_SECONDS if seconds is None else seconds)
+    end = deadline(seconds, start)
     if not writer_active(home):
         return True
     aside = _aside.get()
@@ -71,7 +109,7 @@ def wait_for_writer(home: Path, seconds: float | None = None, tick: Tick | None 
         told = None
         while writer_active(home):
             now = time.monotonic()
-            if now >= deadline:
+            if now >= end:
                 return False
             if tick is not None and (told is None or now - told >= TICK_SECONDS):
                 told = now
@@ -80,21 +118,43 @@ def wait_for_writer(home: Path, seconds: float | None = None, tick: Tick | None 
     return True
 
 
-def busy(home: Path, what: str, seconds: float) -> Busy:
-    return Busy(f"{what}: the store at {home} is being written by another indexer and was still busy after "
-                f"{seconds:.0f} s; retry in a minute")
+def retry_hint(seconds: float | None = None) -> str:
+    """What a `busy` answer tells its caller to do: retry at once, since the retry itself waits for
+    the indexer again, as long as this wait could (`seconds`, default WAIT_SECONDS, or the
+    call's bound)."""
+    bound = _call.get()
+    again = WAIT_SECONDS if seconds is None else seconds
+    if bound is not None:
+        again = min(again, bound.seconds)
+    return f"retry now: the retry waits up to {shown(again)} s for it to finish"
+
+
+def shown(seconds: float) -> str:
+    """Seconds as a message gives them: whole from 10 on, a tenth below."""
+    return f"{seconds:.0f}" if seconds >= 10 else f"{round(seconds, 1):g}"
+
+
+def busy(home: Path, what: str, waited: float, seconds: float | None = None) -> Busy:
+    """`busy` after a wait of `waited` seconds bounded by `seconds` (default WAIT_SECONDS) or the
+    call's bound."""
+    return Busy(f"{what}: the store at {home} is being written by another indexer, still at work after "
+                f"{shown(waited)} s of waiting; {retry_hint(seconds)}")
 
 
 def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | None = None,
             tick: Tick | None = None) -> T:
     """`attempt()`, and again each time it met another indexer's write lock and that indexer
-    finished within `seconds` (default WAIT_SECONDS) in all; `busy` when one is still writing
-    after them. `tick`: as `wait_for_writer` tells it."""
-    seconds = WAIT_SECONDS if seconds is None else seconds
-    deadline = time.monotonic() + seconds
+    finished within `seconds` (default WAIT_SECONDS) in all, or the call's bound
+    (`answering_within`); `busy` when one is still writing after them. `tick`: as
+    `wait_for_writer` tells it."""
+    end = deadline(seconds)
+    waited = 0.0
     while True:
         try:
             return attempt()
         except StoreLocked:
-            if not wait_for_writer(home, max(deadline - time.monotonic(), 0.0), tick):
-                raise busy(home, what, seconds) from None
+            began = time.monotonic()
+            done = wait_for_writer(home, max(end - began, 0.0), tick)
+            waited += time.monotonic() - began
+            if not done:
+                raise busy(home, what, waited, seconds) from None
