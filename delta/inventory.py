@@ -344,9 +344,10 @@ _BUFFERS = object()  # the driver of a patch with no regular file's side (`_blob
 
 class DiffBudget:
     """What one packet spends diffing, however many inventories it builds: the bytes of blobs
-    read to be diffed (against DIFF_BYTES) and the diff work (against DIFF_WORK), spent in the
-    order the inventories are built and each in its own order, so which files are not diffed is
-    a function of the ranges alone. A packet with a previous patchset builds the current one's
+    read to be diffed (against DIFF_BYTES), the diff work (against DIFF_WORK) and what pairing
+    renames reads and compares (`renames.PairingSpent`), spent in the order the inventories are
+    built and each in its own order, so which files are not diffed is a function of the ranges
+    alone. A packet with a previous patchset builds the current one's
     inventory first: a second range must not double what a packet may spend.
 
     Counts of patches are made once a pair of sides, for every inventory drawing on it. Git
@@ -363,6 +364,7 @@ class DiffBudget:
         self._known: dict[tuple[int, int, str, str, object], tuple[_Counts, int]] = {}
         self.diffed = 0  # bytes of blobs read to be diffed so far, against DIFF_BYTES
         self.work = 0  # `diff_work` of the patches made so far, against DIFF_WORK
+        self.pairing = renames.PairingSpent()  # what pairing renames and copies read and compared
 
     def _attr(self, path: str) -> object:
         return self._repo.get_attr(path, "diff")
@@ -481,7 +483,7 @@ def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] |
                for r in raw if r.status in ("deleted", "modified", "type_changed")]
     dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
     found = renames.pairing(sources, dests, read=lambda oid: read_blob(repo, oid),
-                            size=lambda oid: blob_size(repo, oid))
+                            size=lambda oid: blob_size(repo, oid), spent=counter.pairing)
     pairs = found.pairs
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}

@@ -275,6 +275,54 @@ def test_renames_of_the_previous_patchset_past_a_bound_are_said_not_assessed(tmp
     assert "renames in the previous patchset not assessed: comparing" in render_packet(_result(p, "main"))
 
 
+def test_the_previous_patchsets_renames_are_paired_on_what_the_current_ones_left(tmp_path, monkeypatch):
+    """The bytes pairing reads and the spans it visits are one budget for the packet too: the
+    current patchset's pairing first, the previous one's on what is left; past it the previous
+    patchset's renames are `not_assessed` and say so (was: a PAIRING_BYTES and a PAIRING_WORK
+    each, so a pair of patchsets paired twice what a packet may; scaled down here to just under
+    what the two pairings read)."""
+    import delta.packet as packet
+    from delta.inventory import DiffBudget, inventory_of
+    from delta.range import resolve_range
+    from indexer.git import renames
+
+    b = _moved_and_edited(tmp_path / "r", 10)
+    b.tag("v1", str(b.repo.head.target))
+    b.commit({"dst/b000.py": python_source(3000).decode() + "# 0 edited again\n"})
+    repo = b.repo
+
+    def held(rev: str, folder: str) -> int:
+        tree = repo.revparse_single(rev).peel(pygit2.Tree)[folder]
+        return sum(e.size for e in repo[tree.id].peel(pygit2.Tree))
+
+    def visits(head: str) -> int:
+        budget = DiffBudget(repo)
+        inventory_of(repo, resolve_range(repo, "main~2", head), budget=budget)
+        return budget.pairing.work
+
+    def previous_renames() -> Unknown | None:
+        p = packet.build_delta_packet(tmp_path / "r", "main~2", "main", previous_base="main~2", previous_head="v1",
+                                      elements=False, index=False, write=False).packet
+        assert p.renames is None and isinstance(p.successor, packet.SuccessorAccount)
+        return p.successor.renames
+
+    current, previous = held("main~2", "src") + held("main", "dst"), held("main~2", "src") + held("v1", "dst")
+    assert previous_renames() is None
+    with monkeypatch.context() as m:
+        m.setattr(renames, "PAIRING_BYTES", current + previous - 1)
+        mark = previous_renames()
+        assert mark is not None and mark.unknown == "not_assessed"
+        assert f"hold {previous} bytes, over {previous - 1}, what earlier pairings of the packet left of " \
+               f"{current + previous - 1}:" in mark.reason
+    current, previous = visits("main"), visits("v1")
+    assert current > 0 and previous > 0
+    monkeypatch.setattr(renames, "PAIRING_WORK", current + previous - 1)
+    mark = previous_renames()
+    assert mark is not None and mark.unknown == "not_assessed"
+    assert f"over {previous - 1} shared spans, what earlier pairings of the packet left of {current + previous - 1}:" \
+        in mark.reason
+
+
 def test_the_packets_summary_an_agent_gets_says_when_renames_were_not_assessed(tmp_path, monkeypatch):
     """`delta.packet`, the summary an agent gets over MCP, carries the packet's `renames` mark
     and the previous patchset's (`previous_renames`): past a pairing bound, the renamed files
