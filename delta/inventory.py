@@ -196,16 +196,17 @@ def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, ol
 
 
 # A blob over BIG_BLOB is not diffed (nor read by the packet's other readers), and no more than
-# DIFF_BYTES of blobs are read to be diffed for one inventory: a small repository can hold a blob
-# of millions of lines (libgit2 keeps a record a line), and many such. Past either, the file's
-# counts are not known, and said so (`FileChange.not_diffed`).
+# DIFF_BYTES of blobs are read to be diffed for one packet, whatever inventories it builds
+# (`DiffBudget`): a small repository can hold a blob of millions of lines (libgit2 keeps a
+# record a line), and many such. Past either, the file's counts are not known, and said so
+# (`FileChange.not_diffed`).
 BIG_BLOB = 4 * 1024 * 1024
 DIFF_BYTES = 64 * 1024 * 1024
 # The diff's work is not linear in its bytes: libgit2's Myers diff (git's xdiff) searches, for
 # each split of the lines it matches, up to max(256, the square root of their number) edits
 # before it settles for a good enough one, so many short lines that the other side holds too
 # cost far more than their bytes. Each file's work is counted before it is diffed
-# (`diff_work`), and no more than DIFF_WORK of it is spent for one inventory.
+# (`diff_work`), and no more than DIFF_WORK of it is spent for one packet.
 DIFF_WORK = 2 * 1024 ** 3
 BIG_BLOB_REASON = "big_blob"
 DIFF_CAP_REASON = "diff_cap"
@@ -341,19 +342,29 @@ def _spellable(path: str) -> bool:
 _BUFFERS = object()  # the driver of a patch with no regular file's side (`_blob_patch`): none, whatever the paths
 
 
-class _Counter:
-    """Counts of patches, made once a pair of sides. Git stores a blob once however many paths
-    hold it, so one change can be presented at thousands of paths: its patch is made for the
-    first, and the others take its counts, their text's size moved by what their paths spell.
-    libgit2's tree diff picks a diff driver (binary or not, function context) by the path's
-    `diff` attribute: a path of the tree diff takes the counts only of a path with the same."""
+class DiffBudget:
+    """What one packet spends diffing, however many inventories it builds: the bytes of blobs
+    read to be diffed (against DIFF_BYTES), the diff work (against DIFF_WORK) and what pairing
+    renames reads and compares (`renames.PairingSpent`), spent in the order the inventories are
+    built and each in its own order, so which files are not diffed is a function of the ranges
+    alone. A packet with a previous patchset builds the current one's
+    inventory first: a second range must not double what a packet may spend.
+
+    Counts of patches are made once a pair of sides, for every inventory drawing on it. Git
+    stores a blob once however many paths hold it, so one change can be presented at thousands
+    of paths, and a force-pushed patchset mostly repeats the previous one's: its patch is made
+    for the first, and the others take its counts, their text's size moved by what their paths
+    spell. libgit2's tree diff picks a diff driver (binary or not, function context) by the
+    path's `diff` attribute: a path of the tree diff takes the counts only of a path with the
+    same."""
 
     def __init__(self, repo: pygit2.Repository) -> None:
         self._repo = repo
         # (modes, OIDs, diff driver) -> counts, and the patch text's bytes less what its paths spell
         self._known: dict[tuple[int, int, str, str, object], tuple[_Counts, int]] = {}
-        self._diffed = 0  # bytes of blobs read to be diffed so far, against DIFF_BYTES
-        self._work = 0  # `diff_work` of the patches made so far, against DIFF_WORK
+        self.diffed = 0  # bytes of blobs read to be diffed so far, against DIFF_BYTES
+        self.work = 0  # `diff_work` of the patches made so far, against DIFF_WORK
+        self.pairing = renames.PairingSpent()  # what pairing renames and copies read and compared
 
     def _attr(self, path: str) -> object:
         return self._repo.get_attr(path, "diff")
@@ -387,14 +398,14 @@ class _Counter:
         sizes = (_side_size(self._repo, old_mode, old_oid), _side_size(self._repo, new_mode, new_oid))
         if max(sizes) > BIG_BLOB:
             return _Counts(False, 0, 0, 0, 0, BIG_BLOB_REASON)
-        if self._diffed + sum(sizes) > DIFF_BYTES:
+        if self.diffed + sum(sizes) > DIFF_BYTES:
             return _Counts(False, 0, 0, 0, 0, DIFF_CAP_REASON)
-        self._diffed += sum(sizes)
+        self.diffed += sum(sizes)
         work = diff_work(_side_content(self._repo, old_mode, old_oid) or b"",
                          _side_content(self._repo, new_mode, new_oid) or b"")
-        if self._work + work > DIFF_WORK:
+        if self.work + work > DIFF_WORK:
             return _Counts(False, 0, 0, 0, 0, DIFF_WORK_REASON)
-        self._work += work
+        self.work += work
         return _counts(remake())
 
 
@@ -460,17 +471,19 @@ def inventory(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | No
     return inventory_of(repo, rng, paths).changes
 
 
-def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | None = None) -> Inventory:
-    """`inventory`, and whether renames and copies were looked for in full."""
+def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] | None = None,
+                 budget: DiffBudget | None = None) -> Inventory:
+    """`inventory`, and whether renames and copies were looked for in full. `budget`: what the
+    packet has spent diffing so far, drawn on here (a budget of its own when None)."""
     if rng.empty:
         return Inventory([])
     raw = _raw_entries(repo, rng)
-    counter = _Counter(repo)
+    counter = budget if budget is not None else DiffBudget(repo)
     sources = [Candidate(r.path, r.old_mode, r.old_oid, stays=r.status != "deleted")
                for r in raw if r.status in ("deleted", "modified", "type_changed")]
     dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
     found = renames.pairing(sources, dests, read=lambda oid: read_blob(repo, oid),
-                            size=lambda oid: blob_size(repo, oid))
+                            size=lambda oid: blob_size(repo, oid), spent=counter.pairing)
     pairs = found.pairs
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}
@@ -485,7 +498,7 @@ def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] |
         counts = counter.counts(False, src.path, dst.path, src.mode, dst.mode, src.oid, dst.oid, remake)
         old_as, new_as = spelled[src.path], spelled[dst.path]
         # the patch of two blobs knows nothing of the pairing: what git prints of it is added
-        # (not for a name that is not UTF-8, which libgit2 is not handed as text: as `_Counter`)
+        # (not for a name that is not UTF-8, which libgit2 is not handed as text: as `DiffBudget`)
         if not counts.binary and counts.not_diffed is None and _spellable(old_as) and _spellable(new_as):
             extra = _pair_lines("rename" if p.renamed else "copy", p.similarity, old_as, new_as, src.mode,
                                 dst.mode, counts.size == 0)

@@ -31,6 +31,7 @@ from delta.hunks import HunkRecord, index_hunks
 from delta.inventory import (
     MODE_LINK,
     MODE_SUBMODULE,
+    DiffBudget,
     FileChange,
     ModeChange,
     inventory_of,
@@ -41,7 +42,7 @@ from delta.inventory import (
 from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
-from delta.successor import SuccessorAccount, Unread, account
+from delta.successor import CURRENT_UNREAD, SuccessorAccount, Unread, account
 from indexer.contract.encode import encode_json
 from indexer.contract.result import Listed, Unknown, not_applicable, not_assessed
 from indexer.git.read import walk_tree
@@ -247,7 +248,9 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
         raise BadInput("the dossier is of a range of commits: it is not with a head of WORKTREE (--worktree)")
 
-    found = inventory_of(git, rng, selected)
+    # one budget for the packet's diffing, spent on the current patchset first, then on the previous
+    budget = DiffBudget(git)
+    found = inventory_of(git, rng, selected, budget)
     changes = found.changes
     head_attrs = TreeAttributes(git, rng.head_oid, [p for p in (c.new_path for c in changes) if p])
     # the base's attributes of the files it held: a deletion's, and a file's the range may not make noise
@@ -296,9 +299,13 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     changed_paths = {p for c in changes for p in (c.old_path, c.new_path) if p}
     deleted = [c.old_path for c in changes if c.status == "deleted" and c.old_path]
 
+    # the counterparts read a changed file's head side as the noise rules do, only where the
+    # inventory diffed it: a file the budget left undiffed is not read past it either
+    not_diffed = {c.path for c in changes if c.not_diffed}
+
     def read_head(path: str) -> bytes | None:
         blob = head_blobs.get(path)
-        return read_bounded(git, blob) if blob is not None else None
+        return read_bounded(git, blob) if blob is not None and path not in not_diffed else None
 
     pairs = CounterpartIndex(head_blobs, changed_paths, deleted, read_head, head_blobs.__getitem__)
 
@@ -323,7 +330,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
                 offered.append(region)
 
     successor: SuccessorAccount | NotRequested = NotRequested(reason="no previous patchset was given") \
-        if prev_rng is None else _successor(git, prev_rng, records, selected, capture_cap)
+        if prev_rng is None else _successor(git, prev_rng, records, {d.path for d in drops}, selected, capture_cap,
+                                            budget)
 
     packet = DeltaPacket(
         schema=SCHEMA, untrusted=untrusted.PACKET, range=rng,
@@ -467,12 +475,16 @@ def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
     return out
 
 
-def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRecord],
-               selected: list[str] | None, cap: int) -> SuccessorAccount:
+def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRecord], current_unread: set[str],
+               selected: list[str] | None, cap: int, budget: DiffBudget) -> SuccessorAccount:
+    """The account of the previous patchset, its inventory drawing on what the current one left
+    of the packet's `budget`. A previous file whose hunks are not read is `unread` with the
+    reason: not diffed, over the capture cap, or else at a path whose current hunks the packet
+    did not read (`current_unread`: its drops), where they would be compared with none."""
     previous: list[HunkRecord] = []
     unread: list[Unread] = []
     captured = 0
-    found = inventory_of(git, prev, selected)
+    found = inventory_of(git, prev, selected, budget)
     for change in found.changes:
         size = change.size
         if change.not_diffed:
@@ -480,6 +492,9 @@ def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRe
             continue
         if captured + size > cap:
             unread.append(Unread(change.path, "capture_cap", change.hunk_count, size))
+            continue
+        if change.path in current_unread:
+            unread.append(Unread(change.path, CURRENT_UNREAD, change.hunk_count, size))
             continue
         captured += size
         previous.extend(index_hunks(change))

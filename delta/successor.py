@@ -6,7 +6,9 @@ another place (`moved`: other file or function context); then, range-diff style,
 pairs by cost: similarity of the normalized +/- lines (difflib ratio), less a
 penalty for a different file, matched greedily best-first with ties broken by
 order, above a threshold (`changed`). What is left is `dropped` (previous only)
-or `new` (current only).
+or `new` (current only). A previous file whose hunks were not read (`unread`: not diffed, past
+a cap, or its current file not read) is compared with nothing: the current hunks at its path
+are `uncompared`, in none of the lists.
 """
 
 from __future__ import annotations
@@ -47,12 +49,19 @@ class Succession(Struct, frozen=True, omit_defaults=True):
     similarity: float | None = None  # for `changed`: the matched score, rounded
 
 
+# An `Unread` reason: the current patchset's file at the path was not read (the packet's drops
+# say why), so the previous one's hunks there would be compared with none of theirs.
+CURRENT_UNREAD = "current_unread"
+
+
 class Unread(Struct, frozen=True):
-    """A previous patchset's file whose hunks were not read (over the capture cap): its hunks
-    are in none of the lists, and current hunks they would have matched count as new."""
+    """A previous patchset's file whose hunks were not read: its hunks are in none of the lists,
+    nor are the current hunks at its path (`uncompared`). A current hunk elsewhere they would
+    have matched counts as new."""
 
     path: str
-    reason: str  # capture_cap
+    # capture_cap; big_blob, diff_cap, diff_work (not diffed: hunks and bytes 0); current_unread
+    reason: str
     hunks: int
     bytes: int
 
@@ -66,6 +75,9 @@ class SuccessorAccount(Struct, omit_defaults=True):
     dropped: list[HunkRef]
     new: list[HunkRef]
     unread: list[Unread]  # always given, empty or not
+    # current hunks at the path of an `unread` file, compared with nothing: in none of the five
+    # lists, since the previous patchset's hunks there are not known (always given)
+    uncompared: list[HunkRef]
     # not_assessed when no inexact rename or copy was looked for in the previous patchset (a
     # bound: `renames.pairing`), its renamed files then read as added and deleted; absent when they were
     renames: Unknown | None = None
@@ -80,6 +92,13 @@ def _ref(h: HunkRecord) -> HunkRef:
 
 def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: list[HunkRecord],
             unread: list[Unread] | None = None, renames: Unknown | None = None) -> SuccessorAccount:
+    """`unread`: the previous patchset's files whose hunks are not in `previous`; the current
+    hunks at their paths are set aside as `uncompared`, where they would have been new, or
+    moved from a hunk whose own file's hunks say otherwise."""
+    unread_paths = {u.path for u in unread or ()}
+    uncompared = [_ref(h) for h in current if h.path in unread_paths]
+    if uncompared:
+        current = [h for h in current if h.path not in unread_paths]
     prev_left = list(range(len(previous)))
     cur_left = list(range(len(current)))
 
@@ -126,7 +145,8 @@ def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: 
     new = [_ref(current[j]) for j in cur_left if j not in taken_cur]
     counts = {"carried": len(carried), "moved": len(moved), "changed": len(changed),
               "dropped": len(dropped), "new": len(new)}
-    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [], renames,
+    return SuccessorAccount(previous_range, counts, carried, moved, changed, dropped, new, unread or [], uncompared,
+                            renames,
                             not_assessed(f"{unscored} of the pairs of a previous and a current hunk were not scored, past "
                                          f"{MATCH_CELLS:,} lines alike (`MATCH_CELLS`): a dropped and a new hunk "
                                          "among them may be one changed") if unscored else None)

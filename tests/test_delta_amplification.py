@@ -275,6 +275,54 @@ def test_renames_of_the_previous_patchset_past_a_bound_are_said_not_assessed(tmp
     assert "renames in the previous patchset not assessed: comparing" in render_packet(_result(p, "main"))
 
 
+def test_the_previous_patchsets_renames_are_paired_on_what_the_current_ones_left(tmp_path, monkeypatch):
+    """The bytes pairing reads and the spans it visits are one budget for the packet too: the
+    current patchset's pairing first, the previous one's on what is left; past it the previous
+    patchset's renames are `not_assessed` and say so (was: a PAIRING_BYTES and a PAIRING_WORK
+    each, so a pair of patchsets paired twice what a packet may; scaled down here to just under
+    what the two pairings read)."""
+    import delta.packet as packet
+    from delta.inventory import DiffBudget, inventory_of
+    from delta.range import resolve_range
+    from indexer.git import renames
+
+    b = _moved_and_edited(tmp_path / "r", 10)
+    b.tag("v1", str(b.repo.head.target))
+    b.commit({"dst/b000.py": python_source(3000).decode() + "# 0 edited again\n"})
+    repo = b.repo
+
+    def held(rev: str, folder: str) -> int:
+        tree = repo.revparse_single(rev).peel(pygit2.Tree)[folder]
+        return sum(e.size for e in repo[tree.id].peel(pygit2.Tree))
+
+    def visits(head: str) -> int:
+        budget = DiffBudget(repo)
+        inventory_of(repo, resolve_range(repo, "main~2", head), budget=budget)
+        return budget.pairing.work
+
+    def previous_renames() -> Unknown | None:
+        p = packet.build_delta_packet(tmp_path / "r", "main~2", "main", previous_base="main~2", previous_head="v1",
+                                      elements=False, index=False, write=False).packet
+        assert p.renames is None and isinstance(p.successor, packet.SuccessorAccount)
+        return p.successor.renames
+
+    current, previous = held("main~2", "src") + held("main", "dst"), held("main~2", "src") + held("v1", "dst")
+    assert previous_renames() is None
+    with monkeypatch.context() as m:
+        m.setattr(renames, "PAIRING_BYTES", current + previous - 1)
+        mark = previous_renames()
+        assert mark is not None and mark.unknown == "not_assessed"
+        assert f"hold {previous} bytes, over {previous - 1}, what earlier pairings of the packet left of " \
+               f"{current + previous - 1}:" in mark.reason
+    current, previous = visits("main"), visits("v1")
+    assert current > 0 and previous > 0
+    monkeypatch.setattr(renames, "PAIRING_WORK", current + previous - 1)
+    mark = previous_renames()
+    assert mark is not None and mark.unknown == "not_assessed"
+    assert f"over {previous - 1} shared spans, what earlier pairings of the packet left of {current + previous - 1}:" \
+        in mark.reason
+
+
 def test_the_packets_summary_an_agent_gets_says_when_renames_were_not_assessed(tmp_path, monkeypatch):
     """`delta.packet`, the summary an agent gets over MCP, carries the packet's `renames` mark
     and the previous patchset's (`previous_renames`): past a pairing bound, the renamed files
@@ -408,6 +456,140 @@ def test_a_file_whose_diff_work_is_counted_spends_its_bytes_diffed_or_not(tmp_pa
     assert [(f.path, f.hunks_dropped) for f in p.files] == [
         ("p0.txt", "diff_work"), ("p1.txt", "diff_work"), ("p2.txt", "diff_cap")]
     assert len(counted) == 2
+
+
+def _lines_edited(edits: dict[int, str], tag: str = "l") -> str:
+    """6,000 distinct lines of 7 bytes, some replaced by lines of the same length: every side
+    holds 42,000 bytes, and each edit far from another is a hunk of its own. `tag` spells the
+    last line, so files of one edit are blobs of their own."""
+    return "".join(f"{edits[j]}{j:05d}\n" if j in edits else f"{tag if j == 5999 else 'l'}{j:05d}\n"
+                   for j in range(6000))
+
+
+def test_the_previous_patchset_draws_on_the_bytes_the_current_one_left(tmp_path, monkeypatch):
+    """A packet with a previous patchset diffs no more than DIFF_BYTES of blobs for both: the
+    current inventory first, then the previous one on what is left (was: a budget each, so a
+    hostile pair of patchsets read and diffed twice what a packet may). A pair of sides both
+    patchsets change alike is diffed once for the two. A previous file left undiffed is
+    `unread` with its reason, and the current hunks at its path are `uncompared`, in no list of
+    the five: the previous file's own hunks are not known, so a hunk another previous file
+    shares must not be said moved there (scaled down here: three pairs of 42,000-byte sides)."""
+    import delta.inventory as inv
+    from context_tools.faces.packs.delta import _result, render_packet
+    from delta.packet import SuccessorAccount, build_delta_packet
+    from indexer.contract.encode import encode_json
+
+    monkeypatch.setattr(inv, "DIFF_BYTES", 3 * 84_000)
+    made = []
+    real = inv._counts
+    monkeypatch.setattr(inv, "_counts", lambda m: made.append(1) or real(m))
+    b = RepoBuilder(tmp_path / "r")
+    tags = {"f0.txt": "a", "f1.txt": "b", "f2.txt": "c"}
+    fork = b.commit({path: _lines_edited({}, tag) for path, tag in tags.items()})
+    b.tag("v1", b.commit({"f0.txt": _lines_edited({10: "A"}, "a"), "f1.txt": _lines_edited({100: "X"}, "b"),
+                          "f2.txt": _lines_edited({100: "X", 3000: "Y"}, "c")}, branch="feature", parents=[fork]))
+    b.checkout(fork)
+    # f0 as before (its pair diffed once for both); f1's edit is gone; f2 keeps the edit it shares with f1
+    b.commit({"f0.txt": _lines_edited({10: "A"}, "a"), "f2.txt": _lines_edited({100: "X"}, "c")},
+             branch="feature", parents=[fork])
+
+    def build() -> bytes:
+        made.clear()
+        p = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main", previous_head="v1",
+                               elements=False, index=False, write=False).packet
+        assert [(f.path, f.hunks_dropped) for f in p.files] == [("f0.txt", None), ("f2.txt", None)] and not p.drops
+        acc = p.successor
+        assert isinstance(acc, SuccessorAccount)
+        assert [(u.path, u.reason, u.hunks, u.bytes) for u in acc.unread] == [("f2.txt", "diff_cap", 0, 0)]
+        assert acc.counts == {"carried": 1, "moved": 0, "changed": 0, "dropped": 1, "new": 0}
+        f2 = next(f for f in p.files if f.path == "f2.txt")
+        assert [(h.id, h.path) for h in acc.uncompared] == [(h.id, "f2.txt") for h in f2.hunks] and f2.hunks
+        assert [c.path for c in acc.carried] == ["f0.txt"] and [d.path for d in acc.dropped] == ["f1.txt"]
+        text = render_packet(_result(p, "feature"))
+        assert "unread in the previous patchset: f2.txt (diff_cap)" in text
+        assert "not compared: 1 current hunks" in text
+        # current f0 and f2, previous f1: three pairs' patches made, f0's once
+        assert len(made) == 3
+        return encode_json(p)
+
+    assert build() == build()  # the same ranges give the same packet
+
+
+def test_the_previous_patchset_draws_on_the_diff_work_the_current_one_left(tmp_path, monkeypatch):
+    """The diff work too is one budget for the packet, spent on the current patchset first: a
+    previous file whose work would take the packet's past DIFF_WORK is not diffed, `diff_work`
+    in `successor.unread`, however little its own inventory spent (was: each inventory had
+    DIFF_WORK of its own; scaled down here to just under the two files' work)."""
+    import delta.inventory as inv
+    from delta.packet import SuccessorAccount, build_delta_packet
+
+    b = RepoBuilder(tmp_path / "r")
+    fork = b.commit({"a.txt": two_kinds(3_000, 1), "b.txt": two_kinds(3_000, 2)})
+    b.tag("v1", b.commit({"b.txt": two_kinds(3_000, 3)}, branch="feature", parents=[fork]))
+    b.checkout(fork)
+    b.commit({"a.txt": two_kinds(3_000, 4)}, branch="feature", parents=[fork])
+    current = inv.diff_work(two_kinds(3_000, 1), two_kinds(3_000, 4))
+    previous = inv.diff_work(two_kinds(3_000, 2), two_kinds(3_000, 3))
+    assert current > 0 and previous > 0
+    monkeypatch.setattr(inv, "DIFF_WORK", current + previous - 1)
+    p = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main", previous_head="v1",
+                           elements=False, index=False, write=False).packet
+    assert [(f.path, f.hunks_dropped) for f in p.files] == [("a.txt", None)]
+    acc = p.successor
+    assert isinstance(acc, SuccessorAccount)
+    assert [(u.path, u.reason) for u in acc.unread] == [("b.txt", "diff_work")]
+    assert acc.counts["dropped"] == 0 and acc.counts["new"] == len(p.files[0].hunks) > 0
+
+
+def test_a_previous_file_at_a_path_the_packet_did_not_read_is_compared_with_nothing(tmp_path, monkeypatch):
+    """Past the budget a current file is not diffed while the previous patchset's file at its
+    path, of less work, still may be: its hunks are then `unread` (`current_unread`), neither
+    dropped nor moved, since what the current file holds there is not known (scaled down)."""
+    import delta.inventory as inv
+    from delta.packet import SuccessorAccount, build_delta_packet
+
+    b = RepoBuilder(tmp_path / "r")
+    fork = b.commit({"a.txt": two_kinds(3_000, 1), "m.txt": _lines_edited({})})
+    b.tag("v1", b.commit({"a.txt": two_kinds(3_000, 1) + b"t0\n", "m.txt": _lines_edited({100: "X"})},
+                         branch="feature", parents=[fork]))
+    b.checkout(fork)
+    b.commit({"a.txt": two_kinds(3_000, 2), "m.txt": _lines_edited({100: "X", 200: "Z"})}, branch="feature",
+             parents=[fork])
+    monkeypatch.setattr(inv, "DIFF_WORK", inv.diff_work(two_kinds(3_000, 1), two_kinds(3_000, 2)) - 1)
+    p = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main", previous_head="v1",
+                           elements=False, index=False, write=False).packet
+    assert [(d.path, d.reason) for d in p.drops] == [("a.txt", "diff_work")]
+    acc = p.successor
+    assert isinstance(acc, SuccessorAccount)
+    assert [(u.path, u.reason, u.hunks) for u in acc.unread] == [("a.txt", "current_unread", 1)]
+    assert acc.counts == {"carried": 1, "moved": 0, "changed": 0, "dropped": 0, "new": 1}
+    assert not acc.uncompared
+
+
+def test_a_file_the_budget_left_undiffed_is_not_read_for_its_own_tests(tmp_path, monkeypatch):
+    """Whether a Rust file holds its tests is read from its head side only where the inventory
+    diffed it: a file past the packet's budget is read by no other reader either (was: the
+    counterparts read each listed Rust file up to BIG_BLOB, so a thousand distinct files of
+    4 MiB past DIFF_BYTES were read whole all the same; scaled down here)."""
+    import delta.inventory as inv
+    import delta.packet as packet
+
+    monkeypatch.setattr(inv, "DIFF_BYTES", 41_000)
+    b = RepoBuilder(tmp_path / "r")
+    b.commit({"ok.py": "x = 1\n"})
+    rust = "#[cfg(test)]\nmod tests {}\n" + "".join(f"fn f{i}() {{}}\n" for i in range(3000))
+    b.commit({"a.txt": "line\n" * 8000, "src/lib.rs": rust, "src/mod.rs": "#[cfg(test)]\nmod tests {}\n"})  # in path order
+    lib = str(b.repo.revparse_single("main:src/lib.rs").id)
+    read = []
+    real = packet.read_bounded
+    monkeypatch.setattr(packet, "read_bounded", lambda repo, oid: read.append(oid) or real(repo, oid))
+    p = packet.build_delta_packet(tmp_path / "r", "main~1", "main", elements=False, index=False, write=False).packet
+    files = {f.path: f for f in p.files}
+    assert files["src/lib.rs"].hunks_dropped == "diff_cap" and files["src/mod.rs"].hunks_dropped is None
+    assert lib not in read
+    assert "rust:#[cfg(test)] in the file" not in [c.rule for c in files["src/lib.rs"].counterparts.items]
+    # a file diffed within the budget is read as before
+    assert "rust:#[cfg(test)] in the file" in [c.rule for c in files["src/mod.rs"].counterparts.items]
 
 
 def test_the_shipped_diff_work_refuses_the_costliest_shape_and_holds_64_mib_of_code():

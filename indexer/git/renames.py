@@ -26,7 +26,8 @@ PAIRING_WORK shared spans: a commit cannot choose how long pairing takes. What c
 will visit is counted from the postings (which sources hold each span) and the
 destinations' fingerprints before any of it is done, so a pairing past the bound stops
 having read each blob once. `pairing` says which bound was met, so a reader is told that
-no inexact rename or copy was looked for.
+no inexact rename or copy was looked for. Pairings given one `PairingSpent` share the bounds,
+each drawing on what the earlier ones left.
 
 Fingerprints and comparisons are numpy's, over arrays of all spans at once: the hash and
 score are git's, and the tests hold them to `git diff -M -C`.
@@ -174,6 +175,16 @@ class Pairing:
     skipped: str | None = None  # why no inexact rename or copy was looked for; None when it was
 
 
+@dataclass
+class PairingSpent:
+    """What the inexact steps of pairings drawing on one budget have spent, in the order they
+    ran: the bytes of the blobs they read (against PAIRING_BYTES) and the span visits they made
+    (against PAIRING_WORK). A Delta packet's two patchsets pair within one."""
+
+    bytes: int = 0
+    work: int = 0
+
+
 def pair(sources: list[Candidate], dests: list[Candidate], read: Callable[[str], bytes],
          size: Callable[[str], int]) -> list[Pair]:
     """Pairs in destination path order (see `pairing`)."""
@@ -181,10 +192,11 @@ def pair(sources: list[Candidate], dests: list[Candidate], read: Callable[[str],
 
 
 def pairing(sources: list[Candidate], dests: list[Candidate], read: Callable[[str], bytes],
-            size: Callable[[str], int]) -> Pairing:
+            size: Callable[[str], int], spent: PairingSpent | None = None) -> Pairing:
     """Pairs in destination path order, and why the inexact step was skipped, if it was.
     `read(oid)` gives a blob's bytes, `size(oid)` its size (read first: like git, blobs whose
-    sizes rule every pairing out are never hashed)."""
+    sizes rule every pairing out are never hashed). `spent`: what earlier pairings of the same
+    budget spent, drawn on here (a budget of its own when None)."""
     sources = sorted(sources, key=lambda c: c.path)
     dests = sorted(dests, key=lambda c: c.path)
     uses = {s.path: int(s.stays) for s in sources}  # a staying source counts itself as a user
@@ -211,7 +223,8 @@ def pairing(sources: list[Candidate], dests: list[Candidate], read: Callable[[st
             uses[best.path] += 1
             chosen[d.path] = (best, MAX_SCORE)
 
-    skipped = _inexact(sources, [d for d in dests if d.path not in chosen], uses, chosen, read, size)
+    skipped = _inexact(sources, [d for d in dests if d.path not in chosen], uses, chosen, read, size,
+                       spent if spent is not None else PairingSpent())
 
     remaining = dict(uses)
     out = []
@@ -229,10 +242,15 @@ def _sizes_compatible(a: int, b: int) -> bool:
     return hi * (MAX_SCORE - MIN_SCORE) >= (hi - lo) * MAX_SCORE
 
 
+def _left(bound: int, spent: int) -> str:
+    return "" if not spent else f", what earlier pairings of the packet left of {bound}"
+
+
 def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, int],
              chosen: dict[str, tuple[Candidate, int]], read: Callable[[str], bytes],
-             size: Callable[[str], int]) -> str | None:
-    """Adds the inexact pairs to `chosen`; or, past a bound, none, and says which."""
+             size: Callable[[str], int], spent: PairingSpent) -> str | None:
+    """Adds the inexact pairs to `chosen`; or, past a bound (less what `spent` holds), none,
+    and says which. The bytes to read are spent once reading starts, the visits once made."""
     srcs = [s for s in sources if _regular(s.mode)]
     dsts = [d for d in dests if _regular(d.mode)]
     if not srcs or not dsts:
@@ -248,9 +266,10 @@ def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, i
     live_dst = [any(_sizes_compatible(a, b) for a, ok in zip(ssize, live_src) if ok) for b in dsize_of]
     to_read = {s.oid: n for s, n, ok in zip(srcs, ssize, live_src) if ok}
     to_read.update({d.oid: n for d, n, ok in zip(dsts, dsize_of, live_dst) if ok})
-    if sum(to_read.values()) > PAIRING_BYTES:
-        return (f"the files that could pair hold {sum(to_read.values())} bytes, over {PAIRING_BYTES}: "
-                "only renames and copies of identical content were looked for")
+    if sum(to_read.values()) > PAIRING_BYTES - spent.bytes:
+        return (f"the files that could pair hold {sum(to_read.values())} bytes, over {PAIRING_BYTES - spent.bytes}"
+                f"{_left(PAIRING_BYTES, spent.bytes)}: only renames and copies of identical content were looked for")
+    spent.bytes += sum(to_read.values())
     from indexer.rank import load_numpy
 
     load_numpy("numpy's import, for pairing renames")
@@ -285,9 +304,10 @@ def _inexact(sources: list[Candidate], dests: list[Candidate], uses: dict[str, i
         data.update((oid, read(oid)) for oid in group)
         _, hashes, _ = fingerprints([data[oid] for oid in group])
         work += int(holders[hashes].sum())
-        if work > PAIRING_WORK:
-            return (f"comparing the files that could pair would visit over {PAIRING_WORK} shared spans: "
-                    "only renames and copies of identical content were looked for")
+        if work > PAIRING_WORK - spent.work:
+            return (f"comparing the files that could pair would visit over {PAIRING_WORK - spent.work} shared spans"
+                    f"{_left(PAIRING_WORK, spent.work)}: only renames and copies of identical content were looked for")
+    spent.work += work
 
     sizes = np.array(ssize, np.int64)
     name_ids: dict[str, int] = {}

@@ -171,6 +171,9 @@ def render_packet(result: Result) -> str:
         lines.append(f"  successor of {prev.merge_base_oid[:12]}..{prev.head_oid[:12]}: {counts}")
         for u in successor.unread:
             lines.append(f"  unread in the previous patchset: {name(u.path)} ({sanitize_shown(u.reason)})")
+        if successor.uncompared:
+            lines.append(f"  not compared: {len(successor.uncompared)} current hunks at the paths unread in the "
+                         "previous patchset")
         if successor.renames is not None:
             lines.append(f"  renames in the previous patchset {successor.renames.unknown.replace('_', ' ')}: "
                          f"{sanitize_shown(successor.renames.reason)}")
