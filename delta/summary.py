@@ -20,6 +20,16 @@ class SummaryFile(msgspec.Struct):
     noise: str | None  # the noise class, when the file is noise
 
 
+class SuccessorSummary(msgspec.Struct):
+    """The successor account in counts, for a packet that compared a previous patchset: the five
+    lists' counts, the previous patchset's files whose hunks were not read (`unread`), and the
+    current hunks compared with none of theirs (`uncompared`); the lists are in the packet."""
+
+    counts: dict[str, int]
+    unread: int
+    uncompared: int
+
+
 class PacketSummary(msgspec.Struct):
     """What an agent gets back for a built packet: where it is, and enough to decide what to read."""
 
@@ -39,3 +49,4 @@ class PacketSummary(msgspec.Struct):
     renames: Unknown | None = None
     previous_renames: Unknown | None = None
     previous_unscored: Unknown | None = None
+    successor: SuccessorSummary | None = None  # absent when no previous patchset was given

@@ -474,6 +474,7 @@ def test_the_previous_patchset_draws_on_the_bytes_the_current_one_left(tmp_path,
     `unread` with its reason, and the current hunks at its path are `uncompared`, in no list of
     the five: the previous file's own hunks are not known, so a hunk another previous file
     shares must not be said moved there (scaled down here: three pairs of 42,000-byte sides)."""
+    import context_tools
     import delta.inventory as inv
     from context_tools.faces.packs.delta import _result, render_packet
     from delta.packet import SuccessorAccount, build_delta_packet
@@ -512,7 +513,15 @@ def test_the_previous_patchset_draws_on_the_bytes_the_current_one_left(tmp_path,
         assert len(made) == 3
         return encode_json(p)
 
+    def summary() -> None:  # what an agent's `delta_packet` answers: the account's counts and unknowns
+        told = context_tools.Client(store=str(tmp_path / "home")).call(
+            "delta.packet", repo=str(tmp_path / "r"), base="main", head="feature", previous_base="main",
+            previous_head="v1").data.successor
+        assert told is not None and (told.counts, told.unread, told.uncompared) == (
+            {"carried": 1, "moved": 0, "changed": 0, "dropped": 1, "new": 0}, 1, 1), told
+
     assert build() == build()  # the same ranges give the same packet
+    summary()
 
 
 def test_the_previous_patchset_draws_on_the_diff_work_the_current_one_left(tmp_path, monkeypatch):

@@ -116,7 +116,7 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     build = DeltaBuildInput(base=input.base, head=input.head, repo=input.repo, previous_base=input.previous_base,
                             previous_head=input.previous_head, paths=input.paths, worktree=input.worktree)
     from delta.successor import SuccessorAccount
-    from delta.summary import PacketSummary, SummaryFile
+    from delta.summary import PacketSummary, SuccessorSummary, SummaryFile
 
     built = _build(build, ctx)
     p = built.packet
@@ -128,7 +128,9 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     summary = PacketSummary(p.untrusted, p.range, p.totals, p.truncated, files, p.noise, len(p.drops),
                             str(built.packet_path or ""), str(built.offer_path) if built.offer_path else None,
                             renames=p.renames, previous_renames=successor.renames if successor else None,
-                            previous_unscored=successor.unscored if successor else None)
+                            previous_unscored=successor.unscored if successor else None,
+                            successor=SuccessorSummary(dict(successor.counts), len(successor.unread),
+                                                       len(successor.uncompared)) if successor else None)
     page = Page(total=p.totals.files, returned=len(files), truncated=len(files) < p.totals.files)
     return Result(data=summary, freshness=whole.freshness, page=page)
 
