@@ -156,6 +156,8 @@ def _vendored_path(path: str) -> str | None:
 
 # The statuses whose base side is the same file: the change under review may not make it noise.
 SAME_FILE = ("modified", "renamed", "type_changed")
+# The statuses of a file the range brings: no base side of its own, but the base's attributes.
+NEW_FILE = ("added", "copied")
 
 
 def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], bytes | None],
@@ -172,6 +174,12 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
     generated, vendored, a lockfile or minified only when its base side is so by the same
     class: a `.gitattributes` rule, a header, a name or a folder the range itself brought would
     otherwise rank the change it came with among the noise. Such a mark is kept in `cleared`.
+    A file the range adds (or copies) is read with the base's attributes as well as the head's,
+    its own name, folders and content the same: a mark only a `.gitattributes` rule the range
+    wrote gives it (`evil.py linguist-generated`, or a `linguist-generated=false` the range took
+    out) is kept in `cleared`, and the file is signal. Its own header, lockfile name or vendored
+    folder still class it: protobuf output and lockfiles come with real changes, and a noise
+    file is listed all the same, after the signal, with its rule and its hunks.
     A `.gitattributes` the range adds, changes, moves or deletes is signal whatever it says of
     itself: it decides every other file's class."""
     readings = readings or BlobReadings()
@@ -184,6 +192,13 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
                             readings)
         if was is None or was.cls != mark.cls:
             cleared.append(NoiseMark(mark.cls, f"{mark.rule} (not so at the base: the range made it)"))
+            mark = None
+    elif mark is not None and base_attrs is not None and change.status in NEW_FILE:
+        # the same file read with the base's attributes: what a rule the range wrote gave it is taken back
+        was, _, _ = _nature(change.path, base_attrs, content, change.new_oid, _readable(change, change.new_mode),
+                            readings)
+        if was is None or was.cls != mark.cls:
+            cleared.append(NoiseMark(mark.cls, f"{mark.rule} (not so by the base's .gitattributes: the range made it)"))
             mark = None
     if mark is None:
         mark = _change_rules(change, content, base_content, readings)

@@ -258,9 +258,11 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     found = inventory_of(git, rng, selected)
     changes = found.changes
     head_attrs = TreeAttributes(git, rng.head_oid, [p for p in (c.new_path for c in changes) if p])
-    # the base's attributes of the files it held: a deletion's, and a file's the range may not make noise
+    # the base's attributes of the files it held (a deletion's, and a file's the range may not
+    # make noise), and of the paths of the files the range brings (no rule of its own may make them noise)
     base_attrs = TreeAttributes(git, rng.merge_base_oid, [
-        p for p in (c.old_path for c in changes if c.status == "deleted" or c.status in noise.SAME_FILE) if p])
+        p for p in (c.old_path if c.status == "deleted" or c.status in noise.SAME_FILE else c.new_path
+                    for c in changes) if p])
 
     # Pre-classify before capturing, so the capture budget goes to signal before noise.
     work: list[_Work] = []
