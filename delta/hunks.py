@@ -14,10 +14,13 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 import pygit2
 
 from delta.inventory import FileChange
+from delta.syntax import Parsed, Parses, plain, same_trees
+from indexer.lang.registry import name_language
 
 ID_HEX = 20  # 80 bits: collision-free for any realistic range, short enough to cite
 _SPACE = re.compile(rb"\s+")
@@ -93,16 +96,88 @@ def words(lines: list[bytes]) -> list[bytes]:
     return out
 
 
-def same_but_whitespace(old: bytes, new: bytes, path: str) -> bool:
+def same_but_whitespace(old: bytes, new: bytes, path: str, parses: Parses | None = None) -> bool:
     """Whether two versions of the file at `path` differ in whitespace only: the same words on
     the same lines, blank lines, the spacing between words and line ends (a CRLF) aside (see
-    `words`, and `indent_significant`)."""
+    `words`, and `indent_significant`), none of it inside a literal nor changing the syntax
+    tree, where the file's grammar reads both sides; else, compared as lines alone, no spacing
+    between the words of a line either (`delta.syntax`). `parses` bounds what is parsed."""
     if old.translate(None, _WHITESPACE) != new.translate(None, _WHITESPACE):
         return False  # a quick answer for most: other characters
     old_lines, new_lines = old.split(b"\n"), new.split(b"\n")
     if words(old_lines) != words(new_lines):
         return False
-    return not indent_significant(path) or indents(old_lines) == indents(new_lines)
+    if indent_significant(path) and indents(old_lines) != indents(new_lines):
+        return False
+    parses = parses or Parses()
+    before = parses(path, old)
+    after = parses(path, new) if before is not None else None
+    if before is not None and after is not None:
+        return same_trees(before, after)
+    return plain(old_lines) == plain(new_lines)
+
+
+Sides = Callable[[], tuple[bytes | None, bytes | None]]
+Group = tuple[int, int, int, int]  # the old lines [first, end) and new lines [first, end) of one run of changes
+# A hunk's answer, by its two blobs, what the path's name says of its language, and its runs:
+# git stores a blob once however many paths hold it, and each would be read and parsed again
+Verdicts = dict[tuple[str, str, str, tuple[Group, ...]], bool]
+
+
+class _Trees:
+    """A file's two sides, read and parsed once, when a hunk first needs them."""
+
+    def __init__(self, path: str, sides: Sides | None, parses: Parses | None) -> None:
+        self.path, self.sides, self.parses = path, sides, parses or Parses()
+        self._read: list[tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None] = []
+
+    def get(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
+        if not self._read:
+            self._read.append(self._parse())
+        return self._read[0]
+
+    def _parse(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
+        old, new = self.sides() if self.sides is not None else (None, None)
+        if old is None or new is None:
+            return None
+        before = self.parses(self.path, old)
+        after = self.parses(self.path, new) if before is not None else None
+        if before is None or after is None:
+            return None
+        return (before, _line_starts(old)), (after, _line_starts(new))
+
+
+def _line_starts(data: bytes) -> list[int]:
+    return [0] + [m.end() for m in re.finditer(b"\n", data)]
+
+
+def _at(starts: list[int], line: int, size: int) -> int:
+    """The offset of 1-based `line` (the end of the data past the last)."""
+    return starts[line - 1] if 0 < line <= len(starts) else size
+
+
+def _verdict(verdicts: Verdicts, key: tuple[str, str, str, tuple[Group, ...]], trees: _Trees, groups: list[Group],
+             old_lines: list[bytes], new_lines: list[bytes]) -> bool:
+    if key not in verdicts:
+        verdicts[key] = _hunk_keeps_meaning(trees, groups, old_lines, new_lines)
+    return verdicts[key]
+
+
+def _hunk_keeps_meaning(trees: _Trees, groups: list[Group], old_lines: list[bytes], new_lines: list[bytes]) -> bool:
+    """Whether a hunk whose words are the same keeps the file's meaning: each run of changes
+    holds the same syntax on both sides, literals byte for byte (`delta.syntax.stretch`); with
+    no tree of both sides, its lines compared without their grammar (`delta.syntax.plain`)."""
+    read = trees.get()
+    if read is None:
+        return plain(old_lines) == plain(new_lines)
+    (before, old_starts), (after, new_starts) = read
+    for old_first, old_end, new_first, new_end in groups:
+        a0, a1 = _at(old_starts, old_first, len(before.data)), _at(old_starts, old_end, len(before.data))
+        b0, b1 = _at(new_starts, new_first, len(after.data)), _at(new_starts, new_end, len(after.data))
+        old_key = trees.parses.stretch(before, a0, a1)
+        if old_key is None or old_key != trees.parses.stretch(after, b0, b1):
+            return False
+    return True
 
 
 def _digest(*parts: bytes) -> str:
@@ -120,8 +195,14 @@ def hunk_id(path: str, section: str, body: tuple[bytes, ...], ordinal: int = 0) 
     return "h" + _digest(*parts)[:ID_HEX]
 
 
-def index_hunks(change: FileChange) -> list[HunkRecord]:
-    """The hunks of one file's patch, in patch order. Binary patches have none."""
+def index_hunks(change: FileChange, sides: Sides | None = None, parses: Parses | None = None,
+                verdicts: Verdicts | None = None, same: bool = False) -> list[HunkRecord]:
+    """The hunks of one file's patch, in patch order. Binary patches have none. `sides` gives
+    the file's two sides (None where it has none) for the grammar to tell whether a hunk whose
+    words are the same is whitespace only; without it, its lines alone are compared.
+    `verdicts`, shared by the files of one packet, keeps those answers by blob. With `same`
+    (the two sides were found to differ in whitespace only, `same_but_whitespace`), each hunk
+    whose words are the same is whitespace only, the sides not read again."""
     made = None if change.binary else change.patch()
     if made is None:
         return []
@@ -129,6 +210,9 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
     records: list[HunkRecord] = []
     seen: dict[str, int] = {}
     indented = indent_significant(change.path)
+    trees = _Trees(change.path, sides, parses)
+    verdicts = {} if verdicts is None else verdicts
+    language = name_language(change.path) if sides is not None else ""
     for hunk in patch.hunks:
         # git drops trailing whitespace from the function context after cutting it at 80
         # bytes; libgit2 keeps it. The header travels so a reader finds it in `git diff`.
@@ -142,6 +226,12 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
         added_raw: list[bytes] = []
         removed_raw: list[bytes] = []
         exact: list[bytes] = []
+        old_side: list[bytes] = []  # the hunk's lines on each side, context too
+        new_side: list[bytes] = []
+        groups: list[Group] = []
+        run: list[int] | None = None
+        old_next = hunk.old_start if hunk.old_lines else hunk.old_start + 1
+        new_next = hunk.new_start if hunk.new_lines else hunk.new_start + 1
         # as `git diff` prints the hunk: its header as git cuts it, a line an origin byte and its
         # text; libgit2 gives a "\ No newline at end of file" marker the line break of the line
         # before it, which git prints with that line, and no origin byte of its own
@@ -151,18 +241,35 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
             size += len(raw) if line.origin in _EOFNL else 1 + len(raw)
             if line.origin in "+-" or line.origin in _EOFNL:
                 exact.append(line.origin.encode() + raw)
+            if line.origin in "+-" and run is None:
+                run = [old_next, old_next, new_next, new_next]
             if line.origin == "+":
                 norm = normalize(raw)
                 body.append(b"+" + norm)
                 added.append(norm)
                 added_raw.append(raw)
                 new_lines.append(line.new_lineno)
+                new_side.append(raw)
+                assert run is not None
+                run[3] = new_next = line.new_lineno + 1
             elif line.origin == "-":
                 norm = normalize(raw)
                 body.append(b"-" + norm)
                 removed.append(norm)
                 removed_raw.append(raw)
                 old_lines.append(line.old_lineno)
+                old_side.append(raw)
+                assert run is not None
+                run[1] = old_next = line.old_lineno + 1
+            elif line.origin == " ":
+                if run is not None:
+                    groups.append((run[0], run[1], run[2], run[3]))
+                    run = None
+                old_side.append(raw)
+                new_side.append(raw)
+                old_next, new_next = line.old_lineno + 1, line.new_lineno + 1
+        if run is not None:
+            groups.append((run[0], run[1], run[2], run[3]))
         frozen = tuple(body)
         base_id = hunk_id(change.path, section, frozen)
         ordinal = seen.get(base_id, 0)
@@ -177,7 +284,8 @@ def index_hunks(change: FileChange) -> list[HunkRecord]:
             additions=len(added), deletions=len(removed),
             size=size,
             whitespace_only=b"".join(added) == b"".join(removed) and words(added_raw) == words(removed_raw) and (
-                not indented or indents(added_raw) == indents(removed_raw)),
+                not indented or indents(added_raw) == indents(removed_raw)) and (same or _verdict(
+                verdicts, (change.old_oid, change.new_oid, language, tuple(groups)), trees, groups, old_side, new_side)),
             body=frozen,
             body_key=_digest(b"rennet-body/2", *exact)[:ID_HEX],
             old_changed=(min(old_lines), max(old_lines)) if old_lines else None,

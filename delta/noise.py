@@ -19,9 +19,11 @@ from typing import Callable
 from msgspec import Struct
 
 from delta.attributes import TreeAttributes
-from delta.hunks import HunkRecord, indent_significant, same_but_whitespace
+from delta.hunks import HunkRecord, Verdicts, indent_significant, same_but_whitespace
 from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange
+from delta.syntax import Parses
 from indexer.git import attributes as marks
+from indexer.lang.registry import name_language
 
 GENERATED = "generated"
 VENDORED = "vendored"
@@ -81,12 +83,16 @@ class BlobReadings:
     """What the content rules found in a blob (or a pair of them), once a blob: git stores a
     blob once however many paths hold it, so one blob may be presented at thousands of paths,
     and reading it again for each would cost what the change chooses. Keyed by OID; the
-    whitespace comparison also by whether indentation is syntax at the path."""
+    whitespace comparison also by whether indentation is syntax at the path, and by what its
+    name says of its language (whose grammar tells a literal from layout). `parses` bounds the
+    sources the packet parses, its hunks' too (`delta.syntax.Parses`)."""
 
     def __init__(self) -> None:
         self._header: dict[str, str | None] = {}
         self._sample: dict[str, tuple[int, int] | None] = {}
-        self._same: dict[tuple[str, str, bool], bool] = {}
+        self._same: dict[tuple[str, str, bool, str], bool] = {}
+        self.parses = Parses()
+        self.hunks: Verdicts = {}  # `delta.hunks.index_hunks`'s answers of whitespace, by blob
 
     def header(self, oid: str, content: Callable[[], bytes | None]) -> str | None:
         if oid not in self._header:
@@ -100,12 +106,16 @@ class BlobReadings:
             self._sample[oid] = _sample(data) if data is not None else None
         return self._sample[oid]
 
+    def found_same(self, old_oid: str, new_oid: str, path: str) -> bool:
+        """Whether the two blobs were found to differ in whitespace only at such a path."""
+        return self._same.get((old_oid, new_oid, indent_significant(path), name_language(path)), False)
+
     def same_but_whitespace(self, old_oid: str, new_oid: str, path: str, old: Callable[[], bytes | None],
                             new: Callable[[], bytes | None]) -> bool:
-        key = (old_oid, new_oid, indent_significant(path))
+        key = (old_oid, new_oid, indent_significant(path), name_language(path))
         if key not in self._same:
             a, b = old(), new()
-            self._same[key] = a is not None and b is not None and same_but_whitespace(a, b, path)
+            self._same[key] = a is not None and b is not None and same_but_whitespace(a, b, path, self.parses)
         return self._same[key]
 
 
@@ -146,6 +156,8 @@ def _vendored_path(path: str) -> str | None:
 
 # The statuses whose base side is the same file: the change under review may not make it noise.
 SAME_FILE = ("modified", "renamed", "type_changed")
+# The statuses of a file the range brings: no base side of its own, but the base's attributes.
+NEW_FILE = ("added", "copied")
 
 
 def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], bytes | None],
@@ -162,6 +174,12 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
     generated, vendored, a lockfile or minified only when its base side is so by the same
     class: a `.gitattributes` rule, a header, a name or a folder the range itself brought would
     otherwise rank the change it came with among the noise. Such a mark is kept in `cleared`.
+    A file the range adds (or copies) is read with the base's attributes as well as the head's,
+    its own name, folders and content the same: a mark only a `.gitattributes` rule the range
+    wrote gives it (`evil.py linguist-generated`, or a `linguist-generated=false` the range took
+    out) is kept in `cleared`, and the file is signal. Its own header, lockfile name or vendored
+    folder still class it: protobuf output and lockfiles come with real changes, and a noise
+    file is listed all the same, after the signal, with its rule and its hunks.
     A `.gitattributes` the range adds, changes, moves or deletes is signal whatever it says of
     itself: it decides every other file's class."""
     readings = readings or BlobReadings()
@@ -174,6 +192,13 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
                             readings)
         if was is None or was.cls != mark.cls:
             cleared.append(NoiseMark(mark.cls, f"{mark.rule} (not so at the base: the range made it)"))
+            mark = None
+    elif mark is not None and base_attrs is not None and change.status in NEW_FILE:
+        # the same file read with the base's attributes: what a rule the range wrote gave it is taken back
+        was, _, _ = _nature(change.path, base_attrs, content, change.new_oid, _readable(change, change.new_mode),
+                            readings)
+        if was is None or was.cls != mark.cls:
+            cleared.append(NoiseMark(mark.cls, f"{mark.rule} (not so by the base's .gitattributes: the range made it)"))
             mark = None
     if mark is None:
         mark = _change_rules(change, content, base_content, readings)

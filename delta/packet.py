@@ -217,6 +217,14 @@ def _content_reader(repo: pygit2.Repository, change: FileChange, base: bool = Fa
     return read
 
 
+def _sides(repo: pygit2.Repository, change: FileChange) -> Callable[[], tuple[bytes | None, bytes | None]]:
+    """The file's base and head sides' bytes as the noise rules read them (None where a side
+    is absent, or not read)."""
+    base = None if change.status == "added" else _content_reader(repo, change, base=True)
+    head = None if change.status == "deleted" else _content_reader(repo, change)
+    return lambda: (base() if base else None, head() if head else None)
+
+
 def _rank(w: _Work) -> tuple[int, str, str]:
     return (w.mark.noise is not None, w.change.path, w.change.old_path or "")
 
@@ -253,9 +261,11 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     found = inventory_of(git, rng, selected, budget)
     changes = found.changes
     head_attrs = TreeAttributes(git, rng.head_oid, [p for p in (c.new_path for c in changes) if p])
-    # the base's attributes of the files it held: a deletion's, and a file's the range may not make noise
+    # the base's attributes of the files it held (a deletion's, and a file's the range may not
+    # make noise), and of the paths of the files the range brings (no rule of its own may make them noise)
     base_attrs = TreeAttributes(git, rng.merge_base_oid, [
-        p for p in (c.old_path for c in changes if c.status == "deleted" or c.status in noise.SAME_FILE) if p])
+        p for p in (c.old_path if c.status == "deleted" or c.status in noise.SAME_FILE else c.new_path
+                    for c in changes) if p])
 
     # Pre-classify before capturing, so the capture budget goes to signal before noise.
     work: list[_Work] = []
@@ -289,7 +299,8 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
             drops.append(Drop(w.change.path, "hunks", w.dropped, w.change.hunk_count, w.change.size))
             continue
         captured += w.change.size
-        w.hunks = index_hunks(w.change)
+        same = readings.found_same(w.change.old_oid, w.change.new_oid, w.change.path)
+        w.hunks = index_hunks(w.change, _sides(git, w.change), readings.parses, readings.hunks, same)
         listed_hunks += len(w.hunks)
         w.mark = noise.with_hunks(w.mark, w.hunks)
     work.sort(key=_rank)

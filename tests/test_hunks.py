@@ -25,10 +25,13 @@ def module(n: int, tweak: dict[int, str] | None = None) -> str:
 
 
 def hunks_of(path, base, head):
+    """Each file's hunks, its two sides given, as the packet gives them, for the grammar to read."""
     repo = open_repository(path)
     recs = []
     for change in inventory(repo, resolve_range(repo, base, head)):
-        recs.extend(index_hunks(change))
+        old = None if change.status == "added" else repo[change.old_oid].data
+        new = None if change.status == "deleted" else repo[change.new_oid].data
+        recs.extend(index_hunks(change, lambda old=old, new=new: (old, new)))
     return recs
 
 

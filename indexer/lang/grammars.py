@@ -492,6 +492,13 @@ def parse(name: str, data: bytes) -> Tree | None:
     budget or the source is one the grammar is known to crash on (`Language.unsafe`).
     A tree with errors, of a language that has a retry view (`Language.retry`), is
     parsed again as that view shows the source, and that tree kept when it has fewer bytes in errors: a clean file costs one parse."""
+    found = parse_as_shown(name, data)
+    return found[0] if found is not None else None
+
+
+def parse_as_shown(name: str, data: bytes) -> tuple[Tree, bytes] | None:
+    """`parse`'s tree with the bytes it is the tree of: `data` itself, or a view of it (same
+    length and lines, some bytes blanked), for a reader of what the tree holds byte for byte."""
     unsafe = _unsafe(name)
     if unsafe is not None and unsafe(data):
         return None
@@ -504,8 +511,8 @@ def parse(name: str, data: bytes) -> Tree | None:
         if view is not None:
             other = _parse(name, view)
             if other is not None and error_bytes(other.root_node) < error_bytes(tree.root_node):
-                return other
-    return tree
+                return other, view
+    return (tree, shown) if tree is not None else None
 
 
 @cache

@@ -54,6 +54,20 @@ class Language(NamedTuple):
     # A grammar borrowed from a near language (zsh read with Bash's): a tree with any error is
     # not read, the file is skipped as `unparseable`, rather than half-read as its own would be
     strict: bool = False
+    # The nodes whose bytes are the program's data, whitespace and all (strings, heredocs,
+    # template and raw strings, regular expressions, characters): where the Delta tells a change
+    # of whitespace alone from one of meaning, a space put into one is a change (delta.syntax)
+    literals: tuple[str, ...] = ()
+    # Of those, the ones whose line is data up to its ends: a heredoc's terminator indented,
+    # or with a space after it, ends nothing in Bash, and the heredoc runs on
+    literal_lines: tuple[str, ...] = ()
+    # Whether a CRLF inside a literal is read as LF (Python's universal newlines, JavaScript's
+    # template literals, Go's raw strings, Rust's and Java's sources, C compilers): then a line
+    # end made LF inside one changes no data; elsewhere (Bash, PHP, C#) the CR is data
+    literal_crlf_is_lf: bool = False
+    # Of those, the ones read without the blanks at their ends: a C macro's body runs to its
+    # line's end, trailing spaces and all, which change nothing it says
+    literal_trimmed: tuple[str, ...] = ()
 
     def query_text(self) -> str:
         """Our query files' text, in order."""

@@ -33,6 +33,9 @@ LANGUAGE = Language(
     hooks="indexer.lang.bash.tags",
     resolver="indexer.lang.bash.resolve",
     retry="indexer.lang.bash.retry",
+    literals=("string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body", "heredoc_end", "regex",
+              "word"),
+    literal_lines=("heredoc_body", "heredoc_end"),
 )
 # zsh, read with the Bash grammar where that parses it whole (strict); otherwise skipped as
 # `unparseable`. Its own version: zsh files were not parsed before.

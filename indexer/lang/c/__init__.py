@@ -64,5 +64,8 @@ LANGUAGE = Language(
     hooks="indexer.lang.c.tags",
     resolver="indexer.lang.c.resolve",
     view="indexer.lang.c.macros",
+    literals=("string_literal", "char_literal", "system_lib_string", "preproc_arg"),
+    literal_crlf_is_lf=True,
+    literal_trimmed=("preproc_arg",),
 )
 LANGUAGES = (LANGUAGE,)

@@ -46,5 +46,8 @@ LANGUAGE = Language(
     scopes="indexer.lang.cpp.scopes",
     hooks="indexer.lang.cpp.tags",
     view="indexer.lang.c.macros",
+    literals=("string_literal", "raw_string_literal", "char_literal", "system_lib_string", "preproc_arg"),
+    literal_crlf_is_lf=True,
+    literal_trimmed=("preproc_arg",),
 )
 LANGUAGES = (LANGUAGE,)

@@ -24,5 +24,7 @@ LANGUAGE = Language(
     hooks="indexer.lang.csharp.tags",
     resolver="indexer.lang.csharp.resolve",
     retry="indexer.lang.csharp.retry",
+    literals=("string_literal", "verbatim_string_literal", "raw_string_literal", "interpolated_string_expression",
+              "character_literal"),
 )
 LANGUAGES = (LANGUAGE,)

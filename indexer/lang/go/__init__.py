@@ -40,5 +40,7 @@ LANGUAGE = Language(
     scopes="indexer.lang.go.scopes",
     hooks="indexer.lang.go.tags",
     resolver="indexer.lang.go.resolve",
+    literals=("interpreted_string_literal", "raw_string_literal", "rune_literal"),
+    literal_crlf_is_lf=True,
 )
 LANGUAGES = (LANGUAGE,)

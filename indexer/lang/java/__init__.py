@@ -28,5 +28,7 @@ LANGUAGE = Language(
     scopes="indexer.lang.java.scopes",
     hooks="indexer.lang.java.tags",
     resolver="indexer.lang.java.resolve",
+    literals=("string_literal", "character_literal"),
+    literal_crlf_is_lf=True,
 )
 LANGUAGES = (LANGUAGE,)

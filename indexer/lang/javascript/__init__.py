@@ -44,5 +44,7 @@ LANGUAGE = Language(
     scopes="indexer.lang.javascript.scopes",
     hooks="indexer.lang.javascript.tags",
     resolver="indexer.lang.javascript.resolve",
+    literals=("string", "template_string", "regex", "jsx_text"),
+    literal_crlf_is_lf=True,
 )
 LANGUAGES = (LANGUAGE,)

@@ -30,5 +30,6 @@ LANGUAGE = Language(
     hooks="indexer.lang.php.tags",
     retry="indexer.lang.php.retry",
     resolver="indexer.lang.php.resolve",
+    literals=("string", "encapsed_string", "heredoc", "nowdoc", "shell_command_expression", "text"),
 )
 LANGUAGES = (LANGUAGE,)

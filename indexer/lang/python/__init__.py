@@ -44,5 +44,7 @@ LANGUAGE = Language(
     resolver="indexer.lang.python.resolve",
     unsafe="indexer.lang.python.indents",
     view="indexer.lang.python.comments",
+    literals=("string",),
+    literal_crlf_is_lf=True,
 )
 LANGUAGES = (LANGUAGE,)

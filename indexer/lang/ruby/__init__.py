@@ -40,5 +40,8 @@ LANGUAGE = Language(
     imports="indexer.lang.ruby.imports",
     hooks="indexer.lang.ruby.tags",
     resolver="indexer.lang.ruby.resolve",
+    literals=("string", "heredoc_body", "regex", "string_array", "symbol_array", "subshell", "delimited_symbol",
+              "character"),
+    literal_lines=("heredoc_body",),
 )
 LANGUAGES = (LANGUAGE,)

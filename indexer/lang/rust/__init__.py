@@ -34,5 +34,7 @@ LANGUAGE = Language(
     scopes="indexer.lang.rust.scopes",
     hooks="indexer.lang.rust.tags",
     resolver="indexer.lang.rust.resolve",
+    literals=("string_literal", "raw_string_literal", "char_literal"),
+    literal_crlf_is_lf=True,
 )
 LANGUAGES = (LANGUAGE,)

@@ -53,6 +53,8 @@ LANGUAGE = Language(
     hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
     retry="indexer.lang.typescript.retry",
+    literals=("string", "template_string", "template_literal_type", "regex"),
+    literal_crlf_is_lf=True,
 )
 
 TSX = Language(
@@ -69,5 +71,7 @@ TSX = Language(
     hooks="indexer.lang.typescript.tags",
     scopes="indexer.lang.typescript.scopes",
     retry="indexer.lang.typescript.retry",
+    literals=("string", "template_string", "template_literal_type", "regex", "jsx_text"),
+    literal_crlf_is_lf=True,
 )
 LANGUAGES = (LANGUAGE, TSX)
