@@ -5,18 +5,13 @@ a cycle kept what it held (the facts table, a pool's results, the repository's o
 until a full collection, which a resident server waiting for its next call rarely reaches.
 
 Each test pauses the collector as the index does, then collects with DEBUG_SAVEALL and looks
-only at what is Rennet's own (objects of classes and functions defined in its packages, frames
-of its code, containers of facts) and the repository it opened: the interpreter's and the
-libraries' own one-off garbage is not this suite's to judge."""
+only at what is Rennet's own (`tests.cycles`)."""
 
 from __future__ import annotations
 
-import gc
-import types
 from collections.abc import Iterator
 from pathlib import Path
 
-import pygit2
 import pytest
 
 import context_tools
@@ -25,39 +20,8 @@ from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.contract.errors import MissingObjects
 from indexer.lang.registry import LANGUAGES
-from indexer.model import BlobFacts
 from indexer.pipeline.collector import collector_paused
-from indexer.store.facts_table import FactsSummary
-from indexer.store.records import StoredFacts
-
-OWN = ("indexer", "delta", "context_tools")
-FACTS = (BlobFacts, FactsSummary, StoredFacts)
-
-
-def _own_module(name: object) -> bool:
-    return isinstance(name, str) and name.partition(".")[0] in OWN
-
-
-def _ours(o: object) -> bool:
-    """Is `o` Rennet's: an object of its classes, a function or frame of its code, the
-    repository an index opened, or a container holding facts?"""
-    if _own_module(type(o).__module__) or isinstance(o, pygit2.Repository):
-        return True
-    if isinstance(o, (types.FunctionType, types.MethodType)):
-        return _own_module(getattr(o, "__module__", None))
-    if isinstance(o, types.FrameType):
-        return _own_module(o.f_globals.get("__name__"))
-    if isinstance(o, dict):
-        return any(isinstance(v, FACTS) for v in o.values())
-    if isinstance(o, (list, tuple, set, frozenset)):
-        return any(isinstance(v, FACTS) for v in o)
-    return False
-
-
-def _described(o: object) -> str:
-    kind = type(o)
-    name = getattr(o, "__qualname__", "") if isinstance(o, (types.FunctionType, types.MethodType)) else ""
-    return f"{kind.__module__}.{kind.__qualname__} {name}".rstrip()
+from tests.cycles import left_in_cycles
 
 
 @pytest.fixture
@@ -66,19 +30,6 @@ def paused() -> Iterator[None]:
     collects, so that no pass running meanwhile frees a cycle before it is looked for."""
     with collector_paused():
         yield
-
-
-def left_in_cycles() -> list[str]:
-    """Rennet's objects that only a cyclic collection would free, by type."""
-    flags = gc.get_debug()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        gc.collect()
-        return sorted(_described(o) for o in gc.garbage if _ours(o))
-    finally:
-        gc.set_debug(flags)
-        gc.garbage.clear()
-        gc.collect()  # what was saved, in its cycles again, is freed, never found by the next look
 
 
 def test_an_index_of_every_language_leaves_nothing_in_cycles(tmp_path, paused):

@@ -244,6 +244,38 @@ def test_a_partial_snapshot_whose_rev_moved_is_stale_not_partial(clones, tmp_pat
     assert (after.status, after.pinned_oid, after.current_oid, after.missing_objects) == ("stale", oid, str(moved), 3)
 
 
+def test_repo_snapshots_lists_each_rev_as_an_answer_read_from_it_says(clones, tmp_path):
+    """`repo.snapshots` says of a partial snapshot's rev what every answer read from it says:
+    `partial` while the rev resolves to its commit (was: `current`), `stale` once it moved; a
+    complete snapshot of the same repository beside it stays `current`."""
+    import context_tools
+
+    _, part, oid = clones
+    repo = pygit2.Repository(str(part))
+    sig = pygit2.Signature("t", "t@example.invalid")
+    kept = repo.TreeBuilder()  # a commit of the one blob the clone has: complete
+    pkg = repo.TreeBuilder()
+    pkg.insert("a.py", repo[oid].peel(pygit2.Tree)["pkg"]["a.py"].id, pygit2.GIT_FILEMODE_BLOB)
+    kept.insert("pkg", pkg.write(), pygit2.GIT_FILEMODE_TREE)
+    whole = repo.create_commit("refs/heads/whole", sig, sig, "whole", kept.write(), [pygit2.Oid(hex=oid)])
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    client.call("repo.index", repo=str(part))
+    client.call("repo.index", repo=str(part), rev="whole")
+
+    def listed() -> dict[str, tuple[str, str]]:
+        return {r.rev: (r.pinned_oid, r.status) for r in client.call("repo.snapshots", repo=str(part)).data.revs}
+
+    def answered(rev: str) -> str:
+        return client.call("context.symbol", repo=str(part), rev=rev, name="alpha").freshness.status
+
+    assert listed() == {"HEAD": (oid, "partial"), "whole": (str(whole), "current")}
+    assert (answered("HEAD"), answered("whole")) == ("partial", "current")
+    moved = repo.create_commit(None, sig, sig, "moved", repo[oid].peel(pygit2.Tree).id, [pygit2.Oid(hex=oid)])
+    repo.references[repo.head.name].set_target(moved)
+    assert listed() == {"HEAD": (oid, "stale"), "whole": (str(whole), "current")}
+    assert answered("HEAD") == "stale"
+
+
 def test_a_bundle_that_completes_a_partial_snapshot_leaves_none_of_its_rank_arcs(tmp_path):
     """A batch's signed bundle takes the place of a stored partial snapshot of its commit; a
     bundle carries no rank arcs, and the partial snapshot's (made without its missing blobs'

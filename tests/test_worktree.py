@@ -251,8 +251,18 @@ def test_mcp_server_with_worktree_default_answers_from_the_working_tree(edited, 
         tools, indexed, seen, committed = request.getfixturevalue("worktree_server").run(work)
     else:
         tools, indexed, seen, committed = run_session(transport, str(tmp_path / "home"), work, "--worktree")
-    # a tool that reads the working tree writes its snapshot: the server says so
+    # a tool that reads the working tree writes its snapshot, and removes the checkout's older
+    # ones (`test_old_working_tree_snapshots_are_swept_and_a_reverted_edit_is_indexed_again`),
+    # which the user's own CLI may have written: the server says both (was: destructiveHint false)
     assert tools["context_symbol"].annotations.read_only_hint is False
+    tree_readers = {name for name, tool in tools.items() if "worktree" in tool.input_schema["properties"]}
+    assert {"context_symbol", "context_references", "context_novelty", "delta_packet"} <= tree_readers
+    assert {name for name in tree_readers if tools[name].annotations.read_only_hint
+            or not tools[name].annotations.destructive_hint} == set()
+    assert {name: tools[name].annotations.destructive_hint for name in ("repo_snapshots", "workspace_status",
+                                                                        "repo_index")} == dict.fromkeys(
+        ("repo_snapshots", "workspace_status", "repo_index"), False)
+    assert tools["repo_snapshots"].annotations.read_only_hint is True
     assert indexed["ok"]
     assert seen["ok"] and seen["freshness"]["status"] == "worktree"
     assert seen["freshness"]["worktree"]["tree_oid"] == written_tree(edited, tmp_path / "scratch")

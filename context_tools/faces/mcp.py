@@ -83,10 +83,13 @@ MAX_BUSY_AFTER = 3600.0
 
 def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
     """The tool a row is. With `worktree` (`rennet mcp --worktree`) a tool that reads the
-    working tree writes its working-tree snapshot to the store, so it is not read-only."""
+    working tree writes its working-tree snapshot to the store, so it is not read-only, and
+    removes the checkout's working-tree snapshots past the newest few (`indexer/store/worktrees.py`),
+    which the user's own `rennet ... --worktree` may have written: not only additive either."""
     import mcp_types as types
 
-    read = row.authority == "read" and not (worktree and "worktree" in row.input.__struct_fields__)
+    tree = worktree and "worktree" in row.input.__struct_fields__
+    read = row.authority == "read" and not tree
     return types.Tool(
         name=row.wire_name,
         title=row.title,
@@ -94,7 +97,7 @@ def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
         input_schema=row.listed_schema(worktree),
         output_schema=row.output_schema(),
         annotations=types.ToolAnnotations(
-            title=row.title, read_only_hint=read, destructive_hint=row.destructive and not read,
+            title=row.title, read_only_hint=read, destructive_hint=(row.destructive or tree) and not read,
             idempotent_hint=True if read else None, open_world_hint=row.open_world),
     )
 

@@ -9,9 +9,9 @@ MCP caller pays the open once.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
-from indexer.contract.result import Freshness, FreshnessStatus, current_or_gone, not_recorded
+from indexer.contract.result import Freshness, FreshnessStatus, WorktreeState, current_or_gone, not_recorded
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -58,32 +58,39 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
 
 
 def freshness_of(snap: Snapshot) -> Freshness:
-    current = snap.current_oid()
-    rev = snap.rev
-    status: FreshnessStatus
-    if current is None:
-        status, reason = "unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot"
-    elif current == snap.oid:
-        status, reason = "current", f"{rev} still resolves to the pinned commit"
-    else:
-        status = "stale"
-        reason = (f"{rev} moved from {snap.oid[:12]} to {current[:12]} since it was indexed; served from the "
-                  f"pinned snapshot (run `rennet index --rev {rev}` to refresh)")
-    worktree = None
-    if status == "current":
-        from context_tools.query.worktree import dirty_state
+    from context_tools.query.worktree import dirty_state
 
-        worktree = dirty_state(snap)
-        if worktree is not None:
-            status = "dirty"
-            reason = (f"{rev} still resolves to the pinned commit, but the checkout's working tree differs from it "
-                      f"({worktree.changed} paths); pass --worktree to answer from the working tree")
+    current = snap.current_oid()
     missing = getattr(snap, "missing_objects", 0)
-    if missing and status == "current":
-        status = "partial"
-        reason = (f"{rev} still resolves to the pinned commit, but {missing} of its blobs were missing from the "
-                  f"object database when it was indexed (a partial clone's): they are listed as skipped, "
-                  f"`missing_object`; fetch them and index again for a complete snapshot")
-    return Freshness(repo=snap.repo_path, rev=rev, pinned_oid=snap.oid, current_oid=current_or_gone(current, rev), status=status,
-                     reason=reason, indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
+    status, reason, worktree = standing(snap.rev, snap.oid, current, lambda: dirty_state(snap.repo, snap.oid),
+                                        lambda: missing)
+    return Freshness(repo=snap.repo_path, rev=snap.rev, pinned_oid=snap.oid, current_oid=current_or_gone(current, snap.rev),
+                     status=status, reason=reason,
+                     indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
                      fingerprint=snap.fingerprint, worktree=worktree, missing_objects=missing)
+
+
+def standing(rev: str, oid: str, current: str | None, dirty: Callable[[], WorktreeState | None],
+             missing: Callable[[], int]) -> tuple[FreshnessStatus, str, WorktreeState | None]:
+    """What the snapshot of commit `oid` pinned for `rev` is to the repository now (the status,
+    why, and the working tree's state when it is `dirty`), given what `rev` resolves to now
+    (`current`, None when nothing): `unknown`, `stale` when it moved, else `dirty` when the
+    checkout is on that commit and its working tree differs (`dirty()`), else `partial` when
+    `missing()` of its blobs were missing from the object database as it was indexed (a
+    partial clone's), else `current`. `dirty` and `missing` are asked only of a rev that still
+    resolves to the commit. Every answer's freshness and every rev `repo.snapshots` lists say it so."""
+    if current is None:
+        return "unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot", None
+    if current != oid:
+        return "stale", (f"{rev} moved from {oid[:12]} to {current[:12]} since it was indexed; served from the "
+                         f"pinned snapshot (run `rennet index --rev {rev}` to refresh)"), None
+    worktree = dirty()
+    if worktree is not None:
+        return "dirty", (f"{rev} still resolves to the pinned commit, but the checkout's working tree differs from it "
+                         f"({worktree.changed} paths); pass --worktree to answer from the working tree"), worktree
+    lacking = missing()
+    if lacking:
+        return "partial", (f"{rev} still resolves to the pinned commit, but {lacking} of its blobs were missing from the "
+                           f"object database when it was indexed (a partial clone's): they are listed as skipped, "
+                           f"`missing_object`; fetch them and index again for a complete snapshot"), None
+    return "current", f"{rev} still resolves to the pinned commit", None

@@ -119,15 +119,15 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
                      fingerprint=snap.fingerprint, worktree=state)
 
 
-def dirty_state(snap: Snapshot) -> WorktreeState | None:
-    """`dirty` with the count of paths `git status` lists, when the checkout the snapshot was
-    read for is on the snapshot's commit and its working tree differs; None otherwise (a bare
-    repository, another commit checked out, a clean working tree, or a repository whose index
-    was never written: its commits were made without a checkout, so there is none to compare)."""
+def dirty_state(repo: pygit2.Repository, oid: str) -> WorktreeState | None:
+    """`dirty` with the count of paths `git status` lists, when the repository's checkout is on
+    commit `oid` and its working tree differs; None otherwise (a bare repository, another
+    commit checked out, a clean working tree, or a repository whose index was never written:
+    its commits were made without a checkout, so there is none to compare)."""
     from indexer.git.worktree import changed_on
 
-    changed = changed_on(snap.repo, snap.oid)
+    changed = changed_on(repo, oid)
     if not changed:
         return None
-    return WorktreeState("dirty", snap.oid, not_assessed("the working tree was not read; pass --worktree to "
-                                                         "answer from it"), changed)
+    return WorktreeState("dirty", oid, not_assessed("the working tree was not read; pass --worktree to "
+                                                    "answer from it"), changed)

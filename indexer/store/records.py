@@ -89,6 +89,12 @@ class SnapshotHead(msgspec.Struct):
         return dict(zip(self.paths, self.rank))
 
 
+def missing_in(head: SnapshotHead | LazyHead) -> int:
+    """How many of a snapshot's blobs the object database lacked when it was indexed (listed as
+    skipped, `missing_object`): a partial snapshot's count, 0 for a complete one."""
+    return sum(1 for why in head.skipped if why == "missing_object")
+
+
 class SnapshotTail(msgspec.Struct):
     """The rest of a stored snapshot record: its graph and what its manifests declare."""
 

@@ -42,6 +42,7 @@ from indexer.store.records import (
     indexed_at_in,
     load_facts,
     load_stored_record,
+    missing_in,
     name_blobs,
     name_key,
     path_facts_key,
@@ -111,8 +112,8 @@ class Snapshot:
     @cached_property
     def missing_objects(self) -> int:
         """How many of the snapshot's blobs the object database lacked when it was indexed
-        (listed as skipped, `missing_object`): a partial snapshot's count, 0 for a complete one."""
-        return sum(1 for why in self._head.skipped if why == "missing_object")
+        (`records.missing_in`): a partial snapshot's count, 0 for a complete one."""
+        return missing_in(self._head)
 
     @cached_property
     def files(self) -> list[FileEntry]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 import msgspec
 
 from context_tools.faces.argument_bounds import PATH_CHARS, REV_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
-from context_tools.query.pinned import freshness_of
+from context_tools.query.pinned import freshness_of, standing
 from indexer.contract.result import Result, Unknown, current_or_gone
 
 
@@ -44,7 +45,7 @@ class IndexedRev(msgspec.Struct):
     rev: str  # as it was indexed (a branch, a tag, HEAD, a sha)
     pinned_oid: str
     current_oid: str | Unknown  # what the rev resolves to now; unknown when it no longer resolves
-    status: str  # current | stale | unknown | dirty, as every answer read from it says in its freshness
+    status: str  # current | stale | unknown | dirty | partial, as every answer read from it says in its freshness
     indexed_at: str | Unknown
 
 
@@ -93,9 +94,10 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
     """Every rev of the repository pinned in this store, with what it resolves to now."""
     import hashlib
 
+    from context_tools.query.worktree import dirty_state
+    from indexer.contract.result import WorktreeState
     from indexer.git import read as gitread
-    from indexer.git.worktree import changed_on
-    from indexer.store.records import indexed_at_in, pin_key, pinned_in, repo_key
+    from indexer.store.records import indexed_at_in, load_stored_record, missing_in, pin_key, pinned_in, repo_key
 
     repo = gitread.open_repo(input.repo)
     repo_id = gitread.repo_identity(repo)
@@ -110,18 +112,29 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
                     break
                 pins.append((bytes(k)[len(prefix):].decode(), pinned_in(bytes(v), bytes(k), store.home)))
         stamps = {oid: txn.get(repo_key(repo_id, oid)) for _, oid in pins}
+    # what each commit's status reads (its checkout's working tree, its record's missing blobs), once a call
+    dirty: dict[str, WorktreeState | None] = {}
+    missing: dict[str, int] = {}
+
+    def dirty_at(oid: str) -> WorktreeState | None:
+        if oid not in dirty:
+            dirty[oid] = dirty_state(repo, oid)
+        return dirty[oid]
+
+    def missing_at(oid: str) -> int:
+        if oid not in missing:
+            stored = load_stored_record(store, oid)
+            missing[oid] = missing_in(stored.lazy_head()) if stored is not None else 0
+        return missing[oid]
+
     revs = []
-    dirty: dict[str, bool] = {}  # commit -> is it checked out with a working tree that differs: one status a call
     for rev, oid in sorted(pins):
         try:
             current: str | None = gitread.resolve_rev(repo, rev)
         except Exception:  # a rev that no longer resolves is reported, not an error
             current = None
-        status = "unknown" if current is None else ("current" if current == oid else "stale")
-        if status == "current":  # as every answer read from it would say (`freshness_of`)
-            if oid not in dirty:
-                dirty[oid] = changed_on(repo, oid) > 0
-            status = "dirty" if dirty[oid] else status
+        # as every answer read from it says (`freshness_of`)
+        status, _, _ = standing(rev, oid, current, partial(dirty_at, oid), partial(missing_at, oid))
         stamp = stamps.get(oid)
         stamped = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
         indexed_at = stamped or Unknown("not_recorded", "the store holds no indexing time for this snapshot")

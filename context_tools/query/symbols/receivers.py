@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal, NamedTuple
 
 from context_tools.query.symbols.call_close import PYTHON, after_call
 from context_tools.query.symbols.rightmost import Holding
+from context_tools.query.symbols.script_annotations import named_type
 
 if TYPE_CHECKING:
+    from indexer.lang.bindings import Bindings
     from indexer.model import Symbol
     from indexer.store.snapshot import Snapshot
 
@@ -48,18 +50,21 @@ Typing = Typed | Literal[False] | None  # typed; bound to something else; nothin
 class PythonReceivers:
     """The receivers of one query's sites: `is_class(name)` says whether a name is one of the
     classes asked about (the method's class and those it is reached through), `makes(callee)`
-    whether calling it makes an instance of one."""
+    whether calling it makes an instance of one (asked of a call written in any language's
+    site too: `Headers(...).get`)."""
 
-    def __init__(self, snap: Snapshot, is_class: Callable[[str], bool], makes: Callable[[str], bool],
-                 read_lines: Callable[[str], list[bytes]], read_functions: Callable[[str], list[Symbol]],
-                 lines_naming: Callable[[str, str], list[int]]) -> None:
+    def __init__(self, snap: Snapshot, is_class: Callable[[str], bool], read_lines: Callable[[str], list[bytes]],
+                 read_source: Callable[[str], bytes], read_functions: Callable[[str], list[Symbol]],
+                 lines_naming: Callable[[str, str], list[int]], rules: Callable[[str], Bindings]) -> None:
         self.snap = snap
         self.is_class = is_class
-        self.makes = makes
-        # a file's lines and its functions (`functions_in`), read once a query (`sites._Reading`)
+        # a file's lines, bytes and functions (`functions_in`), read once a query (`sites._Reading`)
         self._read_lines = read_lines
+        self._read_source = read_source
         self._read_functions = read_functions
         self._lines_naming = lines_naming  # the lines that may declare a name (`sites._Reading`)
+        self._rules = rules  # the binding rules of a file's language (`sites._Reading.rules`)
+        self._factories: dict[str, bool] = {}  # `makes`' answers, by callee
         self._module: dict[tuple[str, str], Typing] = {}
         self._fixtures: dict[tuple[str, str], Typing] = {}
         self._attributes: dict[tuple[str, str, str], Typing] = {}
@@ -204,6 +209,43 @@ class PythonReceivers:
                 return Typed(f"pytest fixture `{name}` of {path}") if self._gives(path, inner, depth) else False
         # a fixture asking for the fixture of its own name gets the one it overrides, further out
         return self.fixture(path, name, depth, skip_own=own == name)
+
+    def makes(self, callee: str) -> bool:
+        """Does a call of `callee` make an instance of the method's class: the class itself, a
+        top-level function of the tree of that name whose return annotation names it or whose
+        every `return` calls it (`def session(): return Session()`), or a Python method of that
+        name whose every definition in the tree is annotated to return it (`def load_app(self)
+        -> Flask:`, then `app = info.load_app()`)?"""
+        if self.is_class(callee):
+            return True
+        found = self._factories.get(callee)
+        if found is None:
+            defined = self.snap.definitions(callee)
+            methods = [(p, s) for p, s in defined if s.kind == "method" and p.endswith((".py", ".pyi"))]
+            found = self._factories[callee] = any(
+                self._returns_instance(p, sym) for p, sym in defined if sym.kind == "function" and not sym.container
+            ) or (bool(methods) and all(self.annotated_return(p, s) for p, s in methods))
+        return found
+
+    def _returns_instance(self, path: str, sym: Symbol) -> bool:
+        if path.endswith((".py", ".pyi")):
+            annotated = self.annotated_return(path, sym)
+            if annotated is not None:
+                return annotated
+        else:
+            signed = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
+            if signed:
+                return self.is_class(signed.group(1))
+            if self._rules(path).language == "javascript":  # `function f(x): T {`: its declared type
+                header = sym.signature.encode()
+                closed = header.rfind(b")")
+                typed = re.match(rb"\)\s*:\s*", header[closed:]) if closed >= 0 else None
+                if typed is not None:
+                    declared = named_type(header[closed + typed.end():])
+                    return declared is not None and self.is_class(declared)
+        body = self._read_source(path)[sym.start_byte:sym.end_byte]
+        returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
+        return bool(returned) and all(self.is_class(cls.decode()) and called for cls, called in returned)
 
     def annotated_return(self, path: str, sym: Symbol) -> bool | None:
         """Does the function's return annotation name a class asked (`-> Flask:`, `-> Flask |

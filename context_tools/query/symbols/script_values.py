@@ -9,6 +9,7 @@ class only where every assignment of it in its function makes the same."""
 from __future__ import annotations
 
 import re
+import weakref
 from typing import TYPE_CHECKING, Protocol
 
 from context_tools.query.symbols.call_close import SCRIPT, after_call
@@ -76,7 +77,9 @@ class DeclaredValues:
     def __init__(self, read: ScriptFunctions, signatures: Signatures, receivers: Receivers) -> None:
         self.read = read
         self.signatures = signatures
-        self.receivers = receivers
+        # the receivers' typing that keeps this object (`ScriptTypes`), reached by a weak
+        # reference: a strong one would make a cycle of them that only the collector frees
+        self.receivers: Receivers = weakref.proxy(receivers)
 
     def declared_at(self, path: str, lines: list[bytes], n: int, text: bytes, d: re.Match[bytes], name: str,
                     read: Reader = named) -> Declared | None:

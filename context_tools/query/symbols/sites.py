@@ -19,7 +19,6 @@ from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.rightmost import Holding
-from context_tools.query.symbols.script_annotations import named_type
 from context_tools.query.symbols.script_blocks import Braces
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
@@ -350,7 +349,6 @@ class _BySyntax:
         self._named: dict[str, dict[str, Symbol]] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self._assigned: dict[tuple[str, str, int], str | None] = {}
-        self.factories: dict[str, bool] = {}
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes, reading.classes_read)
@@ -359,8 +357,10 @@ class _BySyntax:
                                    reading.braces, reading.typed)
         # what a declared type says of each JS/TS site (`_script_declared`)
         self.script_sites: dict[tuple[str, int, int], tuple[bool, str] | None] = {}
-        self.receivers = PythonReceivers(snap, self.classes.__contains__, self._makes_instance, reading.source_lines,
-                                         reading.functions, reading.lines_naming)
+        # handed the reading's methods, never this object's: a method of what keeps the receivers
+        # would close a cycle through them, freed only by a full collection
+        self.receivers = PythonReceivers(snap, self.classes.__contains__, reading.source_lines, reading.source,
+                                         reading.functions, reading.lines_naming, reading.rules)
 
     def through_classes(self, path: str) -> bool:
         """Does the class hierarchy decide the file's sites of the members asked, also where
@@ -411,7 +411,7 @@ class _BySyntax:
         if syntax.called and receiver == ("super",) and rules.language == "python":
             return self._super_member(path, occ, how)
         if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
-            return False if self._makes_instance(receiver[-1]) else (
+            return False if self.receivers.makes(receiver[-1]) else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
         if len(receiver) == 1 and (head in rules.instance_names or self._instance_alias(path, occ, head, lines)):
@@ -691,42 +691,6 @@ class _BySyntax:
                             if found:
                                 return found
         return None
-
-    def _makes_instance(self, callee: str) -> bool:
-        """Does a call of `callee` make an instance of the method's class: the class itself, a
-        top-level function of the tree of that name whose return annotation names it or whose
-        every `return` calls it (`def session(): return Session()`), or a Python method of that
-        name whose every definition in the tree is annotated to return it (`def load_app(self)
-        -> Flask:`, then `app = info.load_app()`)?"""
-        if callee in self.classes:
-            return True
-        found = self.factories.get(callee)
-        if found is None:
-            defined = self.snap.definitions(callee)
-            methods = [(p, s) for p, s in defined if s.kind == "method" and p.endswith((".py", ".pyi"))]
-            found = self.factories[callee] = any(
-                self._returns_instance(p, sym) for p, sym in defined if sym.kind == "function" and not sym.container
-            ) or (bool(methods) and all(self.receivers.annotated_return(p, s) for p, s in methods))
-        return found
-
-    def _returns_instance(self, path: str, sym: Symbol) -> bool:
-        if path.endswith((".py", ".pyi")):
-            annotated = self.receivers.annotated_return(path, sym)
-            if annotated is not None:
-                return annotated
-        else:
-            signed = re.search(r"->\s*['\"]?(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)['\"]?\s*:\s*$", sym.signature)
-            if signed:
-                return signed.group(1) in self.classes
-            if self.reading.rules(path).language == "javascript":  # `function f(x): T {`: its declared type
-                header = sym.signature.encode()
-                closed = header.rfind(b")")
-                typed = re.match(rb"\)\s*:\s*", header[closed:]) if closed >= 0 else None
-                if typed is not None:
-                    return named_type(header[closed + typed.end():]) in self.classes
-        body = self.reading.source(path)[sym.start_byte:sym.end_byte]
-        returned = re.findall(rb"^\s*return\b\s*(?:[A-Za-z_][\w.]*\.)?([A-Za-z_]\w*)?\s*(\()?", body, re.M)
-        return bool(returned) and all(cls.decode() in self.classes and called for cls, called in returned)
 
     def _bare(self, path: str, occ: Occurrence, how: str, lines: list[bytes],
               across: bool = False) -> tuple[str, str] | Literal[False]:
