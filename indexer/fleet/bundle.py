@@ -36,12 +36,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import chain
 from operator import attrgetter
 from pathlib import Path
-from typing import AbstractSet, Annotated, Iterator, Sequence
+from typing import AbstractSet, Annotated, Callable, Iterator, Sequence
 
 import msgspec
 
@@ -754,7 +756,8 @@ class ImportReport(msgspec.Struct, kw_only=True, omit_defaults=True):
 def import_bundle(store, path: str | os.PathLike[str], repo_path: str | None = None,
                   rev: str | None = None, *, key: bytes | None = None,
                   trust_unsigned: bool = False, compare_held: bool = True) -> ImportReport:
-    """Verify the bundle at `path` and load it into `store` in one transaction; with
+    """Verify the bundle at `path` and load it into `store`, its snapshot visible only once
+    whole (`_load_many`); with
     `repo_path`, pin it as `rev` of that repository (default: the rev it was exported as, only
     where that rev names the bundle's commit there; else linked with no rev pinned, and the
     report's `note` says so).
@@ -850,9 +853,8 @@ def _header_rev(repo, bundle: Verified) -> tuple[str | None, str | None]:
 
 def _load(store, bundle: Verified, repo_id: str | None, display: str | None, rev: str | None,
           compare_held: bool = True) -> ImportReport:
-    """Write a verified bundle in one transaction (the store's one snapshot commit). Facts
-    already stored under a key are never overwritten: should the bundle's differ from them,
-    nothing is written."""
+    """Write a verified bundle (`_load_many`). Facts already stored under a key are never
+    overwritten: should the bundle's differ from them, nothing is written."""
     from indexer.store.database import WriteLock
 
     with WriteLock(store.home):
@@ -874,9 +876,18 @@ class _Loading:
 
 
 def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> list[ImportReport]:
-    """Write verified bundles in one transaction, in order (a later one may need facts an
-    earlier one carries); any refusal writes none of them. The caller holds the write lock."""
-    from indexer.store.commit import PackedSnapshot, Pin, SnapshotWrite, commit_snapshots
+    """Write verified bundles, in order (a later one may need facts an earlier one carries).
+    The caller holds the write lock, so what is read here stays until the end.
+
+    First everything that could refuse one is read and checked, writing nothing: a stored
+    snapshot of another fingerprint, facts left out that neither the store nor an earlier bundle
+    holds, and (with `compare_held`) facts the store holds with other bytes. Then the facts the
+    store lacks go in, IMPORT_BLOBS or IMPORT_BYTES a transaction (`commit_facts`), so a receipt
+    or any other writer waits for one such transaction, never for the whole import. The records
+    go last, all in one transaction: until it commits no reader sees any of the snapshots. An
+    import killed before it leaves facts no snapshot holds, each the facts of its blob (the
+    bundle was verified), which a second import reuses and `store gc` drops, as a killed index's."""
+    from indexer.store.commit import PackedSnapshot, Pin, SnapshotWrite, commit_facts, commit_snapshots
     from indexer.store.records import pack_record, snapshot_key, unpack_record
 
     def existing_for(record: SnapshotRecord, replace: bool):
@@ -898,43 +909,98 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
         raise LackingFacts(f"bundle lacks the facts of blob {key[:12].decode()}, which this store no longer "
                            f"holds; nothing imported")
 
-    writes = []
+    writes, wanted_of = [], []
     with store.env.begin(db=store.facts) as txn:
-        for load in loads:
+        for at, load in enumerate(loads):
             record = load.bundle.record
             replace = load.replace
-            if load.unchecked and not replace:  # the write lock is held: what is read here stays
-                stored = txn.get(snapshot_key(record.oid, record.extractor_version), db=store.snapshots)
+            stored = txn.get(snapshot_key(record.oid, record.extractor_version), db=store.snapshots)
+            if load.unchecked and not replace:
                 replace = stored is not None and completes(unpack_record(bytes(stored), store.home).record(), record)
-            wanted = sorted(load.bundle.facts)
-            if not compare_held:  # only what the store lacks is made ready (the commit checks again)
-                wanted = [key for key in wanted if txn.get(key) is None]
+            existing = existing_for(record, replace)
+            if stored is not None:
+                existing(bytes(stored))
+            for key in load.bundle.held:
+                if txn.get(key) is None and not any(key in earlier.bundle.facts for earlier in loads[:at]):
+                    lacking(key)
+            wanted = [key for key in sorted(load.bundle.facts) if txn.get(key) is None]
+            if compare_held:
+                _compare_held(txn, store, load.bundle.facts, differs)
+            wanted_of.append(wanted)
             writes.append(SnapshotWrite(
                 PackedSnapshot(record.oid, record.extractor_version, pack_record(record), None, record.indexed_at),
                 Pin(load.repo_id, load.rev) if load.repo_id is not None else None,
-                facts=_stored_forms(load.bundle.facts, wanted),
-                existing=existing_for(record, replace), differs=differs if compare_held else None,
-                replace=replace, held=load.bundle.held, lacking=lacking))
+                existing=existing, replace=replace, held=load.bundle.held,
+                lacking=lacking))
+    new = [0] * len(loads)
+    pending = ((at, key) for at, wanted in enumerate(wanted_of) for key in wanted)
+    while (first := next(pending, None)) is not None:
+        made: list[tuple[int, bytes]] = []
+        put = set(commit_facts(store, _batch(loads, chain([first], pending), made),
+                               differs if compare_held else None))
+        for at, key in made:
+            if key in put:  # a key two bundles carry counts for the first
+                new[at] += 1
+                put.discard(key)
+        # LMDB's lock goes to whichever writer takes it first, and this process, running, would
+        # take it back before a writer its commit woke could: a pause lets that writer in.
+        time.sleep(HAND_OVER)
     committed = commit_snapshots(store, writes)
     reports = []
-    for load, done in zip(loads, committed):
+    for load, done, facts_new in zip(loads, committed, new):
         bundle, record = load.bundle, load.bundle.record
         pin_rev = load.rev
         reports.append(ImportReport(
             oid=record.oid, fingerprint=record.fingerprint, extractor_version=record.extractor_version,
             rev=bundle.header.rev, files=len(record.files), facts_total=len(bundle.facts) + len(bundle.held),
-            facts_new=done.facts_new, snapshot_new=done.snapshot_new, pinned_repo=load.display,
+            facts_new=facts_new, snapshot_new=done.snapshot_new, pinned_repo=load.display,
             pinned_rev=pin_rev if load.repo_id is not None else None, missing_objects=_missing(record)))
     return reports
 
 
-def _stored_forms(carried: CarriedFacts, keys: Sequence[bytes]) -> Iterator[StoredFacts]:
-    """The stored form of each of `keys`' facts, made as the commit reads it: one blob decoded
-    at a time and let go once put, never all held at once."""
+# Blob facts an import puts in one transaction, and at most about so many bytes of them in
+# stored form (a blob past it alone): each made in the transaction as it is put (made ahead, a
+# batch's stored forms held many times the bundle's bytes), so a writer waiting behind one (a
+# call's receipt) waits for a few hundred blobs' encoding, less than an index's own batches of
+# facts hold the store; enough that the commits' syncs add little to the import.
+IMPORT_BLOBS = 256
+IMPORT_BYTES = 2 << 20
+HAND_OVER = 0.001  # seconds an import pauses between two batches
+
+
+def _batch(loads: Sequence[_Loading], keys: Iterator[tuple[int, bytes]],
+           made: list[tuple[int, bytes]]) -> Iterator[StoredFacts]:
+    """The stored forms of the next facts of `keys` (each a load's position and a key of its
+    facts), noted in `made`, up to IMPORT_BLOBS of them or IMPORT_BYTES and the blob that
+    passes it: made as the transaction puts them, one blob decoded at a time and let go once
+    put, never a batch's held at once. The rest of `keys` is left for the next batch."""
     from indexer.store.records import stored_facts
 
-    for key in keys:
-        yield stored_facts(key, carried[key])
+    size = 0
+    for at, key in keys:
+        x = stored_facts(key, loads[at].bundle.facts[key])
+        made.append((at, key))
+        size += len(x.packed_core) + len(x.packed_occurrences)
+        yield x
+        del x
+        if len(made) >= IMPORT_BLOBS or size >= IMPORT_BYTES:
+            return
+
+
+def _compare_held(txn, store, carried: CarriedFacts, differs: Callable[[bytes], None]) -> None:
+    """`differs` of the first of `carried`'s facts the store holds in other bytes, each made in
+    stored form as it is compared and let go."""
+    from indexer.store.records import stored_facts
+
+    for key in sorted(carried):
+        present = txn.get(key)
+        if present is None:
+            continue
+        made = stored_facts(key, carried[key])
+        if bytes(present) != made.packed_core or bytes(
+                txn.get(key, db=store.occurrences) or b"") != made.packed_occurrences:
+            differs(key)
+        del made
 
 
 def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]],
@@ -942,8 +1008,9 @@ def import_signed(store, bundles: Sequence[tuple[bytes, str | None, str | None]]
                   unchecked: AbstractSet[int] = frozenset()) -> list[ImportReport | RennetError]:
     """Bundles a batch's workers signed with the run's `key`, each (bytes, repository path to
     link it to or None, rev to pin there or None), verified as `import_data(..., key=key, compare_held=False,
-    partial=True)` verifies one, and imported in one transaction: one flush to disk for all,
-    and a killed importer leaves all or none of them. Each may leave out facts the store holds
+    partial=True)` verifies one, and imported together (`_load_many`): their facts in
+    bounded transactions, their records in one, so a killed importer leaves all or none of
+    the snapshots. Each may leave out facts the store holds
     or that a bundle before it carries. A bundle that fails a check gets its error and the
     others go in without it (one that needed its facts fails `LackingFacts` in turn); should
     the commit refuse one (a conflict with the store), each is committed alone instead, so

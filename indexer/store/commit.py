@@ -2,7 +2,7 @@
 
 Every writer (`index`, `batch`, a bundle's import, a workspace member added through `index`)
 ends here. Facts a snapshot needs are in the store before its record (the facts writer's
-transactions, or the same one as here for a bundle), and the record goes in one transaction
+transactions, a bundle's `commit_facts`, or the same one as here), and the record goes in one transaction
 with its rank arcs, the repository's link to it and the rev's pin: until that transaction
 commits no reader sees the snapshot, and a killed writer leaves none half written.
 """
@@ -110,20 +110,7 @@ def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
     for k in w.held:
         if txn.get(k, db=store.facts) is None:
             (w.lacking or _lacking)(k)
-
-    def lacked() -> Iterator[StoredFacts]:
-        """The given facts the store lacks, each put before the next is made; the others
-        compared with the stored ones (a raise there aborts the transaction: none is kept)."""
-        for x in w.facts:
-            present = txn.get(x.key, db=store.facts)
-            if present is None:
-                yield x
-            elif w.differs is not None and (bytes(present) != x.packed_core or bytes(
-                    txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
-                w.differs(x.key)
-            del x, present  # one blob's stored form let go before the next is made
-
-    new = put_stored_many(txn, store, lacked())
+    new = put_stored_many(txn, store, _lacked(txn, store, w.facts, w.differs))
     if w.replace and stored is not None:
         stored = None  # the partial record is overwritten
     if stored is None:
@@ -136,6 +123,40 @@ def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
         # a new snapshot's link says when it was indexed; an older link is kept otherwise
         _pin(txn, store, w.pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)
     return Committed(stored is None, new)
+
+
+def commit_facts(store: Store, facts: Iterable[StoredFacts],
+                 differs: Callable[[bytes], None] | None = None) -> list[bytes]:
+    """One transaction of blob facts alone, those the store lacks with their name-index rows;
+    the keys put. Content-addressed, they change no answer until a snapshot that needs them is
+    committed: a writer of many (a bundle's import) puts them a bounded batch at a time, so
+    other writers wait for one batch, never the whole import. `differs` as `commit_snapshot`'s."""
+    put: list[bytes] = []
+
+    def noted(lacked: Iterator[StoredFacts]) -> Iterator[StoredFacts]:
+        for x in lacked:
+            put.append(x.key)
+            yield x
+            del x  # put: let go before the next is made
+
+    with store.env.begin(write=True) as txn:
+        put_stored_many(txn, store, noted(_lacked(txn, store, facts, differs)))
+    return put
+
+
+def _lacked(txn, store: Store, facts: Iterable[StoredFacts],
+            differs: Callable[[bytes], None] | None) -> Iterator[StoredFacts]:
+    """The given facts the store lacks, each put before the next is made; the others compared
+    with the stored ones when `differs` is given (a raise there aborts the transaction: none is
+    kept)."""
+    for x in facts:
+        present = txn.get(x.key, db=store.facts)
+        if present is None:
+            yield x
+        elif differs is not None and (bytes(present) != x.packed_core or bytes(
+                txn.get(x.key, db=store.occurrences) or b"") != x.packed_occurrences):
+            differs(x.key)
+        del x, present  # one blob's stored form let go before the next is made
 
 
 def _lacking(key: bytes) -> None:
