@@ -185,19 +185,15 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
                 raise Forbidden(refused)
             snap = ctx.handle.memo[key] = workspace.member_snapshot(ctx.store, member)
         except RennetError as exc:  # the repository or its snapshot is gone: say so, answer from the rest
-            now = workspace.freshness(member)
+            now = workspace.freshness(member, None, workspace.member_advice(workspace_name))
             reason = f"member not read: {exc.message}" + (f" ({now.reason})" if now.status != "current" else "")
             return OpenMember(member, None, MemberFreshness(
                 repo=member.path, rev=member.rev, pinned_oid=member.oid, current_oid=current_or_gone(now.current_oid, member.rev),
                 status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
                 fingerprint=member.fingerprint, member=member.name), exc)
-    fresh = freshness_of(snap)
-    reason = fresh.reason
-    if fresh.status == "stale":  # `rennet index` would not move the workspace's pin
-        reason = (f"{member.rev} moved from {member.oid[:12]} to {str(fresh.current_oid)[:12]} since it was pinned; "
-                  f"served from the pinned snapshot (run `rennet workspace sync {workspace_name}` to re-pin)")
-    return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh) | {"reason": reason},
-                                                    member=member.name))
+    # `rennet index` would not move the workspace's pin, nor --worktree read a member's working tree
+    fresh = freshness_of(snap, workspace.member_advice(workspace_name))
+    return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh), member=member.name))
 
 
 def binding(name: str, members: Iterable[Member]) -> str:
