@@ -279,6 +279,22 @@ def test_an_agent_face_reads_no_member_outside_its_roots(run, fleet):
     assert members["acme-lib"]["status"] == "unknown" and "the roots the client declared" in members["acme-lib"]["reason"]
 
 
+def test_a_member_outside_the_roots_tells_nothing_of_its_repository(run, fleet):
+    """A member outside an agent face's roots is not read at all: its freshness says `unknown`
+    and why, but neither what its rev resolves to now nor that it moved (was: its repository's
+    refs were read, and its current commit told to the agent in `current_oid` and the reason)."""
+    from context_tools.faces.roots import Roots
+
+    moved = fleet["gokit"].commit({"js/more.js": "export const more = 1;\n"})
+    served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
+    out = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope
+    assert out["ok"], out
+    gokit = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}["gokit"]
+    assert gokit["status"] == "unknown" and "outside the roots this server serves" in gokit["reason"]
+    assert moved[:12] not in json.dumps(out)
+    assert gokit["current_oid"]["unknown"] == "not_assessed"
+
+
 def test_the_roots_an_mcp_client_declares_narrow_a_workspaces_members(run, fleet):
     """A workspace call names no path, yet each member it reads is one: the server asks the
     client's roots for it too, and reads only the members under them."""

@@ -60,7 +60,7 @@ def test_every_freshness_of_a_checked_out_commit_says_dirty_while_the_working_tr
                 "workspace": answers["context_overview"]["freshness"]["status"]}
 
     assert scratch_server.run(lambda c: c.call_tool("repo_index", {"repo": repo})).is_error is False
-    clean = {"current": 1, "stale": 0, "unknown": 0, "dirty": 0}
+    clean = {"current": 1, "stale": 0, "unknown": 0, "dirty": 0, "partial": 0}
     assert statuses(scratch_server.run(asked)) == {"symbol": "current", "snapshots": "current", "member": "current",
                                                    "counted": clean, "workspace": "current"}
     with open(f"{repo}/app.py", "a", encoding="utf-8") as edited:

@@ -276,6 +276,55 @@ def test_repo_snapshots_lists_each_rev_as_an_answer_read_from_it_says(clones, tm
     assert answered("HEAD") == "stale"
 
 
+def test_a_workspace_member_pinned_to_a_partial_snapshot_is_partial_as_its_answers_say(clones, tmp_path):
+    """A member whose pinned snapshot lacks blobs is `partial` in `workspace.add`'s freshness, in
+    `workspace.status` (its counts and its human reply too) and in the workspace's overview, as
+    every answer read from it says (were: `current`, the workspace keeping a copy of the rule
+    that stopped at `dirty`, and `add` saying `current` of any pin); a complete member beside it
+    stays `current`, and the partial one is `stale` once its rev moved."""
+    import context_tools
+    from context_tools.faces.packs.fleet import render_workspace
+    from indexer.fleet import workspace
+
+    _, part, oid = clones
+    whole = RepoBuilder(tmp_path / "whole")
+    whole.commit({"lib.py": "def gamma():\n    return 3\n"})
+    home = tmp_path / "store"
+    client = context_tools.Client(store=str(home))
+    client.call("workspace.create", name="ws")
+    added = client.call("workspace.add", name="ws", repo=str(part), member="part").freshness
+    assert (added.status, added.missing_objects, added.pinned_oid) == ("partial", 3, oid)
+    assert client.call("workspace.add", name="ws", repo=str(whole.path), member="whole").freshness.status == "current"
+
+    def told() -> dict[str, object]:
+        status = client.call("workspace.status", name="ws")
+        with Store.open(home) as store:
+            overview = workspace.overview(store, "ws")
+        answer = client.call("context.symbol", workspace="ws", name="alpha").data
+        return {"status": {m.name: m.freshness for m in status.data.members},
+                "counts": {k: n for k, n in status.data.counts.items() if n},
+                "overview": {s.member.name: s.freshness.status for s in overview.members},
+                "answer": {f.member: f.status for f in answer.member_freshness.items},
+                "reason": next(m.reason for m in status.data.members if m.name == "part"),
+                "shown": render_workspace(status).splitlines()[0]}
+
+    now = told()
+    assert {k: now[k] for k in ("status", "overview", "answer")} == {
+        k: {"part": "partial", "whole": "current"} for k in ("status", "overview", "answer")}
+    assert now["counts"] == {"current": 1, "partial": 1}
+    assert "3 of its blobs were missing" in str(now["reason"]) and "`rennet workspace add` it again" in str(now["reason"])
+    assert now["shown"].endswith("(1 current, 0 stale, 0 unknown, 1 partial)")
+    repo = pygit2.Repository(str(part))
+    sig = pygit2.Signature("t", "t@example.invalid")
+    moved = repo.create_commit(None, sig, sig, "moved", repo[oid].peel(pygit2.Tree).id, [pygit2.Oid(hex=oid)])
+    repo.references[repo.head.name].set_target(moved)
+    after = told()
+    assert {k: after[k] for k in ("status", "overview", "answer")} == {
+        k: {"part": "stale", "whole": "current"} for k in ("status", "overview", "answer")}
+    assert after["counts"] == {"current": 1, "stale": 1}
+    assert "run `rennet workspace sync ws` to re-pin" in str(after["reason"])
+
+
 def test_a_bundle_that_completes_a_partial_snapshot_leaves_none_of_its_rank_arcs(tmp_path):
     """A batch's signed bundle takes the place of a stored partial snapshot of its commit; a
     bundle carries no rank arcs, and the partial snapshot's (made without its missing blobs'

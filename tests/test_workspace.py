@@ -102,7 +102,7 @@ def test_three_members_with_cross_edges(fleet, run):
     members = {m["name"]: m for m in status["data"]["members"]}
     assert set(members) == {"acme-lib", "gokit", "webapp"}
     assert all(m["freshness"] == "current" for m in members.values())
-    assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0, "dirty": 0}
+    assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0, "dirty": 0, "partial": 0}
     assert members["gokit"]["packages"] == ["go:github.com/acme/gokit", "npm:@acme/widgets"]
     assert members["gokit"]["remote_url"] == "https://git.example.invalid/acme/gokit.git"
     assert members["webapp"]["remote_url"]["unknown"] == "not_applicable"  # no remote set: none claimed
@@ -148,20 +148,20 @@ def test_staleness_after_a_member_branch_moves_and_re_pin(fleet, run):
     assert members["gokit"]["current_oid"] == moved
     assert members["gokit"]["pinned_oid"] != moved
     assert members["webapp"]["freshness"] == "current"
-    assert status["data"]["counts"] == {"current": 2, "stale": 1, "unknown": 0, "dirty": 0}
+    assert status["data"]["counts"] == {"current": 2, "stale": 1, "unknown": 0, "dirty": 0, "partial": 0}
     again = run("workspace.add", name="fleet", repo=str(fleet["gokit"].path), rev="main")
     assert again["data"]["replaced"] is True
     assert again["data"]["member"]["pinned_oid"] == moved
     assert again["data"]["members"] == 3
     status = run("workspace.status", name="fleet")
-    assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0, "dirty": 0}
+    assert status["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0, "dirty": 0, "partial": 0}
     # sync re-pins whatever moved, and only that
     webapp_before = members["webapp"]["pinned_oid"]
     moved_app = fleet["webapp"].commit({"webapp/more.py": "import acme_utils\n"})
     synced = run("workspace.sync", name="fleet")
     assert [(m["member"], m["old_oid"], m["new_oid"]) for m in synced["data"]["repinned"]] == [
         ("webapp", webapp_before, moved_app)]
-    assert run("workspace.status", name="fleet")["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0, "dirty": 0}
+    assert run("workspace.status", name="fleet")["data"]["counts"] == {"current": 3, "stale": 0, "unknown": 0, "dirty": 0, "partial": 0}
     py = next(e for e in run("workspace.status", name="fleet")["data"]["edges"] if e["ecosystem"] == "pypi")
     assert py["count"] == 4  # the new module's import is an edge site of the re-pinned snapshot
     # a member whose repository is gone is unknown, not current and not an error

@@ -188,7 +188,7 @@ class WorkspaceMember(Struct):
     pinned_oid: str
     fingerprint: str
     indexed_at: str
-    freshness: str  # current | stale | unknown
+    freshness: str  # the member's own freshness status: current, stale, unknown, dirty or partial
     current_oid: str | Unknown
     reason: str
     files: int | Unknown

@@ -9,9 +9,10 @@ MCP caller pays the open once.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from indexer.contract.result import Freshness, FreshnessStatus, WorktreeState, current_or_gone, not_recorded
+from indexer.contract.result import Freshness, current_or_gone, not_recorded
+from indexer.contract.standing import Advice, standing
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -57,40 +58,23 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
     return snap, freshness_of(snap)
 
 
-def freshness_of(snap: Snapshot) -> Freshness:
-    from context_tools.query.worktree import dirty_state
+def answer_advice(rev: str) -> Advice:
+    """What an answer's reason tells its reader to do when `rev` is not `current`."""
+    return Advice(moved=f"run `rennet index --rev {rev}` to refresh",
+                  dirty="pass --worktree to answer from the working tree",
+                  partial="fetch them and index again for a complete snapshot")
+
+
+def freshness_of(snap: Snapshot, advice: Advice | None = None) -> Freshness:
+    """The freshness of an answer read from `snap`, by the one rule of standing
+    (`indexer.contract.standing`); `advice` (by default `answer_advice`) ends its reason."""
+    from indexer.git.worktree import changed_on
 
     current = snap.current_oid()
     missing = getattr(snap, "missing_objects", 0)
-    status, reason, worktree = standing(snap.rev, snap.oid, current, lambda: dirty_state(snap.repo, snap.oid),
-                                        lambda: missing)
+    status, reason, worktree = standing(snap.rev, snap.oid, current, lambda: changed_on(snap.repo, snap.oid),
+                                        lambda: missing, advice or answer_advice(snap.rev))
     return Freshness(repo=snap.repo_path, rev=snap.rev, pinned_oid=snap.oid, current_oid=current_or_gone(current, snap.rev),
                      status=status, reason=reason,
                      indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
                      fingerprint=snap.fingerprint, worktree=worktree, missing_objects=missing)
-
-
-def standing(rev: str, oid: str, current: str | None, dirty: Callable[[], WorktreeState | None],
-             missing: Callable[[], int]) -> tuple[FreshnessStatus, str, WorktreeState | None]:
-    """What the snapshot of commit `oid` pinned for `rev` is to the repository now (the status,
-    why, and the working tree's state when it is `dirty`), given what `rev` resolves to now
-    (`current`, None when nothing): `unknown`, `stale` when it moved, else `dirty` when the
-    checkout is on that commit and its working tree differs (`dirty()`), else `partial` when
-    `missing()` of its blobs were missing from the object database as it was indexed (a
-    partial clone's), else `current`. `dirty` and `missing` are asked only of a rev that still
-    resolves to the commit. Every answer's freshness and every rev `repo.snapshots` lists say it so."""
-    if current is None:
-        return "unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot", None
-    if current != oid:
-        return "stale", (f"{rev} moved from {oid[:12]} to {current[:12]} since it was indexed; served from the "
-                         f"pinned snapshot (run `rennet index --rev {rev}` to refresh)"), None
-    worktree = dirty()
-    if worktree is not None:
-        return "dirty", (f"{rev} still resolves to the pinned commit, but the checkout's working tree differs from it "
-                         f"({worktree.changed} paths); pass --worktree to answer from the working tree"), worktree
-    lacking = missing()
-    if lacking:
-        return "partial", (f"{rev} still resolves to the pinned commit, but {lacking} of its blobs were missing from the "
-                           f"object database when it was indexed (a partial clone's): they are listed as skipped, "
-                           f"`missing_object`; fetch them and index again for a complete snapshot"), None
-    return "current", f"{rev} still resolves to the pinned commit", None

@@ -35,7 +35,7 @@ import msgspec
 from msgspec import Struct
 
 from indexer.contract.errors import BadInput, NotFound, RennetError
-from indexer.contract.result import Freshness, FreshnessStatus, Unknown, current_or_gone, not_recorded
+from indexer.contract.result import Freshness, FreshnessStatus, Unknown, current_or_gone, not_assessed, not_recorded
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -185,19 +185,19 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
                 raise Forbidden(refused)
             snap = ctx.handle.memo[key] = workspace.member_snapshot(ctx.store, member)
         except RennetError as exc:  # the repository or its snapshot is gone: say so, answer from the rest
-            now = workspace.freshness(member)
-            reason = f"member not read: {exc.message}" + (f" ({now.reason})" if now.status != "current" else "")
+            reason = f"member not read: {exc.message}"
+            current: str | Unknown = not_assessed("the member lies outside the roots: its repository is not read")
+            if refused is None:  # a member outside the roots is not read at all, not even its refs
+                now = workspace.freshness(member, None, workspace.member_advice(workspace_name))
+                reason += f" ({now.reason})" if now.status != "current" else ""
+                current = current_or_gone(now.current_oid, member.rev)
             return OpenMember(member, None, MemberFreshness(
-                repo=member.path, rev=member.rev, pinned_oid=member.oid, current_oid=current_or_gone(now.current_oid, member.rev),
+                repo=member.path, rev=member.rev, pinned_oid=member.oid, current_oid=current,
                 status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
                 fingerprint=member.fingerprint, member=member.name), exc)
-    fresh = freshness_of(snap)
-    reason = fresh.reason
-    if fresh.status == "stale":  # `rennet index` would not move the workspace's pin
-        reason = (f"{member.rev} moved from {member.oid[:12]} to {str(fresh.current_oid)[:12]} since it was pinned; "
-                  f"served from the pinned snapshot (run `rennet workspace sync {workspace_name}` to re-pin)")
-    return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh) | {"reason": reason},
-                                                    member=member.name))
+    # `rennet index` would not move the workspace's pin, nor --worktree read a member's working tree
+    fresh = freshness_of(snap, workspace.member_advice(workspace_name))
+    return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh), member=member.name))
 
 
 def binding(name: str, members: Iterable[Member]) -> str:
@@ -231,7 +231,8 @@ def _overall(name: str, opened: list[OpenMember]) -> Freshness:
                   + "; ".join(f"{f.member}: {f.status}" for f in short))
     else:
         status, reason = "current", f"all {len(fresh)} members still resolve to their pinned commits"
-    current: str | Unknown = Unknown("not_applicable", "a member's rev no longer resolves" if fresh else "no members")
+    current: str | Unknown = Unknown("not_applicable", "a member's rev no longer resolves, or its repository was not "
+                                                    "read" if fresh else "no members")
     currents = [(f.member, f.current_oid) for f in fresh if isinstance(f.current_oid, str)]
     if fresh and len(currents) == len(fresh):
         current = _digest(currents)

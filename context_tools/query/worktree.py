@@ -3,8 +3,8 @@
 `open_worktree` reads the checkout as `git add -A && git write-tree` would commit it
 (indexer/git/worktree.py), opens the working-tree snapshot of that tree OID (indexing what
 changed first) and says so in the freshness: `worktree`, with the base commit, the tree OID
-and how many paths differ. `dirty_state` is the check every answer read from a commit makes:
-when the checkout is on that commit and its working tree differs, the answer is not `current`.
+and how many paths differ. An answer read from the commit the checkout is on, while its
+working tree differs, says `dirty` instead (`indexer.contract.standing`).
 
 The checkout's repository stays open in the face's store handle between calls, so git's status
 reads the index again only when it changed, and a warm caller pays the open once.
@@ -18,7 +18,7 @@ import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from indexer.contract.result import Freshness, WorktreeState, not_assessed, not_recorded
+from indexer.contract.result import Freshness, WorktreeState, not_recorded
 
 if TYPE_CHECKING:
     import pygit2
@@ -117,17 +117,3 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
                      status="worktree", reason=reason,
                      indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
                      fingerprint=snap.fingerprint, worktree=state)
-
-
-def dirty_state(repo: pygit2.Repository, oid: str) -> WorktreeState | None:
-    """`dirty` with the count of paths `git status` lists, when the repository's checkout is on
-    commit `oid` and its working tree differs; None otherwise (a bare repository, another
-    commit checked out, a clean working tree, or a repository whose index was never written:
-    its commits were made without a checkout, so there is none to compare)."""
-    from indexer.git.worktree import changed_on
-
-    changed = changed_on(repo, oid)
-    if not changed:
-        return None
-    return WorktreeState("dirty", oid, not_assessed("the working tree was not read; pass --worktree to "
-                                                    "answer from it"), changed)

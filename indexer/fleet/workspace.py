@@ -8,7 +8,8 @@ package, Go module or Rust crate declared by one member (`record.packages`) and 
 on (`record.dependencies`) or imported (external imports, `record.unresolved`) by another.
 
 Stored in `store.kv("workspaces")` as `ws|<name>` -> msgpack `WorkspaceRecord`.
-Freshness is never stored: it is read from Git when asked.
+Freshness is never stored: it is read from Git (and the pinned snapshot's missing blobs) when
+asked, by the rule every answer's freshness follows (`indexer.contract.standing`).
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Iterable, Literal
+from typing import Iterable
 
 import msgspec
 
 from indexer.contract.encode import encode_msgpack
 from indexer.contract.errors import BadInput, NotFound, RennetError
 from indexer.contract.read_back import read_back
+from indexer.contract.standing import Advice, PinnedStatus, standing
 
 TABLE = "workspaces"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -95,12 +97,9 @@ class Member:
     indexed_at: str
 
 
-FreshnessStatus = Literal["current", "stale", "unknown", "dirty"]
-
-
 @dataclass(frozen=True)
 class MemberFreshness:
-    status: FreshnessStatus
+    status: PinnedStatus
     current_oid: str | None
     reason: str
 
@@ -275,7 +274,7 @@ def sync(store, name: str, workers: int | None = None) -> list[tuple[str, str, s
     Returns (member, old oid, new oid) for each member re-pinned; unknown members are left as they are."""
     moved = []
     for m in load(store, name).members:
-        fresh = freshness(m)
+        fresh = freshness(m, None, member_advice(name))  # whether it moved: what its snapshot lacks is moot
         if fresh.status == "stale":
             out = add(store, name, m.path, m.rev, m.name, workers=workers)
             moved.append((m.name, m.oid, out.member.oid))
@@ -340,31 +339,44 @@ def _remote_url(repo) -> str | None:
 
 # --- freshness and overview ------------------------------------------------------------------
 
-def freshness(member: Member | MemberRecord, checkout: bool = False) -> MemberFreshness:
-    """What the member's rev resolves to now against the pinned OID; with `checkout`, `dirty`
-    when it is current but the checkout has that commit checked out and its working tree differs
-    (as an answer read from the member says)."""
+def member_advice(workspace: str) -> Advice:
+    """What a member's reason tells its reader to do: a workspace reads each member at its pin,
+    never from its working tree, so the pin is what moves."""
+    return Advice(moved=f"run `rennet workspace sync {workspace}` to re-pin", dirty="",
+                  partial="fetch them and `rennet workspace add` it again for a complete snapshot")
+
+
+def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFreshness:
+    """What the member's pinned snapshot is to its repository now, by the rule every answer read
+    from it follows (`indexer.contract.standing`): `unknown`, `stale`, `dirty` when its checkout
+    is on the pinned commit and its working tree differs, `partial` when the pinned snapshot
+    lists blobs the object database lacked, else `current`; `unknown` too when the repository
+    cannot be read. `advice` (`member_advice`) ends the reason. With `store` None the pinned
+    snapshot is not read (it could not be, or only a move is asked), so what it lacks is not told."""
     from indexer.git import read as gitread
+    from indexer.git.worktree import changed_on
 
     try:
         repo = gitread.open_repo(member.path)
     except RennetError as exc:
         return MemberFreshness("unknown", None, f"repository not readable at {member.path} ({exc.code})")
     try:
-        current = gitread.resolve_rev(repo, member.rev)
-    except RennetError as exc:
-        return MemberFreshness("unknown", None, f"{member.rev} no longer resolves ({exc.code})")
-    if current == member.oid:
-        from indexer.git.worktree import changed_on
+        current: str | None = gitread.resolve_rev(repo, member.rev)
+    except RennetError:  # the rev no longer resolves: the rule says `unknown`
+        current = None
+    now = standing(member.rev, member.oid, current, lambda: changed_on(repo, member.oid),
+                   lambda: _missing(store, member), advice)
+    return MemberFreshness(now.status, current, now.reason)
 
-        changed = changed_on(repo, current) if checkout else 0
-        if changed:
-            return MemberFreshness("dirty", current, f"{member.rev} still resolves to the pinned commit, but the "
-                                                     f"checkout's working tree differs from it ({changed} paths)")
-        return MemberFreshness("current", current, f"{member.rev} still resolves to the pinned commit")
-    return MemberFreshness("stale", current,
-                           f"{member.rev} moved to {current[:12]} since it was pinned; "
-                           f"`rennet workspace add` it again to re-pin")
+
+def _missing(store, member: Member | MemberRecord) -> int:
+    """How many blobs the member's pinned snapshot lists as missing (0 when it is not in the store)."""
+    from indexer.store.records import load_stored_record, missing_in
+
+    if store is None:
+        return 0
+    stored = load_stored_record(store, member.oid, member.extractor_version)
+    return missing_in(stored.lazy_head()) if stored is not None else 0
 
 
 def _record_of(store, member: Member | MemberRecord):
@@ -373,7 +385,7 @@ def _record_of(store, member: Member | MemberRecord):
     return load_record(store, member.oid, member.extractor_version)
 
 
-def member_snapshot(store, member: Member):
+def member_snapshot(store, member: Member | MemberRecord):
     """The member's pinned snapshot (by OID, not by the rev's current pin), for reading across members.
     Raises NotIndexed when the snapshot is no longer in the store."""
     from indexer.contract.errors import NotIndexed
@@ -391,7 +403,7 @@ def overview(store, name: str) -> WorkspaceOverview:
     statuses = []
     for m in ws.members:
         record = _record_of(store, m)
-        fresh = freshness(m, checkout=True)
+        fresh = freshness(m, store, member_advice(ws.name))
         if record is None and fresh.status != "unknown":
             fresh = MemberFreshness("unknown", fresh.current_oid,
                                     f"pinned snapshot {m.oid[:12]} is not in the store; add the member again")

@@ -24,7 +24,8 @@ from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.query.pinned import freshness_of
 from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, RennetError
-from indexer.contract.result import Freshness, Result, Unknown, current_or_gone, remote_of
+from indexer.contract.result import Result, Unknown, current_or_gone, remote_of
+from indexer.contract.standing import PINNED_STATUSES, PinnedStatus
 
 
 class BatchFailed(RennetError):
@@ -101,7 +102,7 @@ class MemberStatusData(msgspec.Struct):
     pinned_oid: str
     fingerprint: str
     current_oid: str | Unknown
-    freshness: Literal["current", "stale", "unknown", "dirty"]
+    freshness: PinnedStatus  # as every answer read from its pinned snapshot says
     reason: str
     files: int | Unknown
     packages: list[str]
@@ -165,7 +166,7 @@ class StatusData(msgspec.Struct):
     name: str
     created_at: str
     updated_at: str
-    counts: dict[str, int]  # members per freshness status
+    counts: dict[str, int]  # members per freshness status, each status a member can have
     members: list[MemberStatusData]  # this page
     edges: list[EdgeData]
     edges_total: int
@@ -195,9 +196,8 @@ def add_handler(input: AddInput, ctx) -> Result:
     m = out.member
     data = AddData(out.workspace.name, _member_data(m), out.replaced, out.parsed_blobs, out.reused_blobs,
                    len(out.workspace.members), [_edge_data(e) for e in out.workspace.edges])
-    fresh = Freshness(repo=m.path, rev=m.rev, pinned_oid=m.oid, current_oid=m.oid, status="current",
-                      reason="pinned to the commit the rev resolves to now", indexed_at=m.indexed_at,
-                      fingerprint=m.fingerprint)
+    # what every answer read from the new pin says of it: `partial` too, or `dirty`
+    fresh = freshness_of(workspace.member_snapshot(ctx.store, m), workspace.member_advice(input.name))
     return Result(data=data, freshness=fresh)
 
 
@@ -237,7 +237,7 @@ def status_handler(input: StatusInput, ctx) -> Result:
                                 s.freshness.status, s.freshness.reason,
                                 s.files if s.files is not None else Unknown("not_assessed", s.freshness.reason),
                                 s.packages) for s in ov.members]
-    counts = {k: sum(1 for m in members if m.freshness == k) for k in ("current", "stale", "unknown", "dirty")}
+    counts: dict[str, int] = {k: sum(1 for m in members if m.freshness == k) for k in PINNED_STATUSES}
     page_items, page = ctx.page(members, cap="members", limit=input.limit, cursor=input.cursor,
                                 binding=_digest(f"workspace:{ov.name}@{ov.updated_at}"))
     edge_cap = ctx.cap("edges")
@@ -260,7 +260,7 @@ def render_workspace(result: Result) -> str:
     if isinstance(d, StatusData):
         lines = [f"workspace {shown_own(d.name)}: {sum(d.counts.values())} members "
                  f"({d.counts['current']} current, {d.counts['stale']} stale, {d.counts['unknown']} unknown"
-                 + (f", {d.counts['dirty']} dirty" if d.counts.get("dirty") else "") + ")"]
+                 + "".join(f", {d.counts[k]} {k}" for k in ("dirty", "partial") if d.counts.get(k)) + ")"]
         for m in d.members:
             lines.append(f"  {shown_own(m.name):<20} {m.freshness:<8} {shown_own(m.rev)} @ {m.pinned_oid[:12]}  "
                          f"{shown_own(m.path)}")

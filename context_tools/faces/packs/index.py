@@ -9,8 +9,9 @@ import msgspec
 
 from context_tools.faces.argument_bounds import PATH_CHARS, REV_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
-from context_tools.query.pinned import freshness_of, standing
+from context_tools.query.pinned import answer_advice, freshness_of
 from indexer.contract.result import Result, Unknown, current_or_gone
+from indexer.contract.standing import standing
 
 
 class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -94,9 +95,8 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
     """Every rev of the repository pinned in this store, with what it resolves to now."""
     import hashlib
 
-    from context_tools.query.worktree import dirty_state
-    from indexer.contract.result import WorktreeState
     from indexer.git import read as gitread
+    from indexer.git.worktree import changed_on
     from indexer.store.records import indexed_at_in, load_stored_record, missing_in, pin_key, pinned_in, repo_key
 
     repo = gitread.open_repo(input.repo)
@@ -113,13 +113,13 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
                 pins.append((bytes(k)[len(prefix):].decode(), pinned_in(bytes(v), bytes(k), store.home)))
         stamps = {oid: txn.get(repo_key(repo_id, oid)) for _, oid in pins}
     # what each commit's status reads (its checkout's working tree, its record's missing blobs), once a call
-    dirty: dict[str, WorktreeState | None] = {}
+    changed: dict[str, int] = {}
     missing: dict[str, int] = {}
 
-    def dirty_at(oid: str) -> WorktreeState | None:
-        if oid not in dirty:
-            dirty[oid] = dirty_state(repo, oid)
-        return dirty[oid]
+    def changed_at(oid: str) -> int:
+        if oid not in changed:
+            changed[oid] = changed_on(repo, oid)
+        return changed[oid]
 
     def missing_at(oid: str) -> int:
         if oid not in missing:
@@ -134,7 +134,8 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
         except Exception:  # a rev that no longer resolves is reported, not an error
             current = None
         # as every answer read from it says (`freshness_of`)
-        status, _, _ = standing(rev, oid, current, partial(dirty_at, oid), partial(missing_at, oid))
+        status = standing(rev, oid, current, partial(changed_at, oid), partial(missing_at, oid),
+                          answer_advice(rev)).status
         stamp = stamps.get(oid)
         stamped = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
         indexed_at = stamped or Unknown("not_recorded", "the store holds no indexing time for this snapshot")

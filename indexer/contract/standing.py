@@ -1,0 +1,64 @@
+"""The standing of a snapshot pinned at a commit: what it is to the repository now.
+
+One rule decides it for every reader that tells it: each answer's freshness
+(`context_tools/query/pinned.py`), each rev `repo.snapshots` lists and each member of a
+workspace (`indexer/fleet/workspace.py`: `workspace.status`, the workspace's overview and
+answers). Readers differ only in what their reasons tell the reader to do (`Advice`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Literal, NamedTuple, get_args
+
+from indexer.contract.result import WorktreeState, not_assessed
+
+# The statuses of a snapshot pinned at a commit (a working-tree snapshot's own is `worktree`),
+# in the order a count of them lists them.
+PinnedStatus = Literal["current", "stale", "unknown", "dirty", "partial"]
+PINNED_STATUSES: tuple[PinnedStatus, ...] = get_args(PinnedStatus)
+
+
+class Advice(NamedTuple):
+    """What a reason tells its reader to do, by status: each clause ends that status's reason,
+    and an empty one adds nothing."""
+
+    moved: str  # `stale`: how the pin follows the rev again
+    dirty: str  # `dirty`: how to read what the working tree holds
+    partial: str  # `partial`: how to get a complete snapshot
+
+
+class Standing(NamedTuple):
+    status: PinnedStatus
+    reason: str
+    worktree: WorktreeState | None  # the checkout's state when `dirty`, else None
+
+
+def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int], missing: Callable[[], int],
+             advice: Advice) -> Standing:
+    """What the snapshot of commit `oid` pinned for `rev` is to the repository now, given what
+    `rev` resolves to now (`current`, None when nothing), in this order of precedence:
+    `unknown` when it no longer resolves, `stale` when it moved, `dirty` when the checkout is on
+    that commit and `changed()` paths of its working tree differ, `partial` when `missing()` of
+    its blobs were missing from the object database as it was indexed (a partial clone's), else
+    `current`. `changed` and `missing` are asked only of a rev that still resolves to the commit."""
+    if current is None:
+        return Standing("unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot",
+                        None)
+    if current != oid:
+        return Standing("stale", f"{rev} moved from {oid[:12]} to {current[:12]} since it was pinned; served from "
+                                 f"the pinned snapshot" + (f" ({advice.moved})" if advice.moved else ""), None)
+    paths = changed()
+    if paths:
+        state = WorktreeState("dirty", oid, not_assessed("the working tree was not read" + _then(advice.dirty)), paths)
+        return Standing("dirty", f"{rev} still resolves to the pinned commit, but the checkout's working tree "
+                                 f"differs from it ({paths} paths)" + _then(advice.dirty), state)
+    lacking = missing()
+    if lacking:
+        return Standing("partial", f"{rev} still resolves to the pinned commit, but {lacking} of its blobs were "
+                                   f"missing from the object database when it was indexed (a partial clone's): they "
+                                   f"are listed as skipped, `missing_object`" + _then(advice.partial), None)
+    return Standing("current", f"{rev} still resolves to the pinned commit", None)
+
+
+def _then(clause: str) -> str:
+    return f"; {clause}" if clause else ""
