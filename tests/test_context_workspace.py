@@ -11,6 +11,7 @@ import pytest
 
 import context_tools
 from context_tools.faces.dispatch import Executor
+from context_tools.query.workspace_scope import UNREAD_MEMBER
 from corpora.gitbuild import RepoBuilder
 from tests.mcp_clients import python_prepared, run_stdio, text_of  # noqa: F401 - fixture
 from tests.test_context_world import PY, ROOT, cli_env
@@ -558,3 +559,39 @@ def test_a_workspace_answer_sums_each_members_unread_files_and_keeps_the_most_to
     matched = call("context.references", workspace="pair", name="g")["data"]["sites"]
     assert [(s["member"], s["path"], s["col"], s["resolution"]) for s in matched] == [
         ("alpha", "n.py", 13, "name_match"), ("alpha", "n.py", 20, "name_match"), ("beta", "m.py", 13, "name_match")]
+
+
+def test_the_status_and_overview_of_a_workspace_read_no_member_outside_the_roots(run, fleet):
+    """`workspace.status` and the workspace's `context.overview` on an agent face: a member
+    outside its roots is listed from what the workspace recorded of it, `unknown` saying why,
+    with neither what its rev resolves to now, nor its files or packages, nor the edges naming
+    it (was: its repository was read for the status, its moved commit told, and its snapshot's
+    packages and edges shown). The CLI, which has no roots, reads every member."""
+    from context_tools.faces.roots import Roots
+
+    moved = fleet["gokit"].commit({"js/more.js": "export const more = 1;\n"})
+    served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
+    status = served.run("workspace.status", {"name": "fleet"}).envelope
+    assert status["ok"], status
+    members = {m["name"]: m for m in status["data"]["members"]}
+    gokit = members["gokit"]
+    assert gokit["freshness"] == "unknown" and "outside the roots this server serves" in gokit["reason"], gokit
+    assert gokit["current_oid"] == {"unknown": "not_assessed", "reason": UNREAD_MEMBER}
+    assert gokit["files"]["unknown"] == "not_assessed" and gokit["packages"] == []
+    assert members["webapp"]["freshness"] == members["acme-lib"]["freshness"] == "current"
+    assert status["data"]["counts"]["unknown"] == 1
+    edges = status["data"]["edges"]
+    assert [(e["source"], e["target"]) for e in edges] == [("webapp", "acme-lib")], edges
+    overview = served.run("context.overview", {"workspace": "fleet"}).envelope
+    assert overview["ok"], overview
+    listed = {m["name"]: m for m in overview["data"]["members"]["items"]}
+    assert listed["gokit"]["packages"] == [] and listed["acme-lib"]["packages"], listed
+    assert [(e["source"], e["target"]) for e in overview["data"]["edges"]["items"]] == [("webapp", "acme-lib")]
+    for answer in (status, overview):
+        assert moved[:12] not in json.dumps(answer)
+        assert "@acme/widgets" not in json.dumps(answer) and "github.com/acme/gokit" not in json.dumps(answer)
+
+    cli = run("workspace.status", name="fleet")
+    assert {m["name"]: m["freshness"] for m in cli["data"]["members"]}["gokit"] == "stale"
+    assert sorted((e["source"], e["target"]) for e in cli["data"]["edges"]) == [("webapp", "acme-lib"),
+                                                                                ("webapp", "gokit")]

@@ -18,6 +18,7 @@ from context_tools.query.workspace_scope import (
     Scope,
     interleave,
     open_workspace,
+    refused_member,
     repo_of,
     rev_of,
     tag,
@@ -250,7 +251,7 @@ def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Re
     from indexer.fleet.workspace import workspace_overview
 
     scope = open_workspace(ctx, name)
-    ws = workspace_overview(ctx.store, name)
+    ws = workspace_overview(ctx.store, name, refused_member(ctx))
     status = {s.member.name: s for s in ws.members}
     members = [_member_entry(m, status.get(m.member.name)) for m in scope.members]
     edges = list(ws.edges)

@@ -29,7 +29,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Iterable, Protocol, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence, TypeVar, cast
 
 import msgspec
 from msgspec import Struct
@@ -170,6 +170,19 @@ def open_workspace(ctx: CallContext, name: str) -> Scope:
     return Scope(name, opened, binding(name, members), _overall(name, opened))
 
 
+# What a member outside the roots of the face asking tells of what its rev resolves to now
+UNREAD_MEMBER = "the member lies outside the roots: its repository is not read"
+
+
+def refused_member(ctx: CallContext) -> Callable[[str], str | None] | None:
+    """Why a member at a path is not read on this face (its roots, and those its client
+    declared, leave it out), or None where it is; None where the face has no roots (the CLI)."""
+    roots = ctx.roots
+    if roots is None:
+        return None
+    return lambda path: roots.refusal("repo", path, ctx.declared)
+
+
 def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenMember:
     from context_tools.faces.errors import Forbidden
     from context_tools.query.pinned import freshness_of
@@ -178,7 +191,8 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
     key = ("member_snapshot", member.path, member.rev, member.oid, member.fingerprint)
     snap = ctx.handle.memo.get(key)
     # asked of every call, kept or not: another client's call may have left the member in the memo
-    refused = None if ctx.roots is None else ctx.roots.refusal("repo", member.path, ctx.declared)
+    refusal = refused_member(ctx)
+    refused = None if refusal is None else refusal(member.path)
     if snap is None or refused is not None:
         try:
             if refused is not None:  # an agent face serves its roots only, whatever workspace the client names
@@ -186,7 +200,7 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
             snap = ctx.handle.memo[key] = workspace.member_snapshot(ctx.store, member)
         except RennetError as exc:  # the repository or its snapshot is gone: say so, answer from the rest
             reason = f"member not read: {exc.message}"
-            current: str | Unknown = not_assessed("the member lies outside the roots: its repository is not read")
+            current: str | Unknown = not_assessed(UNREAD_MEMBER)
             if refused is None:  # a member outside the roots is not read at all, not even its refs
                 now = workspace.freshness(member, None, workspace.member_advice(workspace_name))
                 reason += f" ({now.reason})" if now.status != "current" else ""

@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Iterable
+from typing import Callable, Iterable
 
 import msgspec
 
@@ -108,8 +108,9 @@ class MemberFreshness:
 class MemberStatus:
     member: Member
     freshness: MemberFreshness
-    files: int | None  # None when the pinned snapshot is not in the store
+    files: int | None  # None when the pinned snapshot is not in the store, or not read
     packages: list[str]  # "ecosystem:name" the member declares
+    read: bool = True  # False when the roots of the face asking left the member out (`overview`)
 
 
 @dataclass(frozen=True)
@@ -398,10 +399,20 @@ def member_snapshot(store, member: Member | MemberRecord):
     return snap
 
 
-def overview(store, name: str) -> WorkspaceOverview:
+def overview(store, name: str, refused: Callable[[str], str | None] | None = None) -> WorkspaceOverview:
+    """Each member's status, and the edges between members. A member whose path `refused`
+    gives a reason for (an agent face's roots leave it out) is not read, neither its repository
+    nor its snapshot: `unknown`, saying why, and the edges naming it are left out."""
     ws = load(store, name)
     statuses = []
+    hidden: set[str] = set()
     for m in ws.members:
+        why = refused(m.path) if refused is not None else None
+        if why is not None:
+            hidden.add(m.name)
+            statuses.append(MemberStatus(_member(m), MemberFreshness("unknown", None, f"member not read: {why}"),
+                                         None, [], read=False))
+            continue
         record = _record_of(store, m)
         fresh = freshness(m, store, member_advice(ws.name))
         if record is None and fresh.status != "unknown":
@@ -409,7 +420,8 @@ def overview(store, name: str) -> WorkspaceOverview:
                                     f"pinned snapshot {m.oid[:12]} is not in the store; add the member again")
         packages = sorted({f"{p.ecosystem}:{p.name}" for p in record.packages}) if record else []
         statuses.append(MemberStatus(_member(m), fresh, len(record.files) if record else None, packages))
-    return WorkspaceOverview(ws.name, ws.created_at, ws.updated_at, statuses, list(ws.edges))
+    edges = [e for e in ws.edges if e.source not in hidden and e.target not in hidden]
+    return WorkspaceOverview(ws.name, ws.created_at, ws.updated_at, statuses, edges)
 
 
 workspace_overview = overview  # the name the context tools import

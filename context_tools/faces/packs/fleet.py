@@ -24,7 +24,7 @@ from context_tools.faces.registry import CliShape, Command, Exposure
 from context_tools.query.pinned import freshness_of
 from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, RennetError
-from indexer.contract.result import Result, Unknown, current_or_gone, remote_of
+from indexer.contract.result import Result, Unknown, current_or_gone, not_assessed, remote_of
 from indexer.contract.standing import PINNED_STATUSES, PinnedStatus
 
 
@@ -229,11 +229,13 @@ def list_handler(input: ListInput, ctx) -> Result:
 
 
 def status_handler(input: StatusInput, ctx) -> Result:
+    from context_tools.query.workspace_scope import UNREAD_MEMBER, refused_member
     from indexer.fleet import workspace
 
-    ov = workspace.overview(ctx.store, input.name)
+    ov = workspace.overview(ctx.store, input.name, refused_member(ctx))
     members = [MemberStatusData(s.member.name, s.member.path, remote_of(s.member.remote_url), s.member.rev, s.member.oid,
-                                s.member.fingerprint, current_or_gone(s.freshness.current_oid, s.member.rev),
+                                s.member.fingerprint, current_or_gone(s.freshness.current_oid, s.member.rev) if s.read
+                                else not_assessed(UNREAD_MEMBER),
                                 s.freshness.status, s.freshness.reason,
                                 s.files if s.files is not None else Unknown("not_assessed", s.freshness.reason),
                                 s.packages) for s in ov.members]
