@@ -425,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = _verb_words(argv)
     _CALL_ANSWERED.clear()
     try:
-        code = _main(argv)
+        code = _main_or_interrupt(argv)
     except UsageError as exc:
         from context_tools.faces.sanitize import sanitize_line
 
@@ -479,6 +479,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             _write_error_envelope(argv, kind, message)
         code = EXIT_ERROR
     return _flushed(code)
+
+
+def _main_or_interrupt(argv: list[str]) -> int:
+    """`_main`, where a failure raised while unwinding from a Ctrl-C (or SIGTERM, SIGHUP) is
+    that Ctrl-C again (`interrupt_behind`)."""
+    try:
+        return _main(argv)
+    except Exception as exc:
+        from context_tools.faces.standard_streams import interrupt_behind
+
+        stop = interrupt_behind(exc)
+        if stop is None:
+            raise
+        raise stop from None
 
 
 def _flushed(code: int) -> int:

@@ -166,6 +166,20 @@ def _leave(sig: int, frame: object) -> None:
     leave_now(sig)
 
 
+def interrupt_behind(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or `Stopped`) that `exc` was raised while handling, if any: what fails as a
+    command unwinds from one (a cluster's close, a library's import cut halfway) fails because
+    of it, and the command ends as the Ctrl-C ends it, not as a fault of its own."""
+    seen: set[int] = set()
+    link = exc.__cause__ or exc.__context__
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return link
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return None
+
+
 def stopped_by(exc: BaseException) -> int:
     """The signal a KeyboardInterrupt stands for: `Stopped`'s own, else a Ctrl-C's SIGINT."""
     return exc.signal if isinstance(exc, Stopped) else signal.SIGINT
