@@ -520,7 +520,8 @@ def test_gh_fetches_issues_and_pulls_in_their_own_repository(tmp_path, store, mo
     # another repository is asked whether it is public first; this one never is
     assert ["api", "-H", "Accept: application/vnd.github+json", "repos/other.org/lib_x"] in calls
     assert not any(c[-1] == "repos/acme/widgets" for c in calls)
-    assert read_payload(store.home, items["#12"].payload).comments[0].body == "same here"
+    payload = read_payload(store.home, items["#12"].payload)
+    assert [(c.author, c.body) for c in payload.comments] == [("ann", "same here")] and payload.raw["kind"] == "issue"
     assert_no_secret(GH_TOKEN, d, store, caplog, capsys)
 
 
@@ -607,7 +608,7 @@ def test_gh_error_text_is_drained_and_only_its_start_is_kept():
               "sys.stderr.flush(); print('done')\n")
     code, out, err = _run_gh([sys.executable, "-c", script], 30.0, "a test", None)
     assert (code, out) == (0, b"done\n")
-    assert err == "e" * STDERR_BYTES
+    assert err == "e" * STDERR_BYTES and STDERR_BYTES == 64 * 1024  # docs/security.md's figure
 
 
 @pytest.mark.parametrize("extra, code", [(0, None), (1, "malformed_response")])
