@@ -141,6 +141,12 @@ def test_a_linear_body_and_comment_are_cut_and_marked():
     assert [c.body for c in got.comments] == ["d" * RICH_TEXT_CHARS + MARKED]
 
 
+def test_a_linear_comment_of_no_body_or_user_is_blank():
+    got = parse_linear("ENG-1", {"data": {"issue": {"title": "t", "comments": {"nodes": [
+        {"body": None, "user": None, "createdAt": "c"}, {"user": {"name": "Ann"}}]}}}})
+    assert [(c.author, c.body) for c in got.comments] == [("", ""), ("Ann", "")]
+
+
 def test_a_linear_relation_without_an_identifier_is_no_link():
     relations = [{"relatedIssue": {"identifier": 5}}, {"relatedIssue": {}}, {"relatedIssue": None},
                  {"relatedIssue": {"identifier": None}}, {"relatedIssue": {"identifier": "ENG-2"}}]
@@ -153,7 +159,10 @@ def test_a_linear_relation_without_an_identifier_is_no_link():
     ({"data": {"issue": None}, "errors": [{"message": "Issue not found"}]}, "not_found"),
     ({"errors": [{"message": "Forbidden: this team is private"}]}, "unauthorized"),
     ({"errors": [{"message": "boom", "extensions": {"code": "INTERNAL"}}]}, "tracker_unavailable"),
+    ({"errors": [{"message": "x", "extensions": {"type": "authentication error"}}]}, "unauthorized"),
     ({"data": {}}, "malformed_response"),
+    ({"data": None}, "malformed_response"),
+    ({"data": ["issue"]}, "malformed_response"),
     ([], "malformed_response"),
 ])
 def test_a_linear_answer_without_an_issue_is_its_typed_fact(answer, code):
