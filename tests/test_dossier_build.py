@@ -157,6 +157,20 @@ def test_a_huge_message_is_read_in_part_and_says_so(tmp_path):
     assert bounded_sources(many[-1:]) == (many[-1:], None)
 
 
+def test_a_commit_body_of_exactly_the_read_bound_is_read_whole(tmp_path):
+    """A commit's body is its text after the blank line that ends the subject, as git has it:
+    one of SOURCE_CHARS characters is read whole, to the reference at its end."""
+    from delta.dossier.build import SOURCE_CHARS
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    body = "x " * (SOURCE_CHARS // 2 - 1) + "#2"
+    b.commit({"a": "1"}, "subject #1\n\n" + body + "\n", branch="f", parents=[base])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={})
+    assert ids(d) == ["#1", "#2"] and not [f for f in d.facts if f.code == "source_truncated"]
+
+
 def test_long_messages_of_many_commits_are_held_no_more_than_the_read_allows(tmp_path):
     """Every commit of the range has a long message: the dossier holds what it reads of them
     (TOTAL_SOURCE_CHARS) and one message at a time, whatever their sum (was: every commit

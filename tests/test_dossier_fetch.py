@@ -839,6 +839,20 @@ def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_pat
         ("up/lib#2", "upstream two"), ("#3", "ours")]
 
 
+def test_a_linked_issue_of_eighteen_digits_is_asked_for_and_one_of_nineteen_is_no_link(tmp_path, store, monkeypatch):
+    """docs/security.md: a number of more than 18 digits is no reference, one of 18 is; so is a
+    link an issue's body gives."""
+    n18, n19 = "9" * 18, "8" * 19
+    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "ours", "body": f"see #{n18} and #{n19}"},
+                                             f"acme/widgets#{n18}": {"title": "far"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    [item] = d.items
+    assert item.links == [f"#{n18}"]
+    assert [(l.id, l.title) for l in read_payload(store.home, item.payload).linked] == [(f"#{n18}", "far")]
+    assert not any(n19 in c[-1] for c in gh_calls(log))
+
+
 def test_an_issue_bodys_links_are_its_github_references_only():
     """Keys of other trackers in an issue body are no links of a GitHub issue; `#N` is of the
     issue's own repository, named `#N` only when that is this one (in any case)."""
@@ -940,3 +954,20 @@ def test_a_token_cut_by_the_rich_text_bound_leaves_none_of_it(tmp_path, jira, st
     assert linked.body == "x" * (RICH_TEXT_CHARS - 12) + "[redacted]" + TRUNCATED.format(chars=RICH_TEXT_CHARS)
     assert [(f.code, f.ref) for f in d.facts] == [("redacted", "PROJ-2")]
     assert files_containing(store.home, JIRA_TOKEN[:12]) == []
+
+
+def test_a_token_cut_anywhere_by_the_rich_text_bound_leaves_none_of_its_start():
+    """Whatever the cut leaves of an echoed token, from all of it but its last character down to
+    CUT_PREFIX_CHARS, that start is redacted; a shorter one tells nothing and is left."""
+    from delta.dossier.build import CUT_PREFIX_CHARS, redact_fetched
+    from delta.dossier.items import Fetched, bounded_text
+
+    mark = TRUNCATED.format(chars=RICH_TEXT_CHARS)
+    for kept in range(1, len(JIRA_TOKEN)):
+        pad = "x" * (RICH_TEXT_CHARS - kept)
+        body = bounded_text(pad + JIRA_TOKEN + " tail")
+        got, found = redact_fetched(Fetched("PROJ-1", "jira", "t", "s", body, ""), [JIRA_TOKEN])
+        if kept >= CUT_PREFIX_CHARS:
+            assert found and got.body == pad + "[redacted]" + mark, kept
+        else:
+            assert not found and got.body == pad + JIRA_TOKEN[:kept] + mark, kept

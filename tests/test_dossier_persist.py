@@ -61,6 +61,18 @@ def test_same_patchset_reuses_without_fetching(tmp_path, world, jira):
     assert msgspec.structs.replace(again, reused=False) == first
 
 
+def test_a_payload_that_cannot_be_written_is_a_store_error_and_no_record(tmp_path, world, jira):
+    """The payload files are written before the record: a folder that cannot be made is a typed
+    store error, and no record names a payload that is not there."""
+    from indexer.contract.errors import StoreError
+
+    with Store.open(tmp_path / "home") as store:
+        (tmp_path / "home" / "projects").write_text("a file where the payloads' folder goes")
+        with pytest.raises(StoreError, match="cannot write dossier payload"):
+            build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+        assert list(store.kv(TABLE).items(b"")) == []
+
+
 def test_a_dossier_is_served_only_from_the_trackers_it_was_read_from(tmp_path, world, jira, monkeypatch):
     """Answers one Jira gave (a test server, another site, a hostile one) are not served for the
     same patchset once the user's settings name another tracker or another token variable."""
