@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -356,6 +357,36 @@ def test_sweep_keeps_the_newest_patchsets_of_a_target_and_removes_their_payloads
     assert not (tmp_path / "home" / built[0].payload_dir).exists()
     assert (tmp_path / "home" / built[2].items[0].payload).is_file()
     assert (tmp_path / "home" / other.items[0].payload).is_file()
+
+
+@pytest.mark.parametrize("bad, kept", [("projects/r/other/x", "projects/r/other/x"),
+                                       ("projects/r/dossiers/..", "projects/r/keep"),
+                                       ("projects/../dossiers/x", "dossiers/x")])
+def test_a_swept_record_naming_a_folder_of_another_shape_under_the_home_removes_it_not(tmp_path, bad, kept):
+    """Only `projects/<repo>/dossiers/<one folder>` is a payloads' folder: not one beside
+    `dossiers`, nor one a `..` puts elsewhere under the home."""
+    from delta.dossier.persist import record_key, save_record, sweep
+
+    home = tmp_path / "home"
+    (home / kept).mkdir(parents=True)
+    (home / kept / "f").write_text("kept")
+    (home / "projects" / "r" / "dossiers").mkdir(parents=True, exist_ok=True)  # where `..` climbs from
+    with Store.open(home) as store:
+        keys = [record_key("r", "main", "f", "b" * 40, str(n) * 40) for n in range(2)]
+        for n, (key, folder) in enumerate(zip(keys, [bad, "projects/r/dossiers/new"])):
+            save_record(store, key, msgspec.json.encode({"built_at": f"2026-01-0{n + 1}", "payload_dir": folder}))
+        assert sweep(store, keys[1], keep=1) == keys[:1]
+    assert (home / kept / "f").read_text() == "kept"
+
+
+def test_a_rev_of_160_bytes_is_kept_in_the_record_key_and_a_longer_one_is_its_digest():
+    """docs/security.md: a dossier's key spells a rev over 160 bytes as its digest."""
+    from delta.dossier.persist import record_key
+
+    at, over = "r" * 160, "r" * 161
+    assert at.encode() in record_key("repo", at, "h", "b" * 40, "c" * 40)
+    key = record_key("repo", over, "h", "b" * 40, "c" * 40)
+    assert over.encode() not in key and hashlib.sha256(over.encode()).hexdigest().encode() in key
 
 
 @pytest.mark.parametrize("bad", ["projects/../outside", "projects/r/../../outside", "../outside", "outside",
