@@ -598,6 +598,17 @@ def test_a_comment_thread_that_is_no_list_is_malformed_and_the_rest_go_on(tmp_pa
     assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
 
 
+def test_a_comment_of_no_object_shape_is_left_out_and_the_issue_kept(tmp_path, store, monkeypatch):
+    thread = [5, "text", None, {"user": {"login": "ann"}, "created_at": "c", "body": "hi"}]
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "comments": [("ann", "hi")],
+                                                          "comments_answer": thread}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    [item] = d.items
+    assert d.facts == [] and item.comments == 1
+    assert [(c.author, c.body) for c in read_payload(store.home, item.payload).comments] == [("ann", "hi")]
+
+
 def test_gh_error_text_is_drained_and_only_its_start_is_kept():
     """gh writing far more error text than is looked at is read to its end (never blocked on a
     full pipe) and only the first STDERR_BYTES of it kept."""

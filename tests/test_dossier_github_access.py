@@ -164,6 +164,24 @@ def test_without_an_access_given_only_this_repository_is_vouched_for(gh_log):
     assert asked(gh_log) == ["repos/acme/widgets/issues/1", "repos/priv/vault"]
 
 
+def test_a_repository_is_asked_about_once_a_retrieval_however_its_references_spell_it(tmp_path, store, gh_log,
+                                                                                       monkeypatch):
+    """docs/dossier.md: `gh api repos/O/R` is asked once per repository a retrieval; GitHub's
+    names are one in any case."""
+    log = install_gh(monkeypatch, tmp_path, {"pub/lib": "public", "pub/lib#2": {"title": "two"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["pub/lib#2 and Pub/Lib#3"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert [i.id for i in d.items] == ["pub/lib#2"]
+    assert asked(log) == ["repos/pub/lib", "repos/pub/lib/issues/2", "repos/Pub/Lib/issues/3"]
+
+
+def test_the_same_access_is_spelled_the_same_in_any_case():
+    from delta.dossier.github import access_key
+
+    assert access_key("Acme/Widgets", ["Corp/*", "pub/Lib"]) == access_key("acme/widgets", ["pub/lib", "corp/*"])
+    assert access_key("acme/widgets", []) != access_key("acme/other", [])
+
+
 def test_a_private_repository_the_user_allowed_is_read(tmp_path, store, gh_log, monkeypatch):
     monkeypatch.setenv(ALLOW_ENV, "corp/*")
     make_change(tmp_path / "r", ["priv/vault#5 corp/inner#3 gone/away#4"])
