@@ -134,6 +134,7 @@ def test_thousands_of_references_are_counted_and_a_bounded_few_named(tmp_path):
         d = build_dossier(tmp_path / "r", "main", "f", store=store, config={"max_references": 2})
     assert ids(d) == ["#1", "#2"] and d.references_total == 5000
     assert [o.id for o in d.omissions] == [f"#{i}" for i in range(3, 3 + MAX_REFERENCE_OMISSIONS)]
+    assert MAX_REFERENCE_OMISSIONS == 100  # docs/dossier.md's figure
     assert {o.reason for o in d.omissions} == {"max_references"}
 
 

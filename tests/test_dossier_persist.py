@@ -439,6 +439,21 @@ def test_a_stored_dossier_of_another_schema_is_retrieved_again(tmp_path):
         assert build_dossier(tmp_path / "r", "main", "feature", store=store, config={}).reused
 
 
+@pytest.mark.parametrize("stored", [b'{"schema": 1}', b'{"schema": 2, "target": []}'])
+def test_a_stored_dossier_of_an_older_shape_is_retrieved_again(tmp_path, stored):
+    """A record an older Rennet wrote in another shape does not decode as a dossier: it is
+    retrieved again, as one of another schema is."""
+    from delta.dossier.build import SCHEMA
+
+    make_change(tmp_path / "r", ["no reference here"])
+    with Store.open(tmp_path / "home") as store:
+        build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        [(key, _)] = list(store.kv(TABLE).items(b""))
+        store.kv(TABLE).put(key, stored)
+        again = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        assert not again.reused and again.schema == SCHEMA
+
+
 def test_a_dossier_read_under_more_linear_teams_is_not_served_under_fewer(tmp_path, monkeypatch):
     """As for Jira's projects: a stored dossier holds what the token read, and one built while
     the user read more teams is built again, not served, once they read fewer or read with
