@@ -58,6 +58,42 @@ def test_a_task_list_gives_checkboxes_with_their_state():
     assert [(c.text, c.done) for c in acceptance_criteria(body)] == [("exports csv", True), ("keeps columns", False)]
 
 
+def test_a_task_is_one_line_of_its_list_whatever_blanks_or_breaks_its_text_holds():
+    doc = {"type": "taskList", "content": [
+        {"type": "taskItem", "attrs": {"state": "DONE"}, "content": [{"type": "hardBreak"}, text("exports csv ")]},
+        {"type": "taskItem", "attrs": {"state": "TODO"}, "content": [text("  keeps columns")]}]}
+    body = adf_text(doc)
+    assert body == "- [x] exports csv\n- [ ] keeps columns\n"
+    assert [(c.text, c.done) for c in acceptance_criteria(body)] == [("exports csv", True), ("keeps columns", False)]
+
+
+def test_a_text_past_the_size_bound_is_cut_and_marked_at_any_depth():
+    """A leaf of one character more than the bound, above the depth bound or below it (under
+    lists, which add no text of their own)."""
+    for levels in (0, RICH_TEXT_DEPTH + 1):
+        node: object = text("t" * (RICH_TEXT_CHARS + 1))
+        for _ in range(levels):
+            node = [node]
+        assert adf_text(node) == "t" * RICH_TEXT_CHARS + MARKED, levels
+
+
+def test_the_text_of_a_list_past_the_size_bound_is_not_made():
+    """Rich text stops being rendered once the bound is filled: a document of twice as many
+    paragraphs past it costs no more work."""
+    import delta.dossier.jira as jira
+    from tests.lines_run import module_lines
+
+    def doc(n: int) -> dict:
+        return {"type": "doc", "content": [{"type": "paragraph", "content": [text("p" * 1000)]}] * n}
+
+    paragraphs = RICH_TEXT_CHARS // 1000 + 10
+    for deep in (False, True):  # below the depth bound the text is read by `_flat_text`
+        wrap = (lambda node: nested(RICH_TEXT_DEPTH, node)) if deep else (lambda node: node)
+        once = module_lines(jira.__file__, lambda: adf_text(wrap(doc(paragraphs))))
+        twice = module_lines(jira.__file__, lambda: adf_text(wrap(doc(2 * paragraphs))))
+        assert once[0] == twice[0] and twice[1] == once[1], deep
+
+
 def test_a_hard_break_is_a_new_line_of_the_text():
     doc = {"type": "doc", "content": [{"type": "paragraph", "content": [
         text("Acceptance criteria"), {"type": "hardBreak"}, text("- [ ] one"), {"type": "hardBreak"}, text("- [x] two")]}]}
@@ -105,6 +141,12 @@ def test_a_linear_body_and_comment_are_cut_and_marked():
     assert [c.body for c in got.comments] == ["d" * RICH_TEXT_CHARS + MARKED]
 
 
+def test_a_linear_comment_of_no_body_or_user_is_blank():
+    got = parse_linear("ENG-1", {"data": {"issue": {"title": "t", "comments": {"nodes": [
+        {"body": None, "user": None, "createdAt": "c"}, {"user": {"name": "Ann"}}]}}}})
+    assert [(c.author, c.body) for c in got.comments] == [("", ""), ("Ann", "")]
+
+
 def test_a_linear_relation_without_an_identifier_is_no_link():
     relations = [{"relatedIssue": {"identifier": 5}}, {"relatedIssue": {}}, {"relatedIssue": None},
                  {"relatedIssue": {"identifier": None}}, {"relatedIssue": {"identifier": "ENG-2"}}]
@@ -117,7 +159,10 @@ def test_a_linear_relation_without_an_identifier_is_no_link():
     ({"data": {"issue": None}, "errors": [{"message": "Issue not found"}]}, "not_found"),
     ({"errors": [{"message": "Forbidden: this team is private"}]}, "unauthorized"),
     ({"errors": [{"message": "boom", "extensions": {"code": "INTERNAL"}}]}, "tracker_unavailable"),
+    ({"errors": [{"message": "x", "extensions": {"type": "authentication error"}}]}, "unauthorized"),
     ({"data": {}}, "malformed_response"),
+    ({"data": None}, "malformed_response"),
+    ({"data": ["issue"]}, "malformed_response"),
     ([], "malformed_response"),
 ])
 def test_a_linear_answer_without_an_issue_is_its_typed_fact(answer, code):

@@ -134,6 +134,7 @@ def test_thousands_of_references_are_counted_and_a_bounded_few_named(tmp_path):
         d = build_dossier(tmp_path / "r", "main", "f", store=store, config={"max_references": 2})
     assert ids(d) == ["#1", "#2"] and d.references_total == 5000
     assert [o.id for o in d.omissions] == [f"#{i}" for i in range(3, 3 + MAX_REFERENCE_OMISSIONS)]
+    assert MAX_REFERENCE_OMISSIONS == 100  # docs/dossier.md's figure
     assert {o.reason for o in d.omissions} == {"max_references"}
 
 
@@ -155,6 +156,20 @@ def test_a_huge_message_is_read_in_part_and_says_so(tmp_path):
     read, fact = bounded_sources(many)
     assert sum(len(s.text) for s in read) == TOTAL_SOURCE_CHARS and read[-1].text == "" and fact is not None
     assert bounded_sources(many[-1:]) == (many[-1:], None)
+
+
+def test_a_commit_body_of_exactly_the_read_bound_is_read_whole(tmp_path):
+    """A commit's body is its text after the blank line that ends the subject, as git has it:
+    one of SOURCE_CHARS characters is read whole, to the reference at its end."""
+    from delta.dossier.build import SOURCE_CHARS
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a": "0"}, "init")
+    body = "x " * (SOURCE_CHARS // 2 - 1) + "#2"
+    b.commit({"a": "1"}, "subject #1\n\n" + body + "\n", branch="f", parents=[base])
+    with Store.open(tmp_path / "home") as store:
+        d = build_dossier(tmp_path / "r", "main", "f", store=store, config={})
+    assert ids(d) == ["#1", "#2"] and not [f for f in d.facts if f.code == "source_truncated"]
 
 
 def test_long_messages_of_many_commits_are_held_no_more_than_the_read_allows(tmp_path):

@@ -520,7 +520,8 @@ def test_gh_fetches_issues_and_pulls_in_their_own_repository(tmp_path, store, mo
     # another repository is asked whether it is public first; this one never is
     assert ["api", "-H", "Accept: application/vnd.github+json", "repos/other.org/lib_x"] in calls
     assert not any(c[-1] == "repos/acme/widgets" for c in calls)
-    assert read_payload(store.home, items["#12"].payload).comments[0].body == "same here"
+    payload = read_payload(store.home, items["#12"].payload)
+    assert [(c.author, c.body) for c in payload.comments] == [("ann", "same here")] and payload.raw["kind"] == "issue"
     assert_no_secret(GH_TOKEN, d, store, caplog, capsys)
 
 
@@ -597,6 +598,17 @@ def test_a_comment_thread_that_is_no_list_is_malformed_and_the_rest_go_on(tmp_pa
     assert [i.id for i in d.items] == ["#2"] and facts_by_ref(d)["#1"].code == "malformed_response"
 
 
+def test_a_comment_of_no_object_shape_is_left_out_and_the_issue_kept(tmp_path, store, monkeypatch):
+    thread = [5, "text", None, {"user": {"login": "ann"}, "created_at": "c", "body": "hi"}]
+    install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "odd", "comments": [("ann", "hi")],
+                                                          "comments_answer": thread}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+    [item] = d.items
+    assert d.facts == [] and item.comments == 1
+    assert [(c.author, c.body) for c in read_payload(store.home, item.payload).comments] == [("ann", "hi")]
+
+
 def test_gh_error_text_is_drained_and_only_its_start_is_kept():
     """gh writing far more error text than is looked at is read to its end (never blocked on a
     full pipe) and only the first STDERR_BYTES of it kept."""
@@ -607,7 +619,7 @@ def test_gh_error_text_is_drained_and_only_its_start_is_kept():
               "sys.stderr.flush(); print('done')\n")
     code, out, err = _run_gh([sys.executable, "-c", script], 30.0, "a test", None)
     assert (code, out) == (0, b"done\n")
-    assert err == "e" * STDERR_BYTES
+    assert err == "e" * STDERR_BYTES and STDERR_BYTES == 64 * 1024  # docs/security.md's figure
 
 
 @pytest.mark.parametrize("extra, code", [(0, None), (1, "malformed_response")])
@@ -838,6 +850,20 @@ def test_github_links_come_from_the_issue_body_in_that_issues_repository(tmp_pat
         ("up/lib#2", "upstream two"), ("#3", "ours")]
 
 
+def test_a_linked_issue_of_eighteen_digits_is_asked_for_and_one_of_nineteen_is_no_link(tmp_path, store, monkeypatch):
+    """docs/security.md: a number of more than 18 digits is no reference, one of 18 is; so is a
+    link an issue's body gives."""
+    n18, n19 = "9" * 18, "8" * 19
+    log = install_gh(monkeypatch, tmp_path, {"acme/widgets#1": {"title": "ours", "body": f"see #{n18} and #{n19}"},
+                                             f"acme/widgets#{n18}": {"title": "far"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["#1"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    [item] = d.items
+    assert item.links == [f"#{n18}"]
+    assert [(l.id, l.title) for l in read_payload(store.home, item.payload).linked] == [(f"#{n18}", "far")]
+    assert not any(n19 in c[-1] for c in gh_calls(log))
+
+
 def test_an_issue_bodys_links_are_its_github_references_only():
     """Keys of other trackers in an issue body are no links of a GitHub issue; `#N` is of the
     issue's own repository, named `#N` only when that is this one (in any case)."""
@@ -939,3 +965,20 @@ def test_a_token_cut_by_the_rich_text_bound_leaves_none_of_it(tmp_path, jira, st
     assert linked.body == "x" * (RICH_TEXT_CHARS - 12) + "[redacted]" + TRUNCATED.format(chars=RICH_TEXT_CHARS)
     assert [(f.code, f.ref) for f in d.facts] == [("redacted", "PROJ-2")]
     assert files_containing(store.home, JIRA_TOKEN[:12]) == []
+
+
+def test_a_token_cut_anywhere_by_the_rich_text_bound_leaves_none_of_its_start():
+    """Whatever the cut leaves of an echoed token, from all of it but its last character down to
+    CUT_PREFIX_CHARS, that start is redacted; a shorter one tells nothing and is left."""
+    from delta.dossier.build import CUT_PREFIX_CHARS, redact_fetched
+    from delta.dossier.items import Fetched, bounded_text
+
+    mark = TRUNCATED.format(chars=RICH_TEXT_CHARS)
+    for kept in range(1, len(JIRA_TOKEN)):
+        pad = "x" * (RICH_TEXT_CHARS - kept)
+        body = bounded_text(pad + JIRA_TOKEN + " tail")
+        got, found = redact_fetched(Fetched("PROJ-1", "jira", "t", "s", body, ""), [JIRA_TOKEN])
+        if kept >= CUT_PREFIX_CHARS:
+            assert found and got.body == pad + "[redacted]" + mark, kept
+        else:
+            assert not found and got.body == pad + JIRA_TOKEN[:kept] + mark, kept

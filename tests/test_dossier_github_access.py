@@ -92,6 +92,7 @@ def test_the_repositories_vouched_for_are_named_whole_in_any_case():
 
 
 @pytest.mark.parametrize("answer", [{"private": False, "visibility": "internal"}, {"private": True},
+                                    {"private": False, "visibility": "private"},
                                     {"private": True, "visibility": "public"}, {"private": "false"}])
 def test_a_repository_is_public_only_when_it_says_so_both_ways(tmp_path, store, gh_log, monkeypatch, answer):
     """An Enterprise `internal` repository may say `private: false`, and an older server may send
@@ -102,6 +103,15 @@ def test_a_repository_is_public_only_when_it_says_so_both_ways(tmp_path, store, 
     assert d.items == []
     assert facts_by_ref(d)["corp/inner#3"][0] in ("other_repository", "malformed_response")
     assert "repos/corp/inner/issues/3" not in asked(log)
+
+
+def test_a_repository_saying_it_is_not_private_without_a_visibility_is_public(tmp_path, store, gh_log, monkeypatch):
+    """An older server sends no visibility: `private: false` alone reads as public."""
+    log = install_gh(monkeypatch, tmp_path, {**WORLD, "corp/inner": {"private": False}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["corp/inner#3"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert [i.id for i in d.items] == ["corp/inner#3"] and d.facts == []
+    assert asked(log) == ["repos/corp/inner", "repos/corp/inner/issues/3"]
 
 
 def test_a_visibility_answer_without_a_private_flag_is_malformed_once_a_retrieval(tmp_path, store, gh_log,
@@ -125,6 +135,51 @@ def test_a_repository_named_by_dot_segments_is_never_asked_for(tmp_path, store, 
     [ref] = d.references
     assert d.items == [] and facts_by_ref(d)[ref.id][0] == "not_found"
     assert not any(".." in c or "/./" in c for c in asked(gh_log))
+
+
+@pytest.mark.parametrize("repo", ["acme/widgets/issues", "acme", "acme/", "acme//widgets", "acme/../widgets"])
+def test_a_repository_name_of_any_other_shape_than_owner_slash_repo_is_never_asked_for(gh_log, repo):
+    """`github.fetch` asks `repos/{repo}/issues/N`: a name of more or fewer parts than owner/repo
+    would be another path of the API gh calls with the user's credentials, whoever vouched for it."""
+    from delta.dossier.github import RepoAccess, fetch
+    from delta.dossier.refs import Reference
+    from delta.dossier.transport import TrackerFailure
+
+    ref = Reference(id=f"{repo}#1", tracker="github", number=1, repo=repo)
+    with pytest.raises(TrackerFailure) as failure:
+        fetch(ref, "acme/widgets", 10.0, access=RepoAccess("acme/widgets", [repo, "acme/*"]))
+    assert failure.value.code == "not_found" and asked(gh_log) == []
+
+
+def test_without_an_access_given_only_this_repository_is_vouched_for(gh_log):
+    """`github.fetch`'s default access: this repository read as it is, another asked about first."""
+    from delta.dossier.github import fetch
+    from delta.dossier.refs import Reference
+    from delta.dossier.transport import TrackerFailure
+
+    assert fetch(Reference(id="#1", tracker="github", number=1), "acme/widgets", 10.0).title == "ours"
+    with pytest.raises(TrackerFailure) as failure:
+        fetch(Reference(id="priv/vault#5", tracker="github", number=5, repo="priv/vault"), "acme/widgets", 10.0)
+    assert failure.value.code == "other_repository"
+    assert asked(gh_log) == ["repos/acme/widgets/issues/1", "repos/priv/vault"]
+
+
+def test_a_repository_is_asked_about_once_a_retrieval_however_its_references_spell_it(tmp_path, store, gh_log,
+                                                                                       monkeypatch):
+    """docs/dossier.md: `gh api repos/O/R` is asked once per repository a retrieval; GitHub's
+    names are one in any case."""
+    log = install_gh(monkeypatch, tmp_path, {"pub/lib": "public", "pub/lib#2": {"title": "two"}}, GH_TOKEN)
+    make_change(tmp_path / "r", ["pub/lib#2 and Pub/Lib#3"])
+    d = build_dossier(tmp_path / "r", "main", "feature", store=store)
+    assert [i.id for i in d.items] == ["pub/lib#2"]
+    assert asked(log) == ["repos/pub/lib", "repos/pub/lib/issues/2", "repos/Pub/Lib/issues/3"]
+
+
+def test_the_same_access_is_spelled_the_same_in_any_case():
+    from delta.dossier.github import access_key
+
+    assert access_key("Acme/Widgets", ["Corp/*", "pub/Lib"]) == access_key("acme/widgets", ["pub/lib", "corp/*"])
+    assert access_key("acme/widgets", []) != access_key("acme/other", [])
 
 
 def test_a_private_repository_the_user_allowed_is_read(tmp_path, store, gh_log, monkeypatch):

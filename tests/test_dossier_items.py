@@ -109,6 +109,46 @@ def test_an_item_keeps_the_first_criteria_and_links_and_counts_every_criterion()
                       links=[f"A-{n}" for n in range(2, 40)])
     item = make_item(fetched, Reference(id="A-1", tracker="jira", key="A-1"), "2026-01-01T00:00:00Z",
                      Bounds(100_000, 100_000, 100_000), "p")
-    assert [c.text for c in item.acceptance_criteria] == [f"criterion {n}" for n in range(MAX_CRITERIA)]
+    assert [c.text for c in item.acceptance_criteria] == [f"criterion {n}" for n in range(30)]  # docs' figure
     assert item.criteria_total == MAX_CRITERIA + 10
     assert item.links == [f"A-{n}" for n in range(2, 22)]
+
+
+def test_criteria_are_looked_for_in_a_body_up_to_the_rich_text_bound():
+    """A reader keeps RICH_TEXT_CHARS of a body (docs/security.md): its criteria are looked for
+    in all of that, to its last character, and in no more."""
+    last = "\n- [x] the last criterion"
+    body = "b" * (RICH_TEXT_CHARS - len(last)) + last
+    assert texts(body) == [("the last criterion", True, "checklist")]
+    assert texts(body + "!") == [("the last criterion", True, "checklist")]
+
+
+def test_a_section_ends_at_the_next_acceptance_criteria_label_in_any_case():
+    body = "## Acceptance criteria\n- one\nAcceptance Criteria: two\n- three\nACCEPTANCE CRITERIA\n- four"
+    assert [t for t, _, _ in texts(body)] == ["one", "two", "three", "four"]
+    # a criterion that only speaks of acceptance is one, and the section goes on
+    body = "## Acceptance criteria\n- the user acceptance test passes\n- Acceptance is logged\n- five"
+    assert [t for t, _, _ in texts(body)] == ["the user acceptance test passes", "Acceptance is logged", "five"]
+
+
+def test_a_section_under_a_heading_of_any_level_and_a_bullet_of_any_kind():
+    """Markdown and Jira wiki headings run from level 1 to 6: any of them opens a section, and
+    ends one; a `•` bullet is a list item as `-`, `*` and `+` are."""
+    for level in range(1, 7):
+        markdown = f"{'#' * level} Acceptance criteria\n- a\n\u2022 b\n{'#' * level} Notes\n- not one"
+        wiki = f"h{level}. Acceptance criteria\n* a\n\u2022 b\nh{level}. Notes\n* not one"
+        for body in (markdown, wiki):
+            assert texts(body) == [("a", None, "section"), ("b", None, "section")], body
+
+
+def test_a_sections_checkboxes_in_either_case_and_jira_lists_of_any_depth():
+    assert texts("## Acceptance criteria\n- [X] upper\n- [x] lower\n- [ ] open") == [
+        ("upper", True, "section"), ("lower", True, "section"), ("open", False, "section")]
+    assert texts("h2. Acceptance criteria\n# first\n## nested\n### deeper") == [
+        ("first", None, "section"), ("nested", None, "section"), ("deeper", None, "section")]
+
+
+def test_a_label_spelled_with_a_non_breaking_or_doubled_space_is_the_label():
+    """Rich-text editors put a non-breaking space between words; the label is the same."""
+    for label in ("Acceptance\u00a0criteria", "Acceptance  Criteria", "acceptance\tcriteria"):
+        assert texts(f"### {label}\n- a") == [("a", None, "section")], label

@@ -185,3 +185,23 @@ def test_jira_links_that_are_neither_ids_nor_web_links_are_dropped(tmp_path, sto
         assert (fact.code, fact.ref) == ("insecure_url", "PROJ-1") and "5 of the links" in fact.message
     finally:
         jira.stop()
+
+
+def test_a_link_sent_as_a_plain_web_link_is_kept_and_never_asked_for(tmp_path, store, monkeypatch):
+    """docs/dossier.md: a link is kept when it is a ticket id or a plain web link. A URL is shown,
+    never fetched: only a ticket id names a ticket the token may be sent for."""
+    jira = FakeJira(token="jira-SECRET-links").start()
+    monkeypatch.setenv("JIRA_TOKEN", "jira-SECRET-links")
+    web = "https://jira.example/browse/PROJ-7"
+    jira.behaviours["PROJ-1"] = {"title": "ours", "links": [web, "PROJ-2"]}
+    jira.behaviours["PROJ-2"] = {"title": "linked"}
+    try:
+        make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1")
+        d = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store, config={
+            "timeout_seconds": 5.0, "jira": {"base_url": jira.url, "token_env": "JIRA_TOKEN", "projects": ["PROJ"]}})
+        [item] = d.items
+        assert item.links == [web, "PROJ-2"] and d.facts == []
+        assert read_payload(store.home, item.payload).links == [web, "PROJ-2"]
+        assert sorted(h.key for h in jira.hits) == ["PROJ-1", "PROJ-2"]
+    finally:
+        jira.stop()

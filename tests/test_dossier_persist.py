@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -59,6 +60,18 @@ def test_same_patchset_reuses_without_fetching(tmp_path, world, jira):
     assert again.reused
     assert jira.hits_for("PROJ-1") == 1 and len(gh_calls(log)) == 1  # no second fetch anywhere
     assert msgspec.structs.replace(again, reused=False) == first
+
+
+def test_a_payload_that_cannot_be_written_is_a_store_error_and_no_record(tmp_path, world, jira):
+    """The payload files are written before the record: a folder that cannot be made is a typed
+    store error, and no record names a payload that is not there."""
+    from indexer.contract.errors import StoreError
+
+    with Store.open(tmp_path / "home") as store:
+        (tmp_path / "home" / "projects").write_text("a file where the payloads' folder goes")
+        with pytest.raises(StoreError, match="cannot write dossier payload"):
+            build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store)
+        assert list(store.kv(TABLE).items(b"")) == []
 
 
 def test_a_dossier_is_served_only_from_the_trackers_it_was_read_from(tmp_path, world, jira, monkeypatch):
@@ -346,6 +359,36 @@ def test_sweep_keeps_the_newest_patchsets_of_a_target_and_removes_their_payloads
     assert (tmp_path / "home" / other.items[0].payload).is_file()
 
 
+@pytest.mark.parametrize("bad, kept", [("projects/r/other/x", "projects/r/other/x"),
+                                       ("projects/r/dossiers/..", "projects/r/keep"),
+                                       ("projects/../dossiers/x", "dossiers/x")])
+def test_a_swept_record_naming_a_folder_of_another_shape_under_the_home_removes_it_not(tmp_path, bad, kept):
+    """Only `projects/<repo>/dossiers/<one folder>` is a payloads' folder: not one beside
+    `dossiers`, nor one a `..` puts elsewhere under the home."""
+    from delta.dossier.persist import record_key, save_record, sweep
+
+    home = tmp_path / "home"
+    (home / kept).mkdir(parents=True)
+    (home / kept / "f").write_text("kept")
+    (home / "projects" / "r" / "dossiers").mkdir(parents=True, exist_ok=True)  # where `..` climbs from
+    with Store.open(home) as store:
+        keys = [record_key("r", "main", "f", "b" * 40, str(n) * 40) for n in range(2)]
+        for n, (key, folder) in enumerate(zip(keys, [bad, "projects/r/dossiers/new"])):
+            save_record(store, key, msgspec.json.encode({"built_at": f"2026-01-0{n + 1}", "payload_dir": folder}))
+        assert sweep(store, keys[1], keep=1) == keys[:1]
+    assert (home / kept / "f").read_text() == "kept"
+
+
+def test_a_rev_of_160_bytes_is_kept_in_the_record_key_and_a_longer_one_is_its_digest():
+    """docs/security.md: a dossier's key spells a rev over 160 bytes as its digest."""
+    from delta.dossier.persist import record_key
+
+    at, over = "r" * 160, "r" * 161
+    assert at.encode() in record_key("repo", at, "h", "b" * 40, "c" * 40)
+    key = record_key("repo", over, "h", "b" * 40, "c" * 40)
+    assert over.encode() not in key and hashlib.sha256(over.encode()).hexdigest().encode() in key
+
+
 @pytest.mark.parametrize("bad", ["projects/../outside", "projects/r/../../outside", "../outside", "outside",
                                  "/OUTSIDE"])
 def test_a_swept_record_naming_a_folder_outside_the_dossiers_removes_no_folder(tmp_path, bad):
@@ -394,6 +437,21 @@ def test_a_stored_dossier_of_another_schema_is_retrieved_again(tmp_path):
         again = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
         assert not first.reused and not again.reused and again.schema == SCHEMA
         assert build_dossier(tmp_path / "r", "main", "feature", store=store, config={}).reused
+
+
+@pytest.mark.parametrize("stored", [b'{"schema": 1}', b'{"schema": 2, "target": []}'])
+def test_a_stored_dossier_of_an_older_shape_is_retrieved_again(tmp_path, stored):
+    """A record an older Rennet wrote in another shape does not decode as a dossier: it is
+    retrieved again, as one of another schema is."""
+    from delta.dossier.build import SCHEMA
+
+    make_change(tmp_path / "r", ["no reference here"])
+    with Store.open(tmp_path / "home") as store:
+        build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        [(key, _)] = list(store.kv(TABLE).items(b""))
+        store.kv(TABLE).put(key, stored)
+        again = build_dossier(tmp_path / "r", "main", "feature", store=store, config={})
+        assert not again.reused and again.schema == SCHEMA
 
 
 def test_a_dossier_read_under_more_linear_teams_is_not_served_under_fewer(tmp_path, monkeypatch):

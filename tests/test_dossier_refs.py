@@ -157,10 +157,24 @@ def test_digits_of_other_scripts_and_overlong_names_are_no_reference():
     text = ("#\u0663 #\uff11\uff12 GH-\uff13 acme/x#\u0664 PROJ-\uff15 https://github.com/a/b/issues/\uff16 "
             f"{'o' * 40}/x#7 acme/{'r' * 101}#8 https://github.com/{'o' * 40}/x/issues/9 "
             f"https://jira.example.org/browse/{'P' * 65}-10 https://linear.app/t/issue/{'E' * 65}-11 "
-            f"{'o' * 39}/{'r' * 100}#12 fixes #13")
+            f"{'o' * 20}.{'p' * 19}/x#14 {'o' * 39}/{'r' * 100}#12 fixes #13")
     refs = extract_references([Source(COMMIT_SUBJECT, "c", text),
                                Source(BRANCH, "b", "fix/pro\u017f-14-x/\u0663-y")], ["PROJ", "PROS"])
     assert [r.id for r in refs] == [f"{'o' * 39}/{'r' * 100}#12", "#13"]
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.sampled_from(["fix", "fixes", "fixed", "close", "closes", "closed", "resolve", "resolves", "resolved"]),
+       st.text("abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=6), st.sampled_from([" ", ": ", "\t"]),
+       st.integers(0, 40))
+def test_a_word_ending_in_a_closing_keyword_closes_nothing(keyword, start, sep, blanks):
+    """docs/dossier.md: `fixes/closes/resolves` record a reference as closing; a word that only
+    ends in one (`prefix`, `disclosed`, `unresolved`) does not, however many blanks follow it
+    (was: at 21 blanks after `prefix` the keyword was looked for from inside the word)."""
+    for text, closing in ((f"{start}{keyword}{sep}{' ' * blanks}#7", False), (f"{keyword}{sep}#7", True),
+                          (f"see {start} {keyword.upper()}{sep}#7", True)):
+        [ref] = extract_references([Source(COMMIT_SUBJECT, "c", text)])
+        assert ref.closing is closing, text
 
 
 def test_a_long_message_costs_work_linear_in_it():
@@ -186,7 +200,7 @@ def test_a_long_message_costs_work_linear_in_it():
     assert sum(spelled) <= 8 * len(text)
     by_id = {r.id: r for r in found}
     assert by_id["acme/x#1"].provenance_total == n
-    assert len(by_id["acme/x#1"].provenance) == MAX_KEPT_PROVENANCE
+    assert len(by_id["acme/x#1"].provenance) == MAX_KEPT_PROVENANCE == 100  # docs/dossier.md's figure
     assert len(found) == 2 * n + 1  # acme/x#1, and acme/y#i and #i for each i
 
 
@@ -221,6 +235,7 @@ def test_each_form_is_found_and_its_near_misses_are_not():
         "(see https://github.com/acme/widgets/pull/5).": ["#5"],  # punctuation ends the URL
         "https://linear.app/acme/issue/eng-12/title": ["ENG-12"],  # a Linear key is upper case
         "Acme/Widgets#3 and #4": ["#3", "#4"],  # GitHub names are case-blind: this repository
+        "HTTPS://Linear.App/acme/issue/ENG-7": ["ENG-7"],  # a URL's scheme and host in any case
     }
     for text, ids in found.items():
         assert _ids(text, this_repo="acme/widgets") == ids, text
@@ -234,6 +249,12 @@ def test_each_form_is_found_and_its_near_misses_are_not():
         "```\nfixes #8\n```",  # a fenced block
         "ISO-8601 and ISO-8601 again",  # a standard, however often
         "bump MYLIB-1.2 to MYLIB-1.3",  # versions
+        "bump GH-1.2 to GH-1.3",  # of the GH-N form too
+        "acme/widgets#12abc and acme/widgets#7_",  # a number that runs on into a word
+        "an escaped \\#12",  # Markdown's escape: GitHub shows `#12` and links nothing
+        "UTF-8 and UTF-8, SHA-256 and SHA-256, ISO-8859-1",  # docs/dossier.md's examples
+        "https://jira.example.org/browse/PROJ-12x and PROJ-13x",  # no Jira URL: masked, and no key
+        "https://github.com/acme/widgets/issues/12x",  # nor a GitHub one
     ]
     for text in none:
         assert _ids(text) == [], text
@@ -255,8 +276,15 @@ def test_a_configured_prefix_is_read_in_any_case():
 
 def test_branch_numbers_count_only_in_issue_like_positions():
     for branch, ids in {"release/123": [], "v/2": [], "fix-2fa-login": [], "feature/issue-42-login": ["#42"],
-                        "fix/123": ["#123"], "123-fix-x": ["#123"]}.items():
+                        "fix/123": ["#123"], "123-fix-x": ["#123"], "fix-7-login": ["#7"], "bug_8": ["#8"],
+                        "2024-01-05-notes": [], "notes/2024_01_05": [], "issue-42abc": [], "pr-3.1": [],
+                        "docs/page#3": []}.items():  # an anchor, not an issue-like position
         assert _ids(branch, kind=BRANCH) == ids, branch
+    # a configured key followed by more numbers is a date or version, as in a message (was: a
+    # branch's `proj-2024-01-05` named PROJ-2024)
+    for branch in ("bump/proj-1.2-to-proj-1.3", "notes/proj-2024-01-05", "proj-2024-01-05-notes"):
+        assert _ids(branch, kind=BRANCH, prefixes=("PROJ",)) == [], branch
+    assert _ids("feature/proj-12-export", kind=BRANCH, prefixes=("PROJ",)) == ["PROJ-12"]
 
 
 def test_one_place_named_twice_is_one_provenance():
@@ -269,14 +297,14 @@ def test_a_long_branch_segment_is_cut_in_its_provenance():
     characters of it, as of any text (was: the whole segment)."""
     segment = "x" * 600 + "-#12"
     [ref] = extract_references([Source(BRANCH, "b", f"fix/{segment}")])
-    assert ref.id == "#12" and ref.provenance == [Provenance(BRANCH, "b", segment[:PROVENANCE_CHARS])]
+    assert ref.id == "#12" and ref.provenance == [Provenance(BRANCH, "b", segment[:512])]
 
 
 def test_a_long_url_reference_is_cut_in_its_provenance_and_kept_whole_as_its_url():
     url = "https://github.com/acme/widgets/issues/7?q=" + "u" * 1000
     [ref] = extract_references([Source(COMMIT_BODY, "c", f"see {url} please")], (), "acme/widgets")
     assert ref.id == "#7" and ref.url == url
-    assert ref.provenance == [Provenance(COMMIT_BODY, "c", url[:PROVENANCE_CHARS])]
+    assert ref.provenance == [Provenance(COMMIT_BODY, "c", url[:512])]  # docs/dossier.md's figure
 
 
 def test_a_number_of_eighteen_digits_is_a_reference_in_every_form():
@@ -293,6 +321,7 @@ def test_a_key_shape_holds_a_prefix_of_at_most_64_characters():
     from delta.dossier.refs import TRACKER_KEY
 
     assert TRACKER_KEY.fullmatch("P" * 64 + "-1") and not TRACKER_KEY.fullmatch("P" * 65 + "-1")
+    assert TRACKER_KEY.fullmatch("P-" + "9" * 18) and not TRACKER_KEY.fullmatch("P-" + "9" * 19)
     assert is_ticket_id("P" * 64 + "-1", "jira") and not is_ticket_id("P" * 65 + "-1", "linear")
 
 
@@ -331,6 +360,9 @@ def test_this_repositorys_reference_has_no_repo_however_it_was_first_written():
 
     [ref] = extract_references([Source(COMMIT_BODY, "c", "Acme/Widgets#3, then #3")], (), "acme/widgets")
     assert (ref.id, ref.repo) == ("#3", None) and "repo" not in msgspec.to_builtins(ref)
+    # this repository's name as the user's settings or the remote spell it, in any case
+    [ref] = extract_references([Source(COMMIT_BODY, "c", "acme/widgets#3, then #3")], (), "Acme/Widgets")
+    assert (ref.id, ref.repo) == ("#3", None)
 
 
 # The patterns that masked code before they were made linear: what `_mask_code` must still find.

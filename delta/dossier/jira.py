@@ -79,14 +79,13 @@ def _flat_text(node: object) -> str:
             stack.extend(reversed(current))
             continue
         elif isinstance(current, Mapping):
-            if current.get("type") == "text":
-                parts.append(str(current.get("text", ""))[:RICH_TEXT_CHARS + 1])
-            else:
+            if current.get("type") != "text":
                 stack.append(current.get("content"))
-            continue
+                continue
+            parts.append(str(current.get("text", ""))[:RICH_TEXT_CHARS + 1])
         else:
             continue
-        size += len(parts[-1])
+        size += len(parts[-1])  # a text node's too: the bound stops the reading (was: strings' only)
     return "".join(parts)
 
 

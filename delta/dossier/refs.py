@@ -104,7 +104,8 @@ _GH_KEY = re.compile(r"(?i)(?<![\w\-/#])GH-([0-9]+)(?![\w]|-[0-9]|\.[0-9])")
 _HASH = re.compile(r"(?<![\w&#/\\])#([0-9]+)(?!\w)")
 _TEXT_KEY = re.compile(r"(?<![\w\-/.#])([A-Z][A-Z0-9]{1,9})-([0-9]+)(?!\w|-[0-9]|\.[0-9])")
 
-_BRANCH_KEY = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z0-9]{1,9})-([0-9]+)(?![0-9]|\.[0-9])")
+# a key followed by more numbers is a date or version (`proj-2024-01-05`, `proj-1.2`), as in a message
+_BRANCH_KEY = re.compile(r"(?<![A-Za-z0-9])([A-Za-z][A-Za-z0-9]{1,9})-([0-9]+)(?![0-9]|-[0-9]|\.[0-9])")
 _BRANCH_LEADING_NUMBER = re.compile(r"^#?([0-9]+)(?:[-_]+[A-Za-z]|$)")
 _BRANCH_ISSUE_WORD = re.compile(r"(?i)(?:^|[-_])(?:issue|issues|gh|bug|pr|pull|fix)[-_#]([0-9]+)(?=$|[-_])")
 _BRANCH_HASH = re.compile(r"(?:^|[-_])#([0-9]+)(?=$|[-_])")
@@ -185,7 +186,9 @@ def _mask_code(text: str) -> str:
 
 
 def _is_closing(text: str, start: int) -> bool:
-    return bool(_CLOSING.search(text[max(0, start - 24):start]))
+    # searched in place, not in a slice: a slice would start inside a word such as `prefix`,
+    # and its `\b` would find a keyword (`fix`) at the slice's start
+    return bool(_CLOSING.search(text, max(0, start - 24), start))
 
 
 def _scan_text(source: Source) -> list[_Candidate]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import ssl
 import threading
+import urllib.parse
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -192,7 +193,7 @@ class FakeJira(FakeServer):
         if v3:
             description = {"type": "doc", "version": 1, "content": [
                 {"type": "paragraph", "content": [{"type": "text", "text": line}]} for line in description.splitlines()]}
-        return {
+        answer = {
             "key": key,
             "fields": {
                 "summary": issue.get("title", ""),
@@ -203,6 +204,11 @@ class FakeJira(FakeServer):
                 "issuelinks": [{"outwardIssue": {"key": k}} for k in issue.get("links", [])],
             },
         }
+        # as Jira answers: only the fields the request names, when it names any
+        asked = urllib.parse.parse_qs(urllib.parse.urlsplit(self.hits[-1].path).query).get("fields")
+        if asked:
+            answer["fields"] = {k: v for k, v in answer["fields"].items() if k in asked[0].split(",")}
+        return answer
 
 
 @dataclass
