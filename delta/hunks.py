@@ -102,19 +102,26 @@ def same_but_whitespace(old: bytes, new: bytes, path: str, parses: Parses | None
     `words`, and `indent_significant`), none of it inside a literal nor changing the syntax
     tree, where the file's grammar reads both sides; else, compared as lines alone, no spacing
     between the words of a line either (`delta.syntax`). `parses` bounds what is parsed."""
+    return whitespace_verdict(old, new, path, parses) is not None
+
+
+def whitespace_verdict(old: bytes, new: bytes, path: str, parses: Parses | None = None) -> str | None:
+    """`same_but_whitespace`, and by what: "trees" when the grammar read both sides and found
+    the same tree and literals, "lines" when they were compared as lines alone; None when
+    they differ in more than whitespace."""
     if old.translate(None, _WHITESPACE) != new.translate(None, _WHITESPACE):
-        return False  # a quick answer for most: other characters
+        return None  # a quick answer for most: other characters
     old_lines, new_lines = old.split(b"\n"), new.split(b"\n")
     if words(old_lines) != words(new_lines):
-        return False
+        return None
     if indent_significant(path) and indents(old_lines) != indents(new_lines):
-        return False
+        return None
     parses = parses or Parses()
     before = parses(path, old)
     after = parses(path, new) if before is not None else None
     if before is not None and after is not None:
-        return same_trees(before, after)
-    return plain(old_lines) == plain(new_lines)
+        return "trees" if same_trees(before, after) else None
+    return "lines" if plain(old_lines) == plain(new_lines) else None
 
 
 Sides = Callable[[], tuple[bytes | None, bytes | None]]

@@ -19,7 +19,7 @@ from typing import Callable
 from msgspec import Struct
 
 from delta.attributes import TreeAttributes
-from delta.hunks import HunkRecord, Verdicts, indent_significant, same_but_whitespace
+from delta.hunks import HunkRecord, Verdicts, indent_significant, whitespace_verdict
 from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange
 from delta.syntax import Parses
 from indexer.git import attributes as marks
@@ -91,6 +91,7 @@ class BlobReadings:
         self._header: dict[str, str | None] = {}
         self._sample: dict[str, tuple[int, int] | None] = {}
         self._same: dict[tuple[str, str, bool, str], bool] = {}
+        self._by_trees: set[tuple[str, str, bool, str]] = set()  # those found the same by their grammar
         self.parses = Parses()
         self.hunks: Verdicts = {}  # `delta.hunks.index_hunks`'s answers of whitespace, by blob
 
@@ -115,8 +116,16 @@ class BlobReadings:
         key = (old_oid, new_oid, indent_significant(path), name_language(path))
         if key not in self._same:
             a, b = old(), new()
-            self._same[key] = a is not None and b is not None and same_but_whitespace(a, b, path, self.parses)
+            verdict = whitespace_verdict(a, b, path, self.parses) if a is not None and b is not None else None
+            self._same[key] = verdict is not None
+            if verdict == "trees":
+                self._by_trees.add(key)
         return self._same[key]
+
+    def found_same_trees(self, old_oid: str, new_oid: str, path: str) -> bool:
+        """Whether the two blobs were found to hold the same tree and literals at such a path
+        (`delta.syntax.same_trees`): no span of one differs from its peer in what is data."""
+        return (old_oid, new_oid, indent_significant(path), name_language(path)) in self._by_trees
 
 
 def _generated_header(data: bytes) -> str | None:

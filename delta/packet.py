@@ -323,7 +323,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     own_store: list[Store] = []
     try:
         base_snap, blast_absent, elements_out = _snapshots(repo, rng, [w.change for w in listed], store, home,
-                                                           index, elements, own_store)
+                                                           index, elements, own_store, readings)
         files = [_packet_file(w, pairs, base_snap, blast_absent) for w in listed]
     finally:
         for s in own_store:
@@ -378,10 +378,11 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
 
 def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[FileChange], store: Store | None,
-               home: str | os.PathLike[str] | None, index: bool, want_elements: bool, own: list[Store]
-               ) -> tuple[Snapshot | None, Unknown | None, ElementsOut]:
+               home: str | os.PathLike[str] | None, index: bool, want_elements: bool, own: list[Store],
+               readings: noise.BlobReadings) -> tuple[Snapshot | None, Unknown | None, ElementsOut]:
     """(base snapshot for fan-in, its absence mark, element changes). A store opened here is
-    appended to `own` for the caller to close."""
+    appended to `own` for the caller to close. The element differ parses within what the noise
+    classes left of the packet's parse budget (`readings.parses`), after them."""
     if not changes:
         return None, None, ElementsOut([])
 
@@ -404,7 +405,8 @@ def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[F
             blast.load_snapshot(loader, rng.merge_base_oid, "merge-base")
         head_snap, head_absent = blast.load_snapshot(loader, rng.head_oid, "head")
         if mb_snap is not None and head_snap is not None:
-            elements_out = ElementsOut(diff_elements(changes, mb_snap, head_snap))
+            elements_out = ElementsOut(diff_elements(changes, mb_snap, head_snap, readings.parses,
+                                                     readings.found_same_trees))
         else:  # a snapshot is absent exactly when its mark says why
             elements_out = ElementsOut([], mb_absent or head_absent
                                        or not_assessed("the merge-base or head snapshot was not read"))
