@@ -5,8 +5,8 @@ whitespace that moved lies between tokens (layout) or inside one (the program's 
 grammar's to say:
 
 - A file we parse (its language has a grammar, `indexer.lang.registry.detect_language`; it
-  is within the indexer's size cap and parse budget, the parser was shown its own bytes, and
-  the tree has no error) keeps its meaning when its two sides give the same tree over the
+  is within the indexer's size cap and parse budget, the parser was shown its own bytes or a
+  view keeping every token where it stands, and the tree has no error) keeps its meaning when its two sides give the same tree over the
   stretch compared, and each literal there (`Language.literals`: strings, heredocs, template
   and raw strings, regular expressions, characters, Bash's words) the same bytes: a space in
   `"a b"`, a blank line in a SQL string, a trailing space in a heredoc are changes, and so is
@@ -89,7 +89,8 @@ def parse(path: str, data: bytes) -> Parsed | None:
     """The tree of the file at `path` holding `data`, or None where its grammar does not read
     it: no grammar, a blob the indexer would not parse (binary, over its size cap, undecodable,
     minified), a parse over budget, with an error or too deep to query, or one of a view of the
-    file."""
+    file that moves tokens (C's blanked macros; Python's blanked comment runs keep every token
+    and literal where it stands, `Language.view_keeps_tokens`, and are read)."""
     language = detect_language(path, data[:HEAD_BYTES])
     if language not in GRAMMAR_LANGUAGES or not LANGUAGES[language].literals:
         return None
@@ -99,7 +100,7 @@ def parse(path: str, data: bytes) -> Parsed | None:
     if found is None:
         return None
     tree, shown = found
-    if tree.root_node.has_error or (shown is not data and shown != data):
+    if tree.root_node.has_error or (shown is not data and shown != data and not LANGUAGES[language].view_keeps_tokens):
         return None
     if grammars.is_too_deep(tree.root_node):  # a query loses the literals past the depth it counts
         return None

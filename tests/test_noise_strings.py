@@ -215,3 +215,28 @@ def test_hunks_past_the_nodes_a_packet_walks_for_them_are_signal(tmp_path, monke
     monkeypatch.undo()
     monkeypatch.setattr(syntax, "STRETCH_NODES", -10_000)
     assert classes(tmp_path / "r", base, head)["m.py"][1] == [None] * len(hunks)
+
+
+def test_a_python_file_parsed_from_its_comment_view_is_read_by_its_grammar(tmp_path):
+    """A Python file with a long run of comment lines is parsed from a view with the run
+    blanked (tree-sitter-python's scanner is quadratic in such runs); the view keeps every
+    token and literal where it stands, so the grammar still tells layout from data there:
+    spacing between tokens is whitespace only and modifies no symbol, spacing inside a string
+    is a change (was: such a file was compared as lines alone, its respaced code signal and
+    each of its respaced functions modified)."""
+    from indexer.lang import grammars
+
+    comments = "".join(f"# note {i}\n" for i in range(40))
+    source = comments + SQL + FILLER
+    assert grammars.parse_as_shown("python", source.encode())[1] != source.encode()  # the view is what is parsed
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"layout.py": source, "data.py": source})
+    head = b.commit({"layout.py": source.replace("(a, b)", "(a,  b)").replace("return a", "return  a"),
+                     "data.py": source.replace("  FROM orders", "  FROM  orders")})
+    assert classes(tmp_path / "r", base, head) == {
+        "layout.py": ("whitespace_only", ["whitespace_only"]), "data.py": (None, [None])}
+    from tests.test_elements_literals import _packet
+
+    packet = _packet(tmp_path / "r", tmp_path / "home", base, head)
+    modified = {fe.path: {c.qualified for c in fe.changes.items if c.change == "modified"} for fe in packet.elements.items}
+    assert modified == {"layout.py": set(), "data.py": {"QUERY"}}, modified

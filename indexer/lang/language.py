@@ -68,6 +68,10 @@ class Language(NamedTuple):
     # Of those, the ones read without the blanks at their ends: a C macro's body runs to its
     # line's end, trailing spaces and all, which change nothing it says
     literal_trimmed: tuple[str, ...] = ()
+    # Whether the view (`view`) blanks only what no token's or literal's extent depends on
+    # (Python's long comment runs): a tree of it then holds each token and literal where the
+    # source does, read from the source's own bytes (delta.syntax); C's blanked macros do not
+    view_keeps_tokens: bool = False
 
     def query_text(self) -> str:
         """Our query files' text, in order."""

@@ -46,5 +46,6 @@ LANGUAGE = Language(
     view="indexer.lang.python.comments",
     literals=("string",),
     literal_crlf_is_lf=True,
+    view_keeps_tokens=True,
 )
 LANGUAGES = (LANGUAGE,)
