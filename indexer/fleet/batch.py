@@ -29,6 +29,7 @@ from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.memory_limit import memory_fault
 from indexer.git import read as gitread
 from indexer.store.commit import Pin
+from indexer.store.records import missing_in
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from indexer.pipeline.plan import Plan
     from indexer.store.commit import PackedSnapshot
     from indexer.store.database import WriteLock
-    from indexer.store.records import LazyHead, SnapshotHead
 
 Status = Literal["indexed", "skipped_existing", "failed"]
 _CHUNK = 32  # blobs per extraction task
@@ -436,13 +436,6 @@ def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float, missi
                      reused_blobs=reused, missing_objects=missing)
 
 
-def missing_in(head: SnapshotHead | LazyHead) -> int:
-    """How many blobs a stored snapshot lists as missing (`missing_object`): 0 for a complete one."""
-    from indexer.pipeline.extract import MISSING_OBJECT
-
-    return sum(1 for why in head.skipped if why == MISSING_OBJECT)
-
-
 def _pin(store, job: _Pending, indexed_at: str) -> None:
     """Link the job's repository to the stored snapshot of its commit, and pin its rev."""
     from indexer.store.commit import pin_snapshot
@@ -561,4 +554,4 @@ def result_line(result: JobResult) -> dict:
     }
 
 
-__all__ = ["BatchReport", "JobResult", "JobSpec", "missing_in", "parse_pair", "range_jobs", "read_pairs", "result_line", "run"]
+__all__ = ["BatchReport", "JobResult", "JobSpec", "parse_pair", "range_jobs", "read_pairs", "result_line", "run"]

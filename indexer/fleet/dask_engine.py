@@ -38,7 +38,8 @@ from indexer.contract.errors import BadInput, RennetError
 from indexer.contract.limits import DEFAULT, Limits, in_force, limits
 from indexer.contract.memory_limit import room_for_thread
 from indexer.extract.child_process import HELD
-from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result, missing_in
+from indexer.fleet.batch import BatchReport, JobError, JobResult, JobSpec, failed_result
+from indexer.store.records import missing_in
 
 if TYPE_CHECKING:
     import pygit2
