@@ -278,7 +278,8 @@ def test_repo_snapshots_lists_each_rev_as_an_answer_read_from_it_says(clones, tm
 
 def test_a_workspace_member_pinned_to_a_partial_snapshot_is_partial_as_its_answers_say(clones, tmp_path):
     """A member whose pinned snapshot lacks blobs is `partial` in `workspace.add`'s freshness, in
-    `workspace.status` (its counts and its human reply too) and in the workspace's overview, as
+    `workspace.status` (its counts and its human reply too) and in the workspace's overview (its
+    totals too; were: stale and unknown alone), as
     every answer read from it says (were: `current`, the workspace keeping a copy of the rule
     that stopped at `dirty`, and `add` saying `current` of any pin); a complete member beside it
     stays `current`, and the partial one is `stale` once its rev moved."""
@@ -301,7 +302,9 @@ def test_a_workspace_member_pinned_to_a_partial_snapshot_is_partial_as_its_answe
         with Store.open(home) as store:
             overview = workspace.overview(store, "ws")
         answer = client.call("context.symbol", workspace="ws", name="alpha").data
+        totals = client.call("context.overview", workspace="ws").data.totals
         return {"status": {m.name: m.freshness for m in status.data.members},
+                "totals": {k: getattr(totals, k) for k in ("stale", "unknown", "dirty", "partial")},
                 "counts": {k: n for k, n in status.data.counts.items() if n},
                 "overview": {s.member.name: s.freshness.status for s in overview.members},
                 "answer": {f.member: f.status for f in answer.member_freshness.items},
@@ -312,6 +315,7 @@ def test_a_workspace_member_pinned_to_a_partial_snapshot_is_partial_as_its_answe
     assert {k: now[k] for k in ("status", "overview", "answer")} == {
         k: {"part": "partial", "whole": "current"} for k in ("status", "overview", "answer")}
     assert now["counts"] == {"current": 1, "partial": 1}
+    assert now["totals"] == {"stale": 0, "unknown": 0, "dirty": 0, "partial": 1}
     assert "3 of its blobs were missing" in str(now["reason"]) and "`rennet workspace add` it again" in str(now["reason"])
     assert now["shown"].endswith("(1 current, 0 stale, 0 unknown, 1 partial)")
     repo = pygit2.Repository(str(part))
@@ -322,6 +326,7 @@ def test_a_workspace_member_pinned_to_a_partial_snapshot_is_partial_as_its_answe
     assert {k: after[k] for k in ("status", "overview", "answer")} == {
         k: {"part": "stale", "whole": "current"} for k in ("status", "overview", "answer")}
     assert after["counts"] == {"current": 1, "stale": 1}
+    assert after["totals"] == {"stale": 1, "unknown": 0, "dirty": 0, "partial": 0}
     assert "run `rennet workspace sync ws` to re-pin" in str(after["reason"])
 
 

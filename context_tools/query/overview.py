@@ -204,8 +204,11 @@ class WorkspaceTotals(Struct):
     text_lines: int
     languages: int  # distinct languages over all members
     cross_edges: int
+    # members by freshness (`indexer.contract.standing`): those not `current` each say why
     stale: int
     unknown: int
+    dirty: int
+    partial: int
 
 
 class WorkspaceOverview(Struct):
@@ -272,7 +275,8 @@ def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Re
         members=len(members), files=sum(m.files for m in members if isinstance(m.files, int)),
         text_lines=sum(m.text_lines for m in members if isinstance(m.text_lines, int)), languages=len(languages),
         cross_edges=len(edges), stale=sum(m.freshness == "stale" for m in members),
-        unknown=sum(m.freshness == "unknown" for m in members))
+        unknown=sum(m.freshness == "unknown" for m in members), dirty=sum(m.freshness == "dirty" for m in members),
+        partial=sum(m.freshness == "partial" for m in members))
     data = WorkspaceOverview(name, ws.created_at, ws.updated_at, totals,
                              members=summary_section(ctx, input, "members", members, scope.binding),
                              edges=summary_section(ctx, input, "edges", edges, scope.binding),
