@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import time
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
+from indexer.contract.scoped import scoped
 from indexer.store.database import Store
 
 if TYPE_CHECKING:
@@ -101,14 +102,9 @@ class ProgressSink(Protocol):
 _sink: ContextVar[ProgressSink | None] = ContextVar("rennet_progress_sink", default=None)
 
 
-@contextmanager
-def reporting_to(sink: ProgressSink | None) -> Iterator[None]:
+def reporting_to(sink: ProgressSink | None) -> AbstractContextManager[None]:
     """Every index run within (in this thread) reports to `sink`."""
-    token = _sink.set(sink)
-    try:
-        yield
-    finally:
-        _sink.reset(token)
+    return scoped(_sink, sink)
 
 
 def reported() -> AbstractContextManager[Progress | None]:

@@ -19,12 +19,12 @@ environment says (`in_force`), so a job gets the same verdict wherever it runs.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
-from typing import Iterator
 
 from indexer.contract.errors import BadInput
+from indexer.contract.scoped import scoped
 from indexer.contract.sizes import parse_size, show
 
 VARIABLE = "RENNET_LIMITS"
@@ -77,15 +77,10 @@ def limits() -> Limits:
     return parse_limits(value, what=f"${VARIABLE}") if value else DEFAULT
 
 
-@contextmanager
-def in_force(chosen: Limits) -> Iterator[None]:
+def in_force(chosen: Limits) -> AbstractContextManager[None]:
     """`chosen` are the limits of this thread's work within the block, whatever the environment
     says: a batch's task on a worker holds its driver's."""
-    token = _CHOSEN.set(chosen)
-    try:
-        yield
-    finally:
-        _CHOSEN.reset(token)
+    return scoped(_CHOSEN, chosen)
 
 
 def keep(chosen: Limits) -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import fcntl
 import os
 import time
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple, TypeVar
+from typing import Callable, NamedTuple, TypeVar
 
 from indexer.contract.errors import Busy, StoreLocked
+from indexer.contract.scoped import scoped
 
 T = TypeVar("T")
 WAIT_SECONDS = 120.0
@@ -43,15 +44,10 @@ class CallBound(NamedTuple):
 _call: ContextVar[CallBound | None] = ContextVar("rennet_wait_call", default=None)
 
 
-@contextmanager
-def answering_within(seconds: float, start: float) -> Iterator[None]:
+def answering_within(seconds: float, start: float) -> AbstractContextManager[None]:
     """Every wait for another indexer in this thread, within, ends `seconds` after `start` at the
     latest (`time.monotonic()`, when the call came): the call's waits together, not each."""
-    token = _call.set(CallBound(start + seconds, seconds))
-    try:
-        yield
-    finally:
-        _call.reset(token)
+    return scoped(_call, CallBound(start + seconds, seconds))
 
 
 def call_bound() -> CallBound | None:
@@ -68,14 +64,9 @@ def deadline(seconds: float | None = None, start: float | None = None) -> float:
     return end if bound is None else min(end, bound.until)
 
 
-@contextmanager
-def setting_aside(aside: Aside | None) -> Iterator[None]:
+def setting_aside(aside: Aside | None) -> AbstractContextManager[None]:
     """Every wait for another indexer in this thread, within, runs inside `aside()`."""
-    token = _aside.set(aside)
-    try:
-        yield
-    finally:
-        _aside.reset(token)
+    return scoped(_aside, aside)
 
 
 def writer_active(home: Path) -> bool:
