@@ -168,6 +168,13 @@ def test_a_github_html_url_of_another_scheme_is_dropped(tmp_path, store, monkeyp
     assert [(f.code, f.tracker, f.ref) for f in d.facts] == [("insecure_url", "github", "#12")]
 
 
+def _dossier_of_proj_1(tmp_path, store, jira: FakeJira):
+    """The dossier of a change naming PROJ-1, its branch too, read from `jira`."""
+    make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1")
+    return build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store, config={
+        "timeout_seconds": 5.0, "jira": {"base_url": jira.url, "token_env": "JIRA_TOKEN", "projects": ["PROJ"]}})
+
+
 def test_jira_links_that_are_neither_ids_nor_web_links_are_dropped(tmp_path, store, monkeypatch):
     jira = FakeJira(token="jira-SECRET-links").start()
     monkeypatch.setenv("JIRA_TOKEN", "jira-SECRET-links")
@@ -175,9 +182,7 @@ def test_jira_links_that_are_neither_ids_nor_web_links_are_dropped(tmp_path, sto
                                                            "javascript://x/%0aalert(1)", "../../rest/api/2/myself"]}
     jira.behaviours["PROJ-2"] = {"title": "linked"}
     try:
-        make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1")
-        d = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store, config={
-            "timeout_seconds": 5.0, "jira": {"base_url": jira.url, "token_env": "JIRA_TOKEN", "projects": ["PROJ"]}})
+        d = _dossier_of_proj_1(tmp_path, store, jira)
         [item] = d.items
         assert item.links == ["PROJ-2"] and item.url == f"{jira.url}/browse/PROJ-1"
         assert read_payload(store.home, item.payload).links == ["PROJ-2"]
@@ -196,9 +201,7 @@ def test_a_link_sent_as_a_plain_web_link_is_kept_and_never_asked_for(tmp_path, s
     jira.behaviours["PROJ-1"] = {"title": "ours", "links": [web, "PROJ-2"]}
     jira.behaviours["PROJ-2"] = {"title": "linked"}
     try:
-        make_change(tmp_path / "r", ["PROJ-1: change"], branch="feature/proj-1")
-        d = build_dossier(tmp_path / "r", "main", "feature/proj-1", store=store, config={
-            "timeout_seconds": 5.0, "jira": {"base_url": jira.url, "token_env": "JIRA_TOKEN", "projects": ["PROJ"]}})
+        d = _dossier_of_proj_1(tmp_path, store, jira)
         [item] = d.items
         assert item.links == [web, "PROJ-2"] and d.facts == []
         assert read_payload(store.home, item.payload).links == [web, "PROJ-2"]
