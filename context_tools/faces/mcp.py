@@ -207,8 +207,7 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         if row is None:
             # the client's string, which may hold anything (a lone surrogate, megabytes): escaped and cut
             shown = name[:80].encode("utf-8", "backslashreplace").decode()
-            payload = error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first")
-            return reply_of(payload if executor.ceiling is None else error_within(payload, executor.ceiling), ok=False)
+            return refused(error_envelope(shown, "unknown_command", f"no tool {shown!r}; list the tools first"))
         # counted before this coroutine first awaits: in the order requests came (index_calls)
         repository = repository_named(params.arguments)
         indexing = index_calls.begin(repository) if row.authority != "read" else None
@@ -296,13 +295,16 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
 
                 with answering_within(busy_after, came):
                     hint = retry_hint()
-                payload = error_envelope(row.id, "busy", (
+                return refused(error_envelope(row.id, "busy", (
                     "not indexed yet, and another call of this server indexing the repository was still at work "
-                    f"after {shown(time.monotonic() - came)} s of this call; {hint}"))
-                return reply_of(payload if executor.ceiling is None else error_within(payload, executor.ceiling),
-                                ok=False)
+                    f"after {shown(time.monotonic() - came)} s of this call; {hint}")))
             result = await once()
         return result
+
+    def refused(payload: dict[str, Any]) -> mcp_types.CallToolResult:
+        """A typed error made here, around the command, as a tool error cut to the ceiling as the
+        command's own are (`error_within`): it may echo what the client sent."""
+        return reply_of(payload if executor.ceiling is None else error_within(payload, executor.ceiling), ok=False)
 
     def stopped_reply(row: Command, code: str | None) -> mcp_types.CallToolResult | None:
         """A failed call's answer when the server's stop ended it (`CallStops.interrupted`), else None."""
