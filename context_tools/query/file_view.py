@@ -19,7 +19,7 @@ import msgspec
 from msgspec import Struct
 
 from context_tools.faces.pages import input_digest
-from context_tools.query.pinned import open_pinned, tree_path
+from context_tools.query.pinned import open_pinned, snapshot_path, tree_path
 from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.encode import encode_json
@@ -149,7 +149,7 @@ def _member_file(input: FileInput, ctx: CallContext, name: str) -> Result:
 
 
 def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) -> Result:
-    path = tree_path(input.path)
+    path = snapshot_path(snap, input.path)
     f = snap.file(path)
     if f is None:
         base = path.rsplit("/", 1)[-1]
@@ -162,6 +162,8 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
             # the sixth says there are more, as a folder's hint does
             near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:6]
             hint = f"; files with that name: {', '.join(near[:5])}" + (", ..." if len(near) > 5 else "") if near else ""
+        if input.path.startswith("/"):  # an absolute path outside the checkout read
+            hint += f"; a path is relative to the top folder of the repository {snap.repo_path}"
         raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
     textual = f.lines >= 0 and f.language not in NOT_TEXT
     # a blob over what indexing reads (gitread.READ_CAP) was listed unread: its lines are not known
