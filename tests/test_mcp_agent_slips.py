@@ -126,3 +126,21 @@ def test_a_reason_advises_what_an_agent_can_do_with_its_tools(scratch_server):
     stale = scratch_server.run(read)
     assert stale["freshness"]["status"] == "stale", stale["freshness"]
     assert stale["freshness"]["reason"].endswith("(call the `repo_index` tool with rev 'HEAD' to refresh)"), stale
+
+
+def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
+    """Was: `rev: "master"` where the branch is `main` answered only "unknown revision 'master'",
+    and `path: "pkg/app.py:4"` (a line as compilers and grep name it) only that no such file is
+    in the snapshot. Now the first names the repository's branches (a walk past the first
+    commit, `HEAD~5`, none), the second the file and the `start_line` to pass."""
+    repo = _checkout(scratch_server.place("slips") / "repo")
+    branch, walk, line = _calls(scratch_server, repo, [
+        ("context_symbol", {"name": "App", "rev": "master"}),
+        ("context_symbol", {"name": "App", "rev": "HEAD~5"}),
+        ("context_file", {"path": "pkg/app.py:4"}),
+    ])
+    assert branch["error"] == {"code": "unknown_rev",
+                               "message": "unknown revision 'master'; the repository's branches: main"}, branch
+    assert walk["error"] == {"code": "unknown_rev", "message": "unknown revision 'HEAD~5'"}, walk
+    assert line["error"]["code"] == "not_found", line
+    assert line["error"]["message"].endswith("; pkg/app.py is a file: pass `start_line: 4` for that line"), line
