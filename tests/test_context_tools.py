@@ -493,7 +493,8 @@ def test_bad_repo_and_rev_are_typed(client, world, tmp_path):
     with pytest.raises(RennetError) as err:
         client.call("context.symbol", repo=world.repo, rev="no-such-branch", name="x")
     assert err.value.code == "unknown_rev"
-    assert err.value.message == "unknown revision 'no-such-branch'"  # not "... ('no-such-branch')"
+    # not "... ('no-such-branch')"; then the branches it may have meant
+    assert err.value.message == "unknown revision 'no-such-branch'; the repository's branches: feature, main"
 
 
 def test_python_face_refuses_commands_it_does_not_run(world):

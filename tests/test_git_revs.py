@@ -41,10 +41,11 @@ def test_a_repo_that_is_not_there_is_said_to_not_exist(tmp_path):
 
 
 def test_a_rev_naming_nothing_is_said_once(shallow):
-    """libgit2's complaint about a name it does not know is the name again: said once."""
+    """libgit2's complaint about a name it does not know is the name again: said once, then the
+    branches it may have meant (an agent's `main` where the branch is `master`; was: none)."""
     with pytest.raises(UnknownRev) as raised:
         resolve_rev(shallow, "no-such-branch")
-    assert raised.value.message == "unknown revision 'no-such-branch'"
+    assert raised.value.message == "unknown revision 'no-such-branch'; the repository's branches: main"
 
 
 def test_a_second_parent_of_a_commit_with_one_is_an_unknown_rev(tmp_path):

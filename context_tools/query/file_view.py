@@ -13,13 +13,14 @@ read from its pinned snapshot; the freshness is that member's, tagged with it.""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Sequence, TypeVar, overload
 
 import msgspec
 from msgspec import Struct
 
 from context_tools.faces.pages import input_digest
-from context_tools.query.pinned import open_pinned, tree_path
+from context_tools.query.pinned import open_pinned, snapshot_path, tree_path
 from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.encode import encode_json
@@ -91,6 +92,8 @@ class FileSection(Struct):
     items: list
 
 
+_LINE_SUFFIX = re.compile(r"(.+?):([0-9]{1,9})(?::[0-9]{1,9})?")
+
 CAP_OF = {"imports": "neighbours", "importers": "neighbours", "outline": "outline"}
 
 
@@ -149,7 +152,7 @@ def _member_file(input: FileInput, ctx: CallContext, name: str) -> Result:
 
 
 def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) -> Result:
-    path = tree_path(input.path)
+    path = snapshot_path(snap, input.path)
     f = snap.file(path)
     if f is None:
         base = path.rsplit("/", 1)[-1]
@@ -162,6 +165,11 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
             # the sixth says there are more, as a folder's hint does
             near = [e.path for e in snap.files if e.path.rsplit("/", 1)[-1] == base][:6]
             hint = f"; files with that name: {', '.join(near[:5])}" + (", ..." if len(near) > 5 else "") if near else ""
+        at = _LINE_SUFFIX.fullmatch(path)
+        if at and snap.file(at[1]) is not None:  # `app.py:120`, as compilers and grep name a line
+            hint = f"; {at[1]} is a file: pass `start_line: {at[2]}` for that line"
+        if input.path.startswith("/"):  # an absolute path outside the checkout read
+            hint += f"; a path is relative to the top folder of the repository {snap.repo_path}"
         raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
     textual = f.lines >= 0 and f.language not in NOT_TEXT
     # a blob over what indexing reads (gitread.READ_CAP) was listed unread: its lines are not known

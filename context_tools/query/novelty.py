@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Sequence, TypeVar
 
 from msgspec import Struct
 
-from context_tools.query.pinned import freshness_of, open_pinned
+from context_tools.query.pinned import answer_advice, freshness_of, open_pinned
 from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
 from indexer.contract.errors import BadInput
 from indexer.contract.result import Freshness, Result
@@ -275,7 +275,7 @@ def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
     def first(name: str, items: Sequence[T]) -> Section[T]:
         return summary_section(ctx, input, name, items, binding)
 
-    data = Novelty(*sides, base_freshness=freshness_of(base), files=first("files", files),
+    data = Novelty(*sides, base_freshness=freshness_of(base, answer_advice(base.rev, ctx)), files=first("files", files),
                    symbols=first("symbols", symbols), public_api=first("public_api", api),
                    dependencies=first("dependencies", dependencies), identifiers=first("identifiers", identifiers),
                    files_unassessed=len(unassessed))

@@ -27,6 +27,20 @@ def tree_path(path: str) -> str:
     return path.strip("/")
 
 
+def snapshot_path(snap: Snapshot, path: str) -> str:
+    """`tree_path`, and an absolute path inside the snapshot's checkout, as an agent's own file
+    tools name it (`/src/repo/app/main.py`), taken relative to its top folder (`app/main.py`).
+    The folders above the file are resolved as the checkout's own top folder is (a `/tmp` that
+    is a link); the file's own name is kept, a link in the tree being a file of its own."""
+    top = snap.repo.workdir
+    if top and os.path.isabs(path):
+        folder, name = os.path.split(os.path.normpath(path))
+        rel = os.path.relpath(os.path.join(os.path.realpath(folder), name), os.path.realpath(top))
+        if rel != ".." and not rel.startswith("../"):
+            return tree_path(rel)
+    return tree_path(path)
+
+
 def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshness]:
     """The snapshot `rev` of `repo` is pinned to and its freshness; `WORKTREE` names the
     checkout's working tree (see `context_tools/query/worktree.py`)."""
@@ -55,11 +69,20 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
             raise NotIndexed(f"{exc.message.split(';')[0]}; this tool only reads and never indexes: index it "
                              f"first with the `repo_index` tool (repo {repo!r}, rev {rev!r}), then ask again") from None
         memo[key] = snap
-    return snap, freshness_of(snap)
+    return snap, freshness_of(snap, answer_advice(snap.rev, ctx))
 
 
-def answer_advice(rev: str) -> Advice:
-    """What an answer's reason tells its reader to do when `rev` is not `current`."""
+def answer_advice(rev: str, ctx: CallContext | None = None) -> Advice:
+    """What an answer's reason tells its reader to do when `rev` is not `current`. An agent
+    (`ctx` of an agent face) has tools, not the CLI's commands and flags: it refreshes a moved
+    rev with `repo_index`, and reads the working tree only where its server was started with
+    `--worktree` (its read tools otherwise refuse `worktree`, `forbidden`)."""
+    if ctx is not None and ctx.roots is not None:
+        return Advice(moved=f"call the `repo_index` tool with rev {rev!r} to refresh",
+                      dirty=("pass `worktree: true` to answer from the working tree" if ctx.worktree else
+                             "this server answers from commits; one started with `rennet mcp --worktree` "
+                             "answers from the working tree"),
+                      partial="fetch them and index again for a complete snapshot")
     return Advice(moved=f"run `rennet index --rev {rev}` to refresh",
                   dirty="pass --worktree to answer from the working tree",
                   partial="fetch them and index again for a complete snapshot")

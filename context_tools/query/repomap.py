@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from msgspec import Struct
 
 from context_tools.query.module_exports import DATA_KINDS, exported, listed_in_all
-from context_tools.query.pinned import open_pinned, tree_path
+from context_tools.query.pinned import open_pinned, snapshot_path
 from context_tools.query.workspace_scope import (
     MemberFreshnessPage,
     MemberPath,
@@ -37,6 +37,7 @@ from indexer.model import NOT_TEXT
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
     from context_tools.faces.packs.context import MapInput
+    from context_tools.query.symbols.walks import Walks
     from indexer.model import Edge, Symbol
     from indexer.store.snapshot import Snapshot
 
@@ -80,15 +81,30 @@ def _focus_files(snap: Snapshot, focus: list[str]) -> tuple[list[str], list[str]
     # names (dotted, or Rust's `::`) its own
     walks = {crates: Walks(snap, crates) for crates in (False, True)}
     for item in focus:
-        item_path = tree_path(item)
+        item_path = snapshot_path(snap, item)
         hits = {p for p in paths if p == item_path or p.startswith(item_path + "/")}
         if not hits:
             hits = {path for path, _, _ in find_exact(snap, item, walks=walks["::" in item])}
+        if not hits:  # `Flask.route`, which Flask inherits: the file defining it, as context.symbol finds it
+            hits = _inherited_files(snap, item, walks["::" in item])
         if hits:
             found |= hits
         else:
             unmatched.append(item)
     return sorted(found), unmatched
+
+
+def _inherited_files(snap: Snapshot, item: str, walks: Walks) -> set[str]:
+    """The files defining the member a qualified name's class inherits (`App.handle` -> the base's file)."""
+    from context_tools.query.symbols.hierarchy import Hierarchy, any_member_named, inherited
+    from context_tools.query.symbols.lookup import find_exact
+    from context_tools.query.symbols.names import name_parts
+
+    parts = name_parts(item)
+    if len(parts) < 2 or not any_member_named(snap, parts[-1]):
+        return set()
+    classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), walks=walks)]
+    return {path for path, _, _, _ in inherited(Hierarchy(snap), classes, parts[-1])}
 
 
 def personalized_rank(snap: Snapshot, seeds: list[str]) -> dict[str, float]:

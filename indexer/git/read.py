@@ -249,6 +249,21 @@ def repo_display_path(repo: pygit2.Repository) -> str:
     return os.path.realpath(repo.workdir or repo.path).rstrip("/")
 
 
+def _branches_instead(repo: pygit2.Repository, rev: str) -> str:
+    """For a rev written as a plain name that names nothing (`main` in a repository whose branch
+    is `master`): the local branches it may have meant, the first five in name order."""
+    if any(c in rev for c in "~^@:{"):
+        return ""
+    try:
+        names = sorted(repo.branches.local)
+    except pygit2.GitError:
+        return ""
+    if not names:
+        return ""
+    shown = [n if len(n) <= 100 else n[:100] + "…" for n in names[:5]]  # a ref name may run to kilobytes
+    return f"; the repository's branches: {', '.join(shown)}" + (", ..." if len(names) > 5 else "")
+
+
 def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     """The hex OID of the commit `rev` names (branch, tag, full or short sha, `HEAD~3`, ...)."""
     if repo.head_is_unborn or repo.is_empty:
@@ -278,7 +293,7 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
             raise MissingObjects(f"{rev} reaches past the shallow boundary of this clone; fetch more history") from None
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if detail.strip("'\"") == rev:  # pygit2's KeyError says only the rev again
-            raise UnknownRev(f"unknown revision {rev!r}") from None
+            raise UnknownRev(f"unknown revision {rev!r}{_branches_instead(repo, rev)}") from None
         raise UnknownRev(f"unknown revision {rev!r} ({detail})") from None
     try:
         return str(obj.peel(pygit2.Commit).id)

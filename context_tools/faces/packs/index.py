@@ -88,7 +88,7 @@ def index_handler(input: IndexInput, ctx) -> Result:
     from indexer.store.snapshot import load  # after the index, whose imports it shares (api.index)
 
     snap = load(ctx.store, input.repo, input.rev)
-    return Result(data=report, freshness=freshness_of(snap))
+    return Result(data=report, freshness=freshness_of(snap, answer_advice(snap.rev, ctx)))
 
 
 def snapshots_handler(input: SnapshotsInput, ctx) -> Result:

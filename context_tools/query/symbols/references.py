@@ -3,11 +3,12 @@ workspace's members, each tagged with how it was tied to the definitions (`sites
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from context_tools.query.pinned import open_pinned
+from context_tools.query.pinned import open_pinned, snapshot_path
 from context_tools.query.symbols.answers import (
     RESOLUTIONS,
     ReferencesAnswer,
@@ -43,6 +44,8 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     if name is not None:
         return _references_across(input, ctx, name)
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    if input.path and os.path.isabs(input.path):  # a path in the checkout as the agent's own tools name it
+        input = msgspec.structs.replace(input, path=snapshot_path(snap, input.path))
     defs = find_exact(snap, input.name, input.kind, input.path)
     via = _through_hierarchy(snap, input, defs)
     if not defs and _narrowed(input):
@@ -93,10 +96,17 @@ def _through_hierarchy(snap: Snapshot, input: ReferencesInput, defs: list[Hit]) 
     h = Hierarchy(snap)
     chains: list[list[tuple[str, str]]] = [[] for _ in defs]
     if not defs:
+        at: dict[tuple[str, int, int], int] = {}
         for path, sym, _, chain in inherited(h, classes, parts[-1]):
             if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):
+                through = [(c.path, c.qualified.rsplit(".", 1)[-1]) for c in chain[:-1]]
+                key = (path, sym.line, sym.start_byte)
+                if key in at:  # two classes of the name inherit one member: one definition, both ways in
+                    chains[at[key]].extend(through)
+                    continue
+                at[key] = len(defs)
                 defs.append((path, sym, "inherited"))
-                chains.append([(c.path, c.qualified.rsplit(".", 1)[-1]) for c in chain[:-1]])
+                chains.append(through)
     return [sorted(set(chain) | set(reached_through(h, [(p, s)]))) for chain, (p, s, _) in zip(chains, defs)]
 
 

@@ -3,9 +3,12 @@ a workspace's members; near names, marked fuzzy, when nothing matches exactly.""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
-from context_tools.query.pinned import open_pinned
+import msgspec
+
+from context_tools.query.pinned import open_pinned, snapshot_path
 from context_tools.query.symbols.answers import SymbolAnswer, WorkspaceSymbolAnswer
 from context_tools.query.symbols.hierarchy import (
     Cls,
@@ -34,27 +37,39 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
     if name is not None:
         return _symbol_across(input, ctx, name)
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
+    if input.path and os.path.isabs(input.path):  # a path in the checkout as the agent's own tools name it
+        input = msgspec.structs.replace(input, path=snapshot_path(snap, input.path))
     if input.hierarchy:
         return _hierarchy(input, ctx, snap, fresh)
     hits = find_exact(snap, input.name, input.kind, input.path)
     h = Hierarchy(snap)
     more: dict[tuple[str, int, int], dict[str, object]] = {}
+    missed: set[str] = set()  # the kinds of the inherited members a kind filter left out
     parts = name_parts(input.name)
     if not hits and len(parts) > 1 and any_member_named(snap, parts[-1]):
         # `App.handle` where App inherits handle; the class found as a definition is, so
         # through a re-export under another name too (`pkg.Alias.run`)
         classes = [(p, s) for p, s, _ in find_exact(snap, ".".join(parts[:-1]), None, None)]
         for path, sym, source, chain in inherited(h, classes, parts[-1]):
-            if (not input.kind or sym.kind == input.kind) and path_ok(path, input.path):
+            key = (path, sym.line, sym.start_byte)
+            if not path_ok(path, input.path):
+                continue
+            if input.kind and sym.kind != input.kind:
+                missed.add(sym.kind)
+            elif key not in more:
+                # two classes of the name (flask's Flask and a test's `class Flask(flask.Flask)`)
+                # inherit one member: one definition, shown with the first class's chain
                 hits.append((path, sym, "inherited"))
-                more[(path, sym.line, sym.start_byte)] = {"inherited_from": source, "chain": chain}
+                more[key] = {"inherited_from": source, "chain": chain}
+    kinds = (other_kinds(snap, input) or _defined_as(input, missed)) if not hits else ""
+    if kinds:  # the name is defined, as another kind: near names would say it is not
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}{kinds}")
     fuzzy = False
     if not hits and input.fuzzy:
         hits = find_fuzzy(ctx, snap, input.name, input.kind, input.path)
         fuzzy = bool(hits)
     if not hits:
-        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}"
-                       f"{other_kinds(snap, input)}")
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     modules = modules_of(snap)
     shown = []
@@ -87,6 +102,10 @@ def _filters(input: SymbolInput) -> str:
     return "".join(f" {k}={v!r}" for k, v in (("kind", input.kind), ("path", input.path)) if v)
 
 
+def _defined_as(input: SymbolInput, kinds: set[str]) -> str:
+    return f"; {input.name!r} is defined as: {', '.join(sorted(kinds))}" if kinds else ""
+
+
 def _fuzzy_note(input: SymbolInput, fuzzy: bool) -> str:
     return f"nothing is defined exactly as {input.name!r}; these are near names (match: fuzzy)" if fuzzy else ""
 
@@ -95,6 +114,11 @@ def _symbol_across(input: SymbolInput, ctx: CallContext, name: str) -> Result:
     scope = open_workspace(ctx, name)
     hits = [(i, m, h) for i, m in enumerate(scope.readable)
             for h in find_exact(m.snap, input.name, input.kind, input.path)]
+    if not hits and input.kind:  # defined as another kind: near names would say it is not
+        kinds = {s.kind for m in scope.readable for _, s, _ in find_exact(m.snap, input.name, None, input.path)}
+        if kinds:
+            raise NotFound(f"no definition of {input.name!r}{_filters(input)} in workspace {name!r}"
+                           f"{_defined_as(input, kinds)}")
     fuzzy = False
     if not hits and input.fuzzy:  # near names only when no member defines the name exactly
         hits = [(i, m, h) for i, m in enumerate(scope.readable)

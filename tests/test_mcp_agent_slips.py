@@ -1,0 +1,146 @@
+"""What an agent meets over MCP when it asks as agents do: a kind it guessed wrong, a member a
+class inherits and a test's class of the same name inherits too, an absolute path from its own
+file tools, and the advice of a reason it can only follow with its tools. Each through the MCP
+SDK's client, against the shared scratch server (`tests/conftest.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygit2
+
+from corpora.gitbuild import RepoBuilder
+from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
+
+# flask's shape: `App` inherits `go` from `Base`, and a test subclasses it under the same name
+FILES = {
+    "pkg/base.py": "class Base:\n    def go(self):\n        return 1\n",
+    "pkg/app.py": "from pkg.base import Base\n\n\nclass App(Base):\n    pass\n",
+    "pkg/urls.py": "def base_url():\n    return '/'\n",  # a function near the name `Base`
+    "tests/test_app.py": ("import pkg.app\n\n\ndef test_custom():\n    class App(pkg.app.App):\n        pass\n\n"
+                          "    App().go()\n"),
+}
+
+
+def _checkout(path: Path) -> Path:
+    builder = RepoBuilder(path)
+    builder.commit(FILES)
+    builder.repo.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)  # a checkout, its index written
+    return builder.path
+
+
+def _calls(scratch_server, repo: Path, calls: list[tuple[str, dict]]) -> list[dict]:
+    async def work(client):
+        indexed = await client.call_tool("repo_index", {"repo": str(repo)})
+        assert not indexed.is_error, indexed
+        return [text_of(await client.call_tool(name, {"repo": str(repo), **args})) for name, args in calls]
+
+    return scratch_server.run(work)
+
+
+def test_a_kind_the_name_is_not_defined_as_is_said_so_not_answered_with_near_names(scratch_server):
+    """Was: `Base` with `kind: function` answered near names (fuzzy is on by default over MCP),
+    saying "nothing is defined exactly as 'Base'"; the kind-miss message that names what the name
+    is defined as was reached only with `fuzzy: false`. Now `not_found` names the kinds, for an
+    inherited member too."""
+    repo = _checkout(scratch_server.place("kind-miss") / "repo")
+    base, member, near = _calls(scratch_server, repo, [
+        ("context_symbol", {"name": "Base", "kind": "function"}),
+        ("context_symbol", {"name": "App.go", "kind": "function"}),
+        ("context_symbol", {"name": "Bse", "kind": "class"}),  # a name not defined: near names still
+    ])
+    assert base.get("error", {}).get("code") == "not_found", base
+    assert base["error"]["message"].endswith("'Base' is defined as: class"), base
+    assert member["error"]["code"] == "not_found", member
+    assert member["error"]["message"].endswith("'App.go' is defined as: method"), member
+    assert near["ok"] and near["data"]["fuzzy"], near
+    assert [d["qualified"] for d in near["data"]["definitions"]] == ["Base"]
+
+
+def test_a_member_two_classes_of_one_name_inherit_is_one_definition(scratch_server):
+    """Was: `App.go` listed Base.go twice (once through pkg/app.py's App, once through the test's
+    `class App(pkg.app.App)`), both with the test class's chain, and references split its sites
+    between the two copies. Now it is one definition, with the chain of the first class (by rank),
+    and one definition holding every site."""
+    repo = _checkout(scratch_server.place("inherited-twice") / "repo")
+    symbol, references, mapped = _calls(scratch_server, repo, [
+        ("context_symbol", {"name": "App.go"}),
+        ("context_references", {"name": "App.go", "include_definitions": True}),
+        ("context_map", {"focus": ["App.go"], "budget": 1024}),
+    ])
+    defs = symbol["data"]["definitions"]
+    assert [(d["path"], d["line"], d["match"]) for d in defs] == [("pkg/base.py", 2, "inherited")], defs
+    assert [c["path"] for c in defs[0]["chain"]] == ["pkg/app.py", "pkg/base.py"], defs
+    assert symbol["page"]["total"] == 1
+    assert references["data"]["definitions_total"] == 1, references["data"]["definitions"]
+    sites = references["data"]["sites"]
+    assert ("tests/test_app.py", 8) in {(s["path"], s["line"]) for s in sites}, sites
+    assert {s.get("definition") for s in sites} == {0}, sites
+    # the map's focus finds the member as context.symbol does (was: `unmatched_focus`)
+    assert mapped["data"]["focus_files"] == ["pkg/base.py"], mapped["data"]
+    assert mapped["data"]["unmatched_focus"] == []
+
+
+def test_an_absolute_path_inside_the_checkout_is_read_as_the_tree_names_it(scratch_server):
+    """An agent's own file tools name files by absolute path. Was: `context_file` answered
+    `not_found` for "<repo without its leading slash>/pkg/app.py", a map's focus left it unmatched
+    and a `path` filter of symbol or references matched nothing. Now each reads it relative to the checkout's top folder;
+    an absolute path outside it is `not_found`, saying paths are relative to the repository."""
+    repo = _checkout(scratch_server.place("absolute") / "repo")
+    outside = repo.parent / "elsewhere" / "pkg" / "app.py"
+    file, mapped, symbol, references, missing = _calls(scratch_server, repo, [
+        ("context_file", {"path": str(repo / "pkg" / "app.py"), "limit": 1, "outline": False}),
+        ("context_map", {"focus": [str(repo / "pkg" / "base.py")], "budget": 1024}),
+        ("context_symbol", {"name": "App", "path": str(repo / "pkg")}),
+        ("context_references", {"name": "Base", "path": str(repo / "pkg" / "base.py")}),
+        ("context_file", {"path": str(outside)}),
+    ])
+    assert file["ok"] and file["data"]["meta"]["path"] == "pkg/app.py", file
+    assert mapped["data"]["focus_files"] == ["pkg/base.py"], mapped["data"]
+    assert [d["path"] for d in symbol["data"]["definitions"]] == ["pkg/app.py"], symbol
+    assert [d["path"] for d in references["data"]["definitions"]] == ["pkg/base.py"], references
+    assert missing["error"]["code"] == "not_found", missing
+    assert "a path is relative to the top folder of the repository" in missing["error"]["message"], missing
+
+
+def test_a_reason_advises_what_an_agent_can_do_with_its_tools(scratch_server):
+    """Was: over MCP a stale answer said "run `rennet index --rev HEAD` to refresh" and a dirty
+    one "pass --worktree", a CLI command and a flag the agent's tools do not take (its read tools
+    refuse `worktree` on a server started without `--worktree`). Now they name the `repo_index`
+    tool, and that the server answers from commits."""
+    repo = _checkout(scratch_server.place("advice") / "repo")
+    (repo / "pkg" / "app.py").write_text("class App:\n    pass\n")  # the checkout differs from HEAD
+    (dirty,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    assert dirty["freshness"]["status"] == "dirty", dirty["freshness"]
+    assert "--worktree to answer" not in dirty["freshness"]["reason"]
+    assert dirty["freshness"]["reason"].endswith("this server answers from commits; one started with "
+                                                 "`rennet mcp --worktree` answers from the working tree")
+    builder = pygit2.Repository(str(repo))
+    sig = pygit2.Signature("t", "t@example.com")
+    builder.create_commit("HEAD", sig, sig, "moved", builder.head.peel(pygit2.Commit).tree.id,
+                          [builder.head.target])
+
+    async def read(client):
+        return text_of(await client.call_tool("context_symbol", {"repo": str(repo), "name": "App"}))
+
+    stale = scratch_server.run(read)
+    assert stale["freshness"]["status"] == "stale", stale["freshness"]
+    assert stale["freshness"]["reason"].endswith("(call the `repo_index` tool with rev 'HEAD' to refresh)"), stale
+
+
+def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
+    """Was: `rev: "master"` where the branch is `main` answered only "unknown revision 'master'",
+    and `path: "pkg/app.py:4"` (a line as compilers and grep name it) only that no such file is
+    in the snapshot. Now the first names the repository's branches (a walk past the first
+    commit, `HEAD~5`, none), the second the file and the `start_line` to pass."""
+    repo = _checkout(scratch_server.place("slips") / "repo")
+    branch, walk, line = _calls(scratch_server, repo, [
+        ("context_symbol", {"name": "App", "rev": "master"}),
+        ("context_symbol", {"name": "App", "rev": "HEAD~5"}),
+        ("context_file", {"path": "pkg/app.py:4"}),
+    ])
+    assert branch["error"] == {"code": "unknown_rev",
+                               "message": "unknown revision 'master'; the repository's branches: main"}, branch
+    assert walk["error"] == {"code": "unknown_rev", "message": "unknown revision 'HEAD~5'"}, walk
+    assert line["error"]["code"] == "not_found", line
+    assert line["error"]["message"].endswith("; pkg/app.py is a file: pass `start_line: 4` for that line"), line
