@@ -60,7 +60,7 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
     ceiling_workspace(big)
     agent = Executor("mcp", store=big.store, ceiling=ceiling)
     full = Executor("python", store=big.store)  # no ceiling: the complete result to compare with
-    spilled = over = paged_on = 0
+    spilled = over = paged_on = fitted = 0
     for row in registry().agent_tools():
         for args in large_inputs(big)[row.id]:
             reply = agent.run(row.id, args)
@@ -72,6 +72,9 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
                 spilled += bool(reply.spill_path)
                 continue
             complete = full.run(row.id, args).envelope
+            if row.id == "context.file" or reply.envelope["page"] != complete["page"]:
+                fitted += reply.envelope["page"] != complete["page"]
+                complete = shorter_page(full, row.id, args, reply.envelope)
             if reply.spill_path:
                 spilled += 1
                 assert {"head", "note", "path", "bytes"} <= set(reply.wire) <= {"head", "note", "path", "bytes",
@@ -93,9 +96,30 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
             else:
                 assert reply.wire == complete
     # the large fixture must actually exercise the spill path (at 1 kB every context answer spills)
-    assert spilled == over and spilled >= (9 if ceiling == 1024 else 5)
+    # and the shortened pages (file lines, reference sites)
+    assert spilled == over and spilled >= (9 if ceiling == 1024 else 3)
+    if ceiling == DEFAULT_CEILING:  # at 1 kB one item and the freshness alone pass it
+        assert fitted >= 5
     if ceiling == DEFAULT_CEILING:  # pages spilled with their cursors, which the envelope names
-        assert paged_on >= 3
+        assert paged_on >= 2
+
+
+def shorter_page(full: Executor, command: str, args: dict, envelope: dict) -> dict:
+    """What the face without a ceiling answers for `args` with the `limit` the reply's page
+    returned (a page over the ceiling is read again with fewer items); a file's outline as the
+    reply kept it (under a ceiling it keeps what fits in half of it), which must be the complete
+    outline's first items with the cursor to the rest."""
+    expected = full.run(command, {**args, "limit": envelope["page"]["returned"]}).envelope
+    if command == "context.file" and "items" in expected["data"]["outline"]:
+        outline, kept = expected["data"]["outline"], envelope["data"]["outline"]
+        assert 1 <= kept["returned"] <= outline["returned"] and kept["items"] == outline["items"][:kept["returned"]]
+        if kept["returned"] < outline["returned"]:
+            rest = full.run(command, {**args, "section": "outline", "cursor": kept["cursor"]}).envelope
+            assert rest["data"]["items"][0] == outline["items"][kept["returned"]]
+        else:
+            assert kept == outline
+        expected["data"]["outline"] = kept
+    return expected
 
 
 def test_ceiling_is_configurable_by_environment(monkeypatch):
@@ -173,10 +197,39 @@ def test_the_cursors_of_a_spilled_reply_are_found_wherever_an_object_holds_them(
 
 
 def test_a_reply_of_exactly_the_ceiling_is_inline_and_one_byte_more_is_spilled(big: Big):
-    args = {"repo": big.repo, "rev": big.head, "name": "handler_1"}
-    size = len(msgspec.json.encode(Executor("python", store=big.store).run("context.symbol", args).envelope))
+    args = {"repo": big.repo, "rev": big.head}  # the overview: sections, and no page to shorten
+    size = len(msgspec.json.encode(Executor("python", store=big.store).run("context.overview", args).envelope))
     assert size > 512
-    exact = Executor("mcp", store=big.store, ceiling=size).run("context.symbol", args)
+    exact = Executor("mcp", store=big.store, ceiling=size).run("context.overview", args)
     assert exact.wire == exact.envelope and not exact.spill_path
-    over = Executor("mcp", store=big.store, ceiling=size - 1).run("context.symbol", args)
+    over = Executor("mcp", store=big.store, ceiling=size - 1).run("context.overview", args)
     assert over.spill_path and len(msgspec.json.encode(over.wire)) <= size - 1
+
+
+def test_a_page_one_byte_over_the_ceiling_is_read_again_shorter_and_pages_on(big: Big):
+    """dispatch.py: a read's page over the ceiling is asked again with a smaller `limit`: the
+    reply is inline, its page the one that `limit` gives, and its cursor pages on to the end."""
+    args = {"repo": big.repo, "rev": big.head, "name": "handler_1"}
+    full = Executor("python", store=big.store)
+    whole = full.run("context.symbol", args).envelope
+    size = len(msgspec.json.encode(whole))
+    assert whole["page"]["returned"] > 2 and size > 512
+    agent = Executor("mcp", store=big.store, ceiling=size - 1)
+    over = agent.run("context.symbol", args)
+    shown = over.envelope["page"]["returned"]
+    assert not over.spill_path and over.wire == over.envelope and len(msgspec.json.encode(over.wire)) <= size - 1
+    assert shown == whole["page"]["returned"] - 1  # the one item that passed it left for the next page
+    assert over.envelope == full.run("context.symbol", {**args, "limit": shown}).envelope
+    assert all_definitions(agent, args) == all_definitions(full, args)
+
+
+def all_definitions(executor: Executor, args: dict) -> list:
+    """Every definition the pages of `args` hold, followed from the first page to the last, none spilled."""
+    found, cursor = [], None
+    while True:
+        reply = executor.run("context.symbol", {**args, "cursor": cursor} if cursor else args)
+        assert reply.ok and not reply.spill_path
+        found += reply.envelope["data"]["definitions"]
+        cursor = reply.envelope["page"]["cursor"]
+        if not cursor:
+            return found

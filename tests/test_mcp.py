@@ -363,11 +363,38 @@ def test_ceiling_applies_to_mcp_replies_and_spills(world: World, tmp_path):
     text = result.content[0].text
     assert len(text.encode()) <= 600
     envelope = json.loads(text)
-    assert set(envelope) == {"head", "note", "path", "bytes"} and result.structured_content == envelope
+    # one line and the outline's first item pass 600 bytes: the page spills, with the outline's cursor
+    assert set(envelope) == {"head", "note", "path", "bytes", "cursors"} and result.structured_content == envelope
+    assert set(envelope["cursors"]) == {"data.outline"}
     jsonschema.validate(envelope, tools["context_file"].output_schema)
     full = json.loads(open(envelope["path"], "rb").read())
     assert full["ok"] is True and len(full["data"]["content"]["lines"]) == 13
     assert envelope["bytes"] == len(open(envelope["path"], "rb").read())
+
+
+def test_a_file_over_the_ceiling_is_paged_in_replies_that_fit_not_spilled(world: World):
+    """Through the SDK's client: a file whose page of lines passes the ceiling is answered with
+    fewer lines, inline, and its cursor pages on; the pages hold the lines a face without a
+    ceiling gives, in order. A later page carries no outline: it was on the first."""
+    from context_tools.faces.dispatch import Executor
+
+    args = {"repo": world.repo, "path": "src/webapp/app.py"}
+    whole = Executor("python", store=world.store).run("context.file", args).envelope
+    lines = whole["data"]["content"]["lines"]
+    ceiling = len(json.dumps(whole, separators=(",", ":")).encode()) - 1
+    assert len(lines) > 3 and ceiling >= 512
+
+    async def work(client):
+        pages = [text_of(await client.call_tool("context_file", args))]
+        while pages[-1]["page"]["cursor"]:
+            pages.append(text_of(await client.call_tool("context_file", {**args, "cursor": pages[-1]["page"]["cursor"]})))
+        return pages
+
+    pages = run_stdio(world.store, work, "--ceiling", str(ceiling))
+    assert len(pages) >= 2 and all(page["ok"] for page in pages)  # inline replies, none a spill envelope
+    assert [line for page in pages for line in page["data"]["content"]["lines"]] == lines
+    assert pages[0]["data"]["outline"] == whole["data"]["outline"]
+    assert all(page["data"]["outline"]["unknown"] == "not_recorded" for page in pages[1:])
 
 
 def test_a_spill_on_a_full_disk_is_a_typed_error(world: World, tmp_path, monkeypatch):

@@ -3,10 +3,11 @@ handler, serialize the result contract, apply the ceiling, write the receipt."""
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Callable, Iterable, Literal, Mapping
 
 import msgspec
 
@@ -166,6 +167,8 @@ class Executor:
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")
             envelope = ok_envelope(command_id, result)
+            if self.ceiling is not None and row.authority == "read":
+                result, envelope = _page_within(self.ceiling, command_id, handler, value, ctx, result, envelope)
             reply = Reply(command_id, envelope, envelope, result=result)
         except RennetError as exc:
             let_go(exc)  # what the call built, its failure's frames hold no more: room to type it
@@ -248,6 +251,58 @@ class Executor:
             if typed is not None and reply.error is not None and typed.code == reply.error.code:
                 return  # the command met the same fault (the store's map, no room under the limit)
             print(f"rennet: receipt not recorded: {sanitize_line(str(typed or exc))}", file=sys.stderr)
+
+
+# A paged reply over the ceiling is asked again for fewer items at most this many times
+# before its whole page spills.
+PAGE_TRIES = 6
+
+
+def _page_within(ceiling: int, command_id: str, handler: Callable[[Any, CallContext], Result], value: msgspec.Struct, ctx: CallContext,
+                 result: Result, envelope: dict[str, Any]) -> tuple[Result, dict[str, Any]]:
+    """A read's reply whose page passes the ceiling, read again with a smaller `limit` until it
+    fits: a page an agent reads in its reply, with the cursor to the next, serves it better
+    than a file it must open. `limit` is no part of the query a cursor is bound to, so the
+    shorter page's cursor pages on as any. Where even one item passes the ceiling (or the read
+    fails the second time), the whole first page spills as before."""
+    page = result.page
+    if page is None or page.returned <= 1 or "limit" not in value.__struct_fields__:
+        return result, envelope
+    size = len(encode_json(envelope))
+    if size <= ceiling:
+        return result, envelope
+    seen = [(page.returned, size)]
+    for _ in range(PAGE_TRIES):
+        count = _fewer(seen, ceiling)
+        shorter = msgspec.structs.replace(value, limit=count)
+        try:
+            again = handler(shorter, msgspec.structs.replace(ctx, input=shorter))
+        except RennetError:
+            break
+        if not isinstance(again, Result) or again.page is None:
+            break
+        wire = ok_envelope(command_id, again)
+        size = len(encode_json(wire))
+        if size <= ceiling:
+            return again, wire
+        if again.page.returned <= 1:
+            break
+        seen.append((again.page.returned, size))
+    return result, envelope
+
+
+def _fewer(seen: list[tuple[int, int]], ceiling: int) -> int:
+    """How many items to ask for next, from the (items, bytes) replies seen so far, each over
+    the ceiling: at first in proportion, then along the line the last two draw, which counts
+    the bytes every reply carries whatever its items."""
+    count, size = seen[-1]
+    guess = count * ceiling // size
+    if len(seen) > 1:
+        before, before_size = seen[-2]
+        if before != count and before_size > size:
+            per_item = (before_size - size) / (before - count)
+            guess = count - math.ceil((size - ceiling) / per_item)
+    return max(1, min(guess, count - 1))
 
 
 def error_within(envelope: dict[str, Any], ceiling: int) -> dict[str, Any]:

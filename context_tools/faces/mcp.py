@@ -501,8 +501,8 @@ _INSTRUCTIONS = (
     "Rennet Context answers questions about a Git repository at a pinned commit. `repo` is a path on the "
     "server's machine, under one of the server's roots. Every reply carries freshness (is the pinned snapshot "
     "still what the rev points at) and, for collections, a page with total/returned/truncated and a cursor: "
-    "pass the cursor back to get the next page. A reply over the size ceiling is written to a file; the reply "
-    "then names the file's path. Read tools never index: on `not_indexed`, call `repo_index` first. Give "
+    "pass the cursor back to get the next page. A page is shortened to fit the size ceiling; a reply that "
+    "still passes it is written to a file, and the reply then names the file's path. Read tools never index: on `not_indexed`, call `repo_index` first. Give "
     "`workspace` instead of `repo`/`rev` to ask across every member of a workspace. " + UNTRUSTED_TEXT
 )
 

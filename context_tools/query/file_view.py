@@ -7,6 +7,8 @@ Content is bounded whatever the file: a page holds at most the `lines` cap of li
 early once its lines reach PAGE_BYTES serialized (the cursor goes on from there); a line
 longer than LINE_CHARS characters is cut to them and its number listed in
 `truncated_lines`. A file skipped as too large is paged the same way, never sent whole.
+Under a reply ceiling (an agent's face) the embedded outline keeps what fits in half of it,
+and the executor shortens the page of lines until the reply fits (`faces/dispatch.py`).
 
 With `workspace`, the file of one member (`member`, or the only member holding the path),
 read from its pinned snapshot; the freshness is that member's, tagged with it."""
@@ -107,9 +109,14 @@ def _section_query(input: FileInput, name: str) -> FileInput:
 
 
 def _embedded(ctx: CallContext, input: FileInput, name: str, items: Sequence[T], binding: str) -> Section[T]:
-    """The first page of a collection, its cursor valid for the same call with `section=name`."""
+    """The first page of a collection, its cursor valid for the same call with `section=name`.
+    Under a reply ceiling the outline keeps the items that fit in half of it (at least one), so
+    that the file's lines have room beside it and the reply is read, not spilled."""
     query = _section_query(input, name)
-    chunk, page = ctx.first_page_of(items, size=ctx.cap(CAP_OF[name]), query=query, binding=binding)
+    size = ctx.cap(CAP_OF[name])
+    if ctx.ceiling is not None and name == "outline":
+        size = _fitting(items[:size], ctx.ceiling // 2)
+    chunk, page = ctx.first_page_of(items, size=size, query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)
 
@@ -196,7 +203,11 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
         importers=_embedded(ctx, input, "importers", neighbours["importers"], snap.fingerprint),
         symbols_capped=_symbols_capped(snap, f))
     outline: Section[OutlineItem] | Unknown = Unknown("not_recorded", "outline not requested")
-    if input.outline:
+    if input.outline and input.cursor:
+        # a page after the first carries no outline: it was on the first, and paging a file's
+        # lines should not send it again with every page
+        outline = Unknown("not_recorded", "the outline is on the first page; page it with `section: outline`")
+    elif input.outline:
         found = _outline(snap, f)
         outline = found if isinstance(found, Unknown) else _embedded(ctx, input, "outline", found, snap.fingerprint)
     content: Content | Unknown = Unknown("not_recorded", "content not requested")
@@ -220,6 +231,16 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
             content = Content(first_line=first, last_line=first + len(items) - 1,
                               lines=[line[:LINE_CHARS] for line in items], truncated_lines=cut)
     return Result(FileView(meta, outline, content), freshness=fresh, page=page)
+
+
+def _fitting(items: Sequence[object], room: int) -> int:
+    """How many of `items`, from the first, take at most `room` bytes serialized (at least one)."""
+    used = 0
+    for i, item in enumerate(items):
+        used += len(encode_json(item)) + 1
+        if used > room:
+            return max(i, 1)
+    return len(items)
 
 
 def _outline(snap: Snapshot, f: FileEntry) -> list[OutlineItem] | Unknown:
