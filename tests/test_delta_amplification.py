@@ -601,6 +601,31 @@ def test_a_file_the_budget_left_undiffed_is_not_read_for_its_own_tests(tmp_path,
     assert "rust:#[cfg(test)] in the file" in [c.rule for c in files["src/mod.rs"].counterparts.items]
 
 
+def test_a_blob_diffed_at_one_path_and_not_at_another_is_read_for_its_tests_where_diffed(tmp_path, monkeypatch):
+    """Whether a Rust file holds its tests is kept by blob: one blob at a path the budget left
+    undiffed (`a.rs`, its base side large) and at a path diffed (`b.rs`, added) is read at the
+    second, and the second lists itself as its own test (was: the first path's unread answer,
+    none, was kept for the blob, and the diffed file lost its own tests); the first, not diffed,
+    is read by no reader, in either order."""
+    import delta.inventory as inv
+    import delta.packet as packet
+
+    rust = "#[cfg(test)]\nmod tests {}\nfn f() {}\n"
+    big = "// filler line\n" * 3000
+    monkeypatch.setattr(inv, "DIFF_BYTES", len(big) + len(rust) - 1)
+    own = "rust:#[cfg(test)] in the file"
+    for undiffed, diffed in (("a.rs", "b.rs"), ("b.rs", "a.rs")):
+        b = RepoBuilder(tmp_path / undiffed)
+        b.commit({undiffed: big})
+        b.commit({undiffed: rust, diffed: rust})
+        p = packet.build_delta_packet(tmp_path / undiffed, "main~1", "main", elements=False, index=False,
+                                      write=False).packet
+        files = {f.path: f for f in p.files}
+        assert (files[undiffed].hunks_dropped, files[diffed].hunks_dropped) == ("diff_cap", None)
+        assert own in [c.rule for c in files[diffed].counterparts.items], undiffed
+        assert own not in [c.rule for c in files[undiffed].counterparts.items], undiffed
+
+
 def test_the_shipped_diff_work_refuses_the_costliest_shape_and_holds_64_mib_of_code():
     """At the shipped bounds: two 4 MiB sides of lines of two kinds (12 s of CPU to diff) are
     past DIFF_WORK alone, and 64 MiB of code with every line in play (16 files of 4 MiB sides,
