@@ -243,11 +243,12 @@ class CounterpartIndex:
 
     def __init__(self, head_paths: Iterable[str], changed_paths: set[str], deleted_paths: Iterable[str] = (),
                  read_head: Callable[[str], bytes | None] | None = None,
-                 blob_of: Callable[[str], str] | None = None) -> None:
+                 blob_of: Callable[[str], str | None] | None = None) -> None:
         self.head = set(head_paths)
         self.changed = changed_paths
         self._read_head = read_head  # a head file's bytes, for tests a file holds itself
         # a head file's blob, under which what it holds is kept: a blob at many paths is read once
+        # (None for a path whose answer is not kept: one not read)
         self._blob_of = blob_of
         self._holds_tests: dict[str, bool] = {}
         self._by_key: dict[tuple[str, str, str], _Stem] = {}

@@ -311,14 +311,18 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     deleted = [c.old_path for c in changes if c.status == "deleted" and c.old_path]
 
     # the counterparts read a changed file's head side as the noise rules do, only where the
-    # inventory diffed it: a file the budget left undiffed is not read past it either
+    # inventory diffed it: a file the budget left undiffed is not read past it either, nor keeps
+    # or takes what its blob held read at another path (one diffed there may hold its tests)
     not_diffed = {c.path for c in changes if c.not_diffed}
 
     def read_head(path: str) -> bytes | None:
         blob = head_blobs.get(path)
         return read_bounded(git, blob) if blob is not None and path not in not_diffed else None
 
-    pairs = CounterpartIndex(head_blobs, changed_paths, deleted, read_head, head_blobs.__getitem__)
+    def blob_of(path: str) -> str | None:
+        return None if path in not_diffed else head_blobs[path]
+
+    pairs = CounterpartIndex(head_blobs, changed_paths, deleted, read_head, blob_of)
 
     own_store: list[Store] = []
     try:

@@ -396,6 +396,25 @@ def test_blobs_past_the_diff_budget_are_not_diffed_in_path_order(tmp_path, monke
     assert p.totals.files_not_diffed == 3 and p.totals.additions == 5 * 8001
 
 
+def test_a_blob_not_diffed_at_many_paths_counts_no_bytes_at_any(tmp_path, monkeypatch):
+    """One change past BIG_BLOB at two paths: the second takes the first's counts, and neither
+    counts bytes of patch text in the totals, whatever its path spells (scaled down here)."""
+    import delta.inventory as inv
+    from delta.packet import build_delta_packet
+
+    monkeypatch.setattr(inv, "BIG_BLOB", 1_000)
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"ok.py": "x = 1\n"})
+    big = "line\n" * 400
+    head = b.commit({"ok.py": "x = 2\n", "a.txt": big, "sub/longer.txt": big})
+    p = build_delta_packet(tmp_path / "r", base, head, elements=False, index=False, write=False).packet
+    only = build_delta_packet(tmp_path / "r", base, head, paths=["ok.py"], elements=False, index=False,
+                              write=False).packet.totals.diff_bytes
+    assert [(f.path, f.hunks_dropped) for f in p.files] == [("a.txt", "big_blob"), ("ok.py", None),
+                                                           ("sub/longer.txt", "big_blob")]
+    assert p.totals.files_not_diffed == 2 and p.totals.diff_bytes == only > 0
+
+
 def two_kinds(lines: int, seed: int) -> bytes:
     """Lines of two kinds drawn at random: each side holds every line of the other many times
     over, in no long run, the costliest shape for a Myers diff of its bytes."""
@@ -548,6 +567,11 @@ def test_the_previous_patchset_draws_on_the_diff_work_the_current_one_left(tmp_p
     assert isinstance(acc, SuccessorAccount)
     assert [(u.path, u.reason) for u in acc.unread] == [("b.txt", "diff_work")]
     assert acc.counts["dropped"] == 0 and acc.counts["new"] == len(p.files[0].hunks) > 0
+    # the work of the two exactly: both diffed
+    monkeypatch.setattr(inv, "DIFF_WORK", current + previous)
+    p = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main", previous_head="v1",
+                           elements=False, index=False, write=False).packet
+    assert isinstance(p.successor, SuccessorAccount) and not p.successor.unread and p.successor.counts["dropped"] > 0
 
 
 def test_a_previous_file_at_a_path_the_packet_did_not_read_is_compared_with_nothing(tmp_path, monkeypatch):
@@ -599,6 +623,31 @@ def test_a_file_the_budget_left_undiffed_is_not_read_for_its_own_tests(tmp_path,
     assert "rust:#[cfg(test)] in the file" not in [c.rule for c in files["src/lib.rs"].counterparts.items]
     # a file diffed within the budget is read as before
     assert "rust:#[cfg(test)] in the file" in [c.rule for c in files["src/mod.rs"].counterparts.items]
+
+
+def test_a_blob_diffed_at_one_path_and_not_at_another_is_read_for_its_tests_where_diffed(tmp_path, monkeypatch):
+    """Whether a Rust file holds its tests is kept by blob: one blob at a path the budget left
+    undiffed (`a.rs`, its base side large) and at a path diffed (`b.rs`, added) is read at the
+    second, and the second lists itself as its own test (was: the first path's unread answer,
+    none, was kept for the blob, and the diffed file lost its own tests); the first, not diffed,
+    is read by no reader, in either order."""
+    import delta.inventory as inv
+    import delta.packet as packet
+
+    rust = "#[cfg(test)]\nmod tests {}\nfn f() {}\n"
+    big = "// filler line\n" * 3000
+    monkeypatch.setattr(inv, "DIFF_BYTES", len(big) + len(rust) - 1)
+    own = "rust:#[cfg(test)] in the file"
+    for undiffed, diffed in (("a.rs", "b.rs"), ("b.rs", "a.rs")):
+        b = RepoBuilder(tmp_path / undiffed)
+        b.commit({undiffed: big})
+        b.commit({undiffed: rust, diffed: rust})
+        p = packet.build_delta_packet(tmp_path / undiffed, "main~1", "main", elements=False, index=False,
+                                      write=False).packet
+        files = {f.path: f for f in p.files}
+        assert (files[undiffed].hunks_dropped, files[diffed].hunks_dropped) == ("diff_cap", None)
+        assert own in [c.rule for c in files[diffed].counterparts.items], undiffed
+        assert own not in [c.rule for c in files[undiffed].counterparts.items], undiffed
 
 
 def test_the_shipped_diff_work_refuses_the_costliest_shape_and_holds_64_mib_of_code():

@@ -284,6 +284,13 @@ def test_the_element_caps_count_over_the_packet_and_hold_at_their_bounds(tmp_pat
     assert got["a.py"].unknown is None and got["b.py"].unknown is None
     assert got["c.py"].items == [] and got["c.py"].unknown.reason.startswith(
         "a packet lists at most 5 element changes; the 1 of this file would pass them, with the 5 of the files")
+    # both sides' definitions count: a.py's base holds one, so at 7 the file read after b.py passes them
+    monkeypatch.setattr(elements, "DEFINITIONS_CAP", 7)
+    with open_store(tmp_path / "home") as store:
+        p = build_delta_packet(tmp_path / "r", base, head, store=store, write=False).packet
+    got = {fe.path: fe.changes for fe in p.elements.items}
+    assert got["b.py"].unknown is None and got["c.py"].unknown.reason.startswith(
+        "the element differ reads at most 7 definitions")
 
 
 def test_a_file_the_indexer_skipped_on_a_side_is_not_assessed(tmp_path):

@@ -183,19 +183,84 @@ def test_past_the_packets_parse_bounds_a_respaced_symbol_is_modified(tmp_path, m
     # m.py changes one function's words, so the noise classes do not find it whitespace only
     head = CODE.replace("a + b\n", "a  +  b\n").replace('"v 3" + a', '"v 3" - a')
     broken = "def ok(a):\n    return a\n\n\ndef bad(:\n    pass\n"
-    base_files = {"m.py": CODE, "broken.py": broken}
-    head_files = {"m.py": head, "broken.py": broken.replace("return a", "return  a")}
+    # a function moved to another file byte for byte is moved whatever the bounds: its bytes say so
+    trip = 'def trip(x):\n    return "a  b" + x\n'
+    base_files = {"m.py": CODE, "broken.py": broken, "from.py": trip + "\n\ndef stay():\n    return 1\n"}
+    head_files = {"m.py": head, "broken.py": broken.replace("return a", "return  a"),
+                  "from.py": "def stay():\n    return 1\n", "to.py": trip}
     within = _elements(tmp_path / "within", base_files, head_files)
-    assert within == {"m.py": {("modified", "fn_3")}, "broken.py": {("modified", "ok")}}
+    moved = {("moved", "trip", "from.py")}
+    assert within == {"m.py": {("modified", "fn_3")}, "broken.py": {("modified", "ok")}, "from.py": set(),
+                      "to.py": moved}
     every = {("modified", f"fn_{i}") for i in range(8)}
     monkeypatch.setattr(syntax, "SYNTAX_BYTES", 0)
-    assert _elements(tmp_path / "bytes", base_files, head_files)["m.py"] == every
+    got = _elements(tmp_path / "bytes", base_files, head_files)
+    assert got["m.py"] == every and got["to.py"] == moved
     monkeypatch.undo()
     monkeypatch.setattr(syntax, "STRETCH_BUDGET", 0)
-    assert _elements(tmp_path / "budget", base_files, head_files)["m.py"] == every
+    got = _elements(tmp_path / "budget", base_files, head_files)
+    assert got["m.py"] == every and got["to.py"] == moved
     monkeypatch.undo()
     monkeypatch.setattr(syntax, "STRETCH_NODES", -10_000)
-    assert _elements(tmp_path / "nodes", base_files, head_files)["m.py"] == every
+    got = _elements(tmp_path / "nodes", base_files, head_files)
+    assert got["m.py"] == every and got["to.py"] == moved
+
+
+def test_the_differ_parses_each_side_once_on_what_the_noise_classes_left(tmp_path, monkeypatch):
+    """The differ's parses draw on the packet's `SYNTAX_BYTES` after the noise classes and
+    hunks: given just what those spend, it parses nothing, and every respaced function is
+    modified (was it given a budget of its own, the packet would parse twice what it may).
+    Given one parse of each side more, it parses each side once for all of the file's symbols
+    (the file's two trees are kept), and only the function whose string was respaced, and the
+    one whose words changed, are modified; a file whose base side has a syntax error costs the
+    parse of that side alone, its head side not parsed for nothing."""
+    import delta.syntax as syntax
+
+    body = "".join(f"    x{j} = a + {j}\n" for j in range(8))  # hunks of functions apart, each a candidate
+    base = "".join(f'def fn_{i}(a, b):\n{body}    return "v {i}" + a + b\n\n\n' for i in range(6))
+    head = base.replace("(a, b)", "(a,  b)").replace('"v 3" + a', '"v 3" - a').replace('"v 5"', '"v  5"')
+    broken = "def ok(a):\n    return a\n\n\ndef bad(:\n    pass\n"  # ranked first, read first
+    spent: list[int] = []
+    real = syntax.Parses.__call__
+
+    def counted(self, path, data):
+        left = self.left
+        found = real(self, path, data)
+        spent.append(left - self.left)
+        return found
+
+    monkeypatch.setattr(syntax.Parses, "__call__", counted)
+    b = RepoBuilder(tmp_path / "r")
+    base_oid = b.commit({"a.py": broken, "m.py": base})
+    head_oid = b.commit({"a.py": broken.replace("return a", "return  a"), "m.py": head})
+    build_delta_packet(tmp_path / "r", base_oid, head_oid, elements=False, index=False, write=False)
+    noise_spent = sum(spent)
+    assert noise_spent >= len(base) + len(head)  # the hunks read both sides
+    monkeypatch.setattr(syntax.Parses, "__call__", real)
+    every = {("modified", "ok")} | {("modified", f"fn_{i}") for i in range(6)}
+    monkeypatch.setattr(syntax, "SYNTAX_BYTES", noise_spent)
+    got = _packet(tmp_path / "r", tmp_path / "home", base_oid, head_oid)
+    assert {(c.change, c.qualified) for fe in got.elements.items for c in fe.changes.items} == every
+    monkeypatch.setattr(syntax, "SYNTAX_BYTES", noise_spent + len(broken) + len(base) + len(head))
+    got = _packet(tmp_path / "r", tmp_path / "home", base_oid, head_oid)
+    assert {(c.change, c.qualified) for fe in got.elements.items for c in fe.changes.items} == {
+        ("modified", "ok"), ("modified", "fn_3"), ("modified", "fn_5")}
+
+
+def test_namesakes_moved_across_files_each_meet_their_own_peer(tmp_path):
+    """Two functions of one name and words, one with a string respaced from the other, both moved
+    to another file in their order: each addition is checked against the removal it would take,
+    not against one an earlier move took, and both are moves."""
+    twins = 'def f():\n    return "a b"\n\n\ndef f():\n    return "a  b"\n'
+    got = _elements(tmp_path, {"from.py": twins + "\n\ndef stay():\n    return 1\n"},
+                    {"from.py": "def stay():\n    return 1\n", "to.py": twins})
+    assert got == {"from.py": set(), "to.py": {("moved", "f", "from.py")}}
+    # in the other order: an addition is checked against the first removal of its words left, so
+    # the first (its string respaced from that removal) is added, and the second is its move
+    swapped = 'def f():\n    return "a  b"\n\n\ndef f():\n    return "a b"\n'
+    got = _elements(tmp_path / "swapped", {"from.py": twins + "\n\ndef stay():\n    return 1\n"},
+                    {"from.py": "def stay():\n    return 1\n", "to.py": swapped})
+    assert got == {"from.py": {("removed", "f")}, "to.py": {("added", "f"), ("moved", "f", "from.py")}}
 
 
 def test_a_file_the_noise_classes_found_the_same_by_its_grammar_is_not_parsed_again(tmp_path, monkeypatch):

@@ -392,3 +392,87 @@ def test_the_capture_cap_on_the_previous_patchset_counts_its_files_together(tmp_
     built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
                                previous_head="feature-v1", index=False, write=False, capture_cap=4200)
     assert [(u.path, u.reason) for u in built.packet.successor.unread] == [("b.txt", "capture_cap")]
+
+
+def _summary(tmp_path, monkeypatch, cap: int):
+    """The successor account in counts an agent's `delta.packet` answers with, its packet built
+    under a capture cap of `cap` bytes."""
+    import context_tools
+    import delta.packet
+
+    real = delta.packet.build_delta_packet
+    monkeypatch.setattr(delta.packet, "build_delta_packet", lambda *a, **k: real(*a, **{**k, "capture_cap": cap}))
+    return context_tools.Client(store=str(tmp_path / "home")).call(
+        "delta.packet", repo=str(tmp_path / "r"), base="main", head="feature", previous_base="main",
+        previous_head="feature-v1").data.successor
+
+
+def test_current_hunks_at_a_path_the_previous_cap_left_unread_are_uncompared(tmp_path, monkeypatch):
+    """The previous b.txt is past the capture cap, unread: the current hunk at b.txt is compared
+    with none of the previous patchset's (`uncompared`), not counted new, since what the previous
+    b.txt held there is not known. The summary an agent gets counts one unread file and one
+    uncompared hunk."""
+    b = RepoBuilder(tmp_path / "r")
+    rows = "".join(f"row {i}\n" for i in range(200))
+    fork = b.commit({"a.txt": rows, "b.txt": rows, "calc.py": module(NAMES)})
+    b.tag("feature-v1", b.commit({"a.txt": rows.replace("row", "line"), "b.txt": rows.replace("row", "item"),
+                                  "calc.py": module(NAMES, {"fn_a": LONG_A})}, branch="feature", parents=[fork]))
+    b.checkout(fork)
+    b.commit({"b.txt": rows.replace("row 50\n", "row fifty\n"), "calc.py": module(NAMES, {"fn_a": LONG_A})},
+             branch="feature", parents=[fork])
+    built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                               previous_head="feature-v1", index=False, write=False, capture_cap=4200)
+    acc = built.packet.successor
+    assert not built.packet.drops and [(u.path, u.reason) for u in acc.unread] == [("b.txt", "capture_cap")]
+    [current_b] = [h for h in built.hunk_records if h.path == "b.txt"]
+    assert [(h.id, h.path) for h in acc.uncompared] == [(current_b.id, "b.txt")]
+    assert acc.counts == {"carried": 1, "moved": 0, "changed": 0, "dropped": 1, "new": 0}
+    told = _summary(tmp_path, monkeypatch, 4200)
+    assert (told.counts, told.unread, told.uncompared) == (acc.counts, 1, 1)
+
+
+def test_a_previous_file_the_current_cap_left_unread_takes_no_room_of_the_previous_cap(tmp_path, monkeypatch):
+    """The current a.txt is past the capture cap, so the previous a.txt is `current_unread`, its
+    hunks not read: they take none of the previous patchset's capture cap, and the previous
+    b.txt after it is read within it (carried). The summary counts one unread file, no hunk
+    uncompared (the current a.txt's hunks were not read either)."""
+    b = RepoBuilder(tmp_path / "r")
+    rows = "".join(f"row {i}\n" for i in range(400))
+    short = "".join(f"row {i}\n" for i in range(200))
+    fork = b.commit({"a.txt": rows, "b.txt": short})
+    edited = "".join(f"line {i}\n" if i < 150 else f"row {i}\n" for i in range(400))
+    b.tag("feature-v1", b.commit({"a.txt": edited, "b.txt": short.replace("row", "item")},
+                                 branch="feature", parents=[fork]))
+    b.checkout(fork)
+    b.commit({"a.txt": rows.replace("row", "line"), "b.txt": short.replace("row", "item")}, branch="feature",
+             parents=[fork])
+    built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                               previous_head="feature-v1", index=False, write=False, capture_cap=4200)
+    p = built.packet
+    assert [(d.path, d.reason) for d in p.drops] == [("a.txt", "capture_cap")]
+    acc = p.successor
+    [unread] = acc.unread
+    assert (unread.path, unread.reason) == ("a.txt", "current_unread")
+    b_size = next(f.hunks[0].size for f in p.files if f.path == "b.txt")
+    assert unread.bytes <= 4200 < unread.bytes + b_size  # read, the two would not fit together
+    assert acc.counts == {"carried": 1, "moved": 0, "changed": 0, "dropped": 0, "new": 0} and not acc.uncompared
+    told = _summary(tmp_path, monkeypatch, 4200)
+    assert (told.counts, told.unread, told.uncompared) == (acc.counts, 1, 0)
+
+
+def test_a_previous_patchset_of_exactly_the_capture_cap_is_read(tmp_path):
+    """The capture cap holds a previous patchset whose diff text is exactly its size, as it holds
+    the current one's: a force-push that changed no line carries every hunk, none unread."""
+    b = RepoBuilder(tmp_path / "r")
+    rows = "".join(f"row {i}\n" for i in range(200))
+    fork = b.commit({"a.txt": rows, "calc.py": module(NAMES)})
+    head = {"a.txt": rows.replace("row 9\n", "row nine\n"), "calc.py": module(NAMES, {"fn_a": LONG_A})}
+    b.tag("feature-v1", b.commit(head, branch="feature", parents=[fork], message="v1"))
+    b.checkout(fork)
+    b.commit(head, branch="feature", parents=[fork], message="v2")
+    whole = build_delta_packet(tmp_path / "r", "main", "feature", index=False, write=False).packet
+    size = whole.totals.diff_bytes
+    for cap, unread in ((size, []), (size - 1, [("calc.py", "capture_cap")])):
+        acc = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main", previous_head="feature-v1",
+                                 index=False, write=False, capture_cap=cap).packet.successor
+        assert [(u.path, u.reason) for u in acc.unread] == unread, cap
