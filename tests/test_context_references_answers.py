@@ -118,3 +118,19 @@ def test_a_name_match_of_a_single_definition_carries_none_and_is_not_counted_as_
     assert [(s.path, s.definition) for s in matched] == [("other.py", None), ("use_store.py", None), ("README.md", None)]
     assert all(s.definition == 0 for s in data.sites if s not in matched)
     assert data.definitions[0].sites == len(data.sites) - 3 == 45
+
+
+def test_a_qualified_query_counts_the_sites_of_the_name_alone_it_leaves_out(app):
+    """`Store.get` asks for that method's sites: those only its name ties to anything (`d.get(1)`
+    on an untyped `d`, `get(1)` bound to api's get, the README's) are left out of its sites and
+    counts, and counted apart, so an answer of few sites says how many of the name it left."""
+    qualified = app.call("context.references", name="Store.get").data
+    # the same definition asked by its bare name, narrowed to its file: every site, each class kept
+    bare = app.call("context.references", name="get", path="store.py", kind="method", limit=200).data
+    assert [d.path for d in bare.definitions] == [d.path for d in qualified.definitions] == ["store.py"]
+    name_only = bare.by_resolution["name_match"] + bare.by_resolution["text"]
+    assert name_only >= 3 and qualified.same_name_left_out == name_only
+    assert qualified.by_resolution == {**bare.by_resolution, "name_match": 0, "text": 0}
+    assert {(s.path, s.line) for s in qualified.sites} == {
+        (s.path, s.line) for s in bare.sites if s.resolution not in ("name_match", "text")}
+    assert bare.same_name_left_out == 0  # a bare name leaves none out

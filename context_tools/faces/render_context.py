@@ -159,8 +159,10 @@ def references(result: Result) -> str:
     counts = ", ".join(f"{k} {v}" for k, v in d.by_resolution.items() if k != "text")
     apart = (f"; sites told apart for the first {d.definitions_attributed}"
              if d.definitions_attributed < d.definitions_total else "")
+    left = (f"; {d.same_name_left_out} site(s) of the name alone left out (the bare name lists them)"
+            if d.same_name_left_out else "")
     out = [_line(f"{d.definitions_total} definition(s) of {_own(d.query)}; sites by resolution: {counts}; "
-                 f"text {d.text_sites}{apart}")]
+                 f"text {d.text_sites}{apart}{left}")]
     for s in d.sites:
         out.append(_line(f"{_at(s)}{_name(s.path)}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]")
                    + (f"  {_s(s.text, 160)}" if s.text else ""))

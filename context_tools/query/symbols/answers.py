@@ -84,6 +84,10 @@ class ReferencesAnswer(Struct):
     # files holding the name whose sites were not read: one answer reads at most REFERENCE_SITES
     # sites, the defining files and their importers first; their sites are in no count
     files_unread: int = 0
+    # a qualified query (`Response.json`): the sites of its last name no resolution ties to its
+    # definitions (an untyped `r.json()`, a text file's), left out of `sites` and every count;
+    # the bare name lists them as `name_match` and `text`
+    same_name_left_out: int = 0
 
 
 class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):

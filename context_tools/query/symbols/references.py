@@ -58,7 +58,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     found = ctx.handle.memo.get(key)
     if found is None:
         found = ctx.handle.memo[key] = sites_of(snap, input, defs, via=via, one_by_one=ctx.cap("definitions"))
-    sites, counts, unread, attributed = found
+    sites, counts, unread, attributed, left_out = found
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
         items = _with_text(snap, items)
@@ -67,7 +67,8 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     shown = [definition(*d, modules, sites=reached[i] if reached else None)
              for i, d in enumerate(defs[: ctx.cap("definitions")])]
     return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts),
-                                   definitions_attributed=attributed, files_unread=unread),
+                                   definitions_attributed=attributed, files_unread=unread,
+                                   same_name_left_out=left_out),
                   freshness=fresh, page=page)
 
 
@@ -126,14 +127,15 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     merged: list[tuple[int, int, Site]] = []
     counts = dict.fromkeys(RESOLUTIONS, 0)
     offset = 0  # a site's definition, an index into its member's, is one into all members' in order
-    unread = attributed = 0
+    unread = attributed = left_out = 0
     for i, m in enumerate(members):
-        sites, found, member_unread, member_attributed = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
+        sites, found, member_unread, member_attributed, member_left_out = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
                                 one_by_one=ctx.cap("definitions"), across=GoClauses(scope, m.member.name))
         merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
                    for n, s in enumerate(sites)]
         offset += len(defs[m.member.name])
         unread += member_unread
+        left_out += member_left_out
         attributed = max(attributed, member_attributed)
         for k, v in found.items():
             counts[k] += v
@@ -154,7 +156,7 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
                 for i, (m, d) in enumerate(every)]
     data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
                                      *code_and_text(counts), definitions_attributed=attributed, files_unread=unread,
-                                     workspace=name,
+                                     same_name_left_out=left_out, workspace=name,
                                      member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
 

@@ -55,6 +55,9 @@ class SitesFound(NamedTuple):
     counts: dict[str, int]  # by resolution, over every site read
     unread: int  # files holding the name left unread past REFERENCE_SITES
     attributed: int  # the definitions resolved each on its own, first in order
+    # a qualified query's sites of its last name that only the name (or a text file) ties to
+    # anything: left out of `sites` and `counts`, and counted here so an answer of none says so
+    left_out: int = 0
 
 
 class SiteQuery(Protocol):
@@ -104,13 +107,18 @@ def sites_of(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_me
         found = _attributed(snap, input, defs, imported_from_members, vias, reading, one_by_one)
     counts = dict.fromkeys(RESOLUTIONS, 0)
     sites = []
+    qualified = len(name_parts(input.name)) > 1
+    left_out = 0
     for site, owner in found:
+        if qualified and site.resolution in _NAME_ONLY:
+            left_out += 1  # a qualified query asks for this definition, not any same-named thing
+            continue
         counts[site.resolution] += 1
         if input.resolution and site.resolution != input.resolution:
             continue
         sites.append(msgspec.structs.replace(site, definition=owner) if owner is not None else site)
     sites.sort(key=site_order)
-    return SitesFound(sites, counts, len(reading.unread), min(one_by_one, len(defs)))
+    return SitesFound(sites, counts, len(reading.unread), min(one_by_one, len(defs)), left_out)
 
 
 def site_order(s: Site) -> tuple[bool, bool, int, int, str, int, int]:
@@ -298,8 +306,6 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
                 by_syntax.declared_receiver(path, occ)
             if promoted:
                 how, rule = "import", promoted
-        if len(parts) > 1 and how in ("name_match", "text"):
-            continue  # a qualified query asks for this definition, not any same-named thing
         sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
     return sites
 
@@ -310,6 +316,7 @@ USE_LINES = 200  # the lines one import declaration is read over, at most
 _RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
           "text": "text file"}
 _BOUND = frozenset({"same_file", "same_package", "import"})
+_NAME_ONLY = frozenset({"name_match", "text"})
 
 
 class _BySyntax:
