@@ -56,6 +56,25 @@ def test_a_second_parent_of_a_commit_with_one_is_an_unknown_rev(tmp_path):
         resolve_rev(open_repo(tmp_path / "r"), "HEAD^2")
 
 
+def test_a_rev_back_past_the_first_commit_says_how_far_back_its_base_goes(tmp_path):
+    """`HEAD~5` in a history of three commits: the message counts HEAD's first parents, so the
+    reader sees how far back it may ask; within the history the rev resolves, and a base that
+    names nothing gets no count."""
+    builder = RepoBuilder(tmp_path / "r")
+    for n in range(3):
+        builder.commit({"a.py": f"A = {n}\n"})
+    repo = open_repo(tmp_path / "r")
+    assert resolve_rev(repo, "HEAD~2") == str(repo.revparse_single("HEAD~2").id)
+    for rev, count in (("HEAD~3", "2 commits"), ("HEAD~5", "2 commits"), ("HEAD~1~2", "1 commit")):
+        with pytest.raises(UnknownRev) as raised:
+            resolve_rev(repo, rev)
+        base = rev.rsplit("~", 1)[0]
+        assert raised.value.message == f"unknown revision {rev!r}; {base} has {count} before it on its first-parent line"
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(repo, "nothing~1")
+    assert "first-parent" not in raised.value.message
+
+
 def test_a_pinned_commit_is_a_whole_oid_naming_a_commit(tmp_path):
     """`require_commit` (a bundle's pinned commit): the start of an OID, or the OID of a tree,
     is no commit of the repository."""

@@ -264,6 +264,31 @@ def _branches_instead(repo: pygit2.Repository, rev: str) -> str:
     return f"; the repository's branches: {', '.join(shown)}" + (", ..." if len(names) > 5 else "")
 
 
+# the first parents a hint counts back from a rev's base, at most: `HEAD~N` past the root
+# names the history's length only when it is no longer than this
+_HISTORY_HINT = 10_000
+_BACK = re.compile(r"(.+?)~([0-9]{1,9})")
+
+
+def _history_instead(repo: pygit2.Repository, rev: str) -> str:
+    """For `X~N` past the first commit (`HEAD~5` in a history of two): how many first parents
+    `X` has, so the reader sees how far back it may go."""
+    back = _BACK.fullmatch(rev)
+    if back is None:
+        return ""
+    try:
+        commit = repo.revparse_single(back[1]).peel(pygit2.Commit)
+        count = 0
+        while commit.parent_ids and count < _HISTORY_HINT:
+            commit = repo[commit.parent_ids[0]].peel(pygit2.Commit)
+            count += 1
+    except (KeyError, ValueError, pygit2.InvalidSpecError, pygit2.GitError):
+        return ""
+    if commit.parent_ids or count >= int(back[2]):
+        return ""
+    return f"; {back[1]} has {count} commit{'' if count == 1 else 's'} before it on its first-parent line"
+
+
 def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
     """The hex OID of the commit `rev` names (branch, tag, full or short sha, `HEAD~3`, ...)."""
     if repo.head_is_unborn or repo.is_empty:
@@ -293,7 +318,8 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
             raise MissingObjects(f"{rev} reaches past the shallow boundary of this clone; fetch more history") from None
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if detail.strip("'\"") == rev:  # pygit2's KeyError says only the rev again
-            raise UnknownRev(f"unknown revision {rev!r}{_branches_instead(repo, rev)}") from None
+            raise UnknownRev(f"unknown revision {rev!r}{_branches_instead(repo, rev)}"
+                             f"{_history_instead(repo, rev)}") from None
         raise UnknownRev(f"unknown revision {rev!r} ({detail})") from None
     try:
         return str(obj.peel(pygit2.Commit).id)
