@@ -219,10 +219,13 @@ def test_member_branch_moves_workspace_stale_still_pinned(run, fleet):
     assert members["gokit"]["status"] == "current"
     ov = run("context.overview", workspace="fleet")
     assert ov["freshness"]["status"] == "stale" and ov["data"]["totals"]["stale"] == 1
-    # a member whose branch is gone is unknown (stale wins over unknown)
+    # a member whose branch is gone is unknown, and the workspace with it, by the order one answer
+    # follows: what moved can be told, what is gone cannot; the reason still names the moved one
     fleet["gokit"].repo.references["refs/heads/main"].rename("refs/heads/trunk")
     both = run("context.symbol", workspace="fleet", name="slugify")
-    assert both["freshness"]["status"] == "stale" and "unknown" in both["freshness"]["current_oid"]
+    assert both["freshness"]["status"] == "unknown" and "unknown" in both["freshness"]["current_oid"]
+    assert "gokit" in both["freshness"]["reason"] and "stale (webapp)" in both["freshness"]["reason"]
+    assert "workspace sync fleet" in both["freshness"]["reason"]
     assert {m["member"]: m["status"] for m in both["data"]["member_freshness"]["items"]}["gokit"] == "unknown"
 
 
