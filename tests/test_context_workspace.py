@@ -245,6 +245,8 @@ def test_a_member_whose_repository_is_gone_is_unknown_and_the_rest_answer(run, f
     assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib"]
     members = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}
     assert members["gokit"]["status"] == "unknown" and "not read" in members["gokit"]["reason"]
+    # and why, by the rule every member follows: its repository cannot be read
+    assert f"repository not readable at {fleet['gokit'].path}" in members["gokit"]["reason"]
     assert out["freshness"]["status"] == "unknown" and "unknown" in out["freshness"]["current_oid"]
     ov = run("context.overview", workspace="fleet")
     gone = next(m for m in ov["data"]["members"]["items"] if m["name"] == "gokit")

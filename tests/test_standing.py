@@ -41,6 +41,7 @@ def test_a_differing_checkout_is_dirty_before_missing_blobs_are_partial():
     assert isinstance(now.worktree.tree_oid, Unknown) and now.worktree.tree_oid.reason.endswith(
         "; read the working tree")
     assert standing("main", PIN, PIN, lambda: 3, lambda: 2, ADVICE).status == worst(["dirty", "partial"]) == "dirty"
+    assert standing("main", PIN, PIN, lambda: 1, never, ADVICE).status == "dirty"  # one path is enough
 
 
 def test_missing_blobs_are_partial_and_a_whole_clean_snapshot_current():
@@ -48,6 +49,7 @@ def test_missing_blobs_are_partial_and_a_whole_clean_snapshot_current():
     assert (now.status, now.worktree) == ("partial", None)
     assert "2 of its blobs were missing" in now.reason and now.reason.endswith("; fetch them")
     assert standing("main", PIN, PIN, lambda: 0, lambda: 2, NONE).reason.endswith("`missing_object`")
+    assert standing("main", PIN, PIN, lambda: 0, lambda: 1, ADVICE).status == "partial"  # one blob is enough
     current = standing("main", PIN, PIN, lambda: 0, lambda: 0, ADVICE)
     assert (current.status, current.reason, current.worktree) == ("current", "main still resolves to the pinned commit",
                                                                   None)
