@@ -176,3 +176,42 @@ def test_a_bundle_differing_from_a_stored_fact_past_many_batches_writes_nothing(
         with pytest.raises(bundle.BadBundle, match="differ from the ones this store holds"):
             bundle.import_bundle(store, path, key=KEY.encode())
     assert _stored(tmp_path / "store", header) == (1, False)
+
+
+def test_a_batch_ends_at_its_byte_bound_the_blob_passing_it_last(signed, tmp_path, monkeypatch):
+    """A batch holds at most IMPORT_BYTES of stored facts and the blob that passes it, however
+    many blobs its count would allow: each batch but the last ends only once past the bound,
+    and none holds more than the bound before its last blob. The bound is set lower here (read
+    as the import runs) so the corpus fills many batches; the test below keeps the shipped one."""
+    from indexer.store import commit
+
+    path, header = signed
+    bound = 64 << 10
+    monkeypatch.setattr(bundle, "IMPORT_BLOBS", 1 << 30)
+    monkeypatch.setattr(bundle, "IMPORT_BYTES", bound)
+    write = commit.commit_facts
+    batches: list[list[int]] = []
+
+    def weighed(store, facts, differs=None):
+        sizes: list[int] = []
+        batches.append(sizes)
+
+        def seen(each):
+            for x in each:
+                sizes.append(len(x.packed_core) + len(x.packed_occurrences))
+                yield x
+        return write(store, seen(facts), differs)
+
+    monkeypatch.setattr(commit, "commit_facts", weighed)
+    with Store.open(tmp_path / "store") as store:
+        assert bundle.import_bundle(store, path, key=KEY.encode()).facts_new == header.facts
+    assert len(batches) >= 3 and sum(map(len, batches)) == header.facts
+    assert all(sum(sizes[:-1]) < bound for sizes in batches), [sum(s) for s in batches]
+    assert all(sum(sizes) >= bound for sizes in batches[:-1]), [sum(s) for s in batches]
+
+
+def test_the_shipped_batch_bounds_are_the_figures_the_docs_state():
+    assert (bundle.IMPORT_BLOBS, bundle.IMPORT_BYTES) == (256, 2 << 20)
+    docs = Path(__file__).parents[1] / "docs"
+    assert "at most 256 blobs or 2 MiB a transaction" in (docs / "security.md").read_text()
+    assert "at most 256 blobs or 2 MiB a transaction" in (docs / "fleet.md").read_text()

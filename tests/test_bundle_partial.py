@@ -140,6 +140,40 @@ def test_bundles_imported_together_may_leave_out_what_an_earlier_one_carries(his
         assert ours == b"".join(snapshot(str(repo), oid, store=worker, index_if_absent=False).canonical_lines())
 
 
+def test_bundles_imported_together_commit_their_records_in_one_transaction(history, tmp_path, monkeypatch):
+    """The second bundle leaves out what the first carries: both records still go in together,
+    one transaction, not each alone after a refusal (the fallback that would also land both)."""
+    from indexer.store import commit
+
+    repo, first, second, worker = history
+    held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))
+    write = commit.commit_snapshots
+    transactions: list[int] = []
+
+    def counted(store, writes):
+        transactions.append(len(writes))
+        return write(store, writes)
+
+    monkeypatch.setattr(commit, "commit_snapshots", counted)
+    central = Store.open(tmp_path / "central")
+    reports = bundle.import_signed(central, [(_bundle(worker, repo, first), None, None),
+                                             (_bundle(worker, repo, second, held), None, None)], KEY)
+    assert [type(r) for r in reports] == [bundle.ImportReport] * 2 and transactions == [2]
+
+
+def test_a_fact_two_bundles_carry_is_new_for_the_first_alone(history, tmp_path):
+    """Two whole bundles imported together, the second carrying the facts of the first's blobs
+    it shares: each fact put counts as new once, for the first bundle that carries it."""
+    repo, first, second, worker = history
+    keys = [_keys(snapshot(str(repo), oid, store=worker, index_if_absent=False)) for oid in (first, second)]
+    central = Store.open(tmp_path / "central")
+    reports = bundle.import_signed(central, [(_bundle(worker, repo, first), None, None),
+                                             (_bundle(worker, repo, second), None, None)], KEY)
+    assert [r.facts_new for r in reports] == [len(keys[0]), len(keys[1] - keys[0])]  # type: ignore[union-attr]
+    with central.env.begin() as txn:
+        assert txn.stat(central.facts)["entries"] == len(keys[0] | keys[1])
+
+
 def test_a_refused_bundle_fails_alone_and_one_that_needed_its_facts_fails_too(history, tmp_path):
     repo, first, second, worker = history
     held = _keys(snapshot(str(repo), first, store=worker, index_if_absent=False))

@@ -219,10 +219,13 @@ def test_member_branch_moves_workspace_stale_still_pinned(run, fleet):
     assert members["gokit"]["status"] == "current"
     ov = run("context.overview", workspace="fleet")
     assert ov["freshness"]["status"] == "stale" and ov["data"]["totals"]["stale"] == 1
-    # a member whose branch is gone is unknown (stale wins over unknown)
+    # a member whose branch is gone is unknown, and the workspace with it, by the order one answer
+    # follows: what moved can be told, what is gone cannot; the reason still names the moved one
     fleet["gokit"].repo.references["refs/heads/main"].rename("refs/heads/trunk")
     both = run("context.symbol", workspace="fleet", name="slugify")
-    assert both["freshness"]["status"] == "stale" and "unknown" in both["freshness"]["current_oid"]
+    assert both["freshness"]["status"] == "unknown" and "unknown" in both["freshness"]["current_oid"]
+    assert "gokit" in both["freshness"]["reason"] and "stale (webapp)" in both["freshness"]["reason"]
+    assert "workspace sync fleet" in both["freshness"]["reason"]
     assert {m["member"]: m["status"] for m in both["data"]["member_freshness"]["items"]}["gokit"] == "unknown"
 
 
@@ -242,6 +245,8 @@ def test_a_member_whose_repository_is_gone_is_unknown_and_the_rest_answer(run, f
     assert [d["member"] for d in out["data"]["definitions"]] == ["acme-lib"]
     members = {m["member"]: m for m in out["data"]["member_freshness"]["items"]}
     assert members["gokit"]["status"] == "unknown" and "not read" in members["gokit"]["reason"]
+    # and why, by the rule every member follows: its repository cannot be read
+    assert f"repository not readable at {fleet['gokit'].path}" in members["gokit"]["reason"]
     assert out["freshness"]["status"] == "unknown" and "unknown" in out["freshness"]["current_oid"]
     ov = run("context.overview", workspace="fleet")
     gone = next(m for m in ov["data"]["members"]["items"] if m["name"] == "gokit")

@@ -39,6 +39,14 @@ def open_missing_file():
 
 def fail_otherwise():
     raise ValueError("a fault of our own")
+
+class Elsewhere:
+    def __setstate__(self, state):
+        open(f"/nonexistent-{os.getpid()}")
+
+def missing_file_in_another_setstate():
+    # a missing file met unpickling something other than the host's semaphore: a fault
+    Elsewhere().__setstate__(None)
 """
 
 
@@ -61,14 +69,27 @@ def test_any_other_error_in_a_child_still_prints_its_traceback():
     said = _stderr_of("""
         meet(open_missing_file)
         meet(fail_otherwise)
+        meet(missing_file_in_another_setstate)
     """)
     assert said[0].startswith("Traceback") and "FileNotFoundError" in said[0]
     assert said[1].startswith("Traceback") and "ValueError: a fault of our own" in said[1]
+    assert said[2].startswith("Traceback") and "FileNotFoundError" in said[2] and "__setstate__" in said[2]
 
 
 def test_the_forkserver_ignores_a_ctrl_c_once_its_first_preload_is_in():
     said = _stderr_of("""
         import signal
         sys.stderr.write(f"{signal.getsignal(signal.SIGINT) is signal.SIG_IGN}\\n--\\n")
+    """)
+    assert said == ["True\n"]
+
+
+def test_a_preload_imports_each_module_past_one_that_fails():
+    """`preload` imports each module as far as it goes: one that fails leaves the next still
+    imported ahead."""
+    said = _stderr_of("""
+        assert "colorsys" not in sys.modules
+        indexer.forkserver_first.preload("indexer.no_such_module", "colorsys")
+        sys.stderr.write(f"{'colorsys' in sys.modules}\\n--\\n")
     """)
     assert said == ["True\n"]

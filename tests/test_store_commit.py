@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from indexer.model import BlobFacts
-from indexer.store.commit import PackedSnapshot, Pin, commit_snapshot, pin_snapshot
+from indexer.store.commit import PackedSnapshot, Pin, commit_facts, commit_snapshot, pin_snapshot
 from indexer.store.database import Store
 from indexer.store.records import facts_key, pin_key, repo_key, snapshot_key, stored_facts
 
@@ -103,6 +103,27 @@ def test_a_given_fact_differing_from_the_stored_one_in_either_part_is_handed_to_
     unchanged: list[bytes] = []
     commit_snapshot(store, snapshot(b"record"), facts=[stored], differs=unchanged.append)
     assert unchanged == []
+
+
+def test_facts_alone_put_only_what_the_store_lacks_and_hand_differing_ones_to_differs(store):
+    """A batch of a bundle's import (`commit_facts`): the facts the store lacks go in, and only
+    their keys are told as put; one the store holds in other bytes is handed to `differs` and
+    not overwritten; no record goes in; a raise in `differs` keeps none of the batch."""
+    [held], [new], [more] = facts("5" * 40), facts("6" * 40), facts("7" * 40)
+    assert commit_facts(store, [held]) == [held.key]
+    other = held._replace(packed_core=held.packed_core + b"x")
+    seen: list[bytes] = []
+    assert commit_facts(store, [other, new], differs=seen.append) == [new.key]
+    assert seen == [other.key] and get(store, held.key, store.facts) == held.packed_core
+    assert get(store, new.key, store.facts) == new.packed_core
+    assert get(store, snapshot_key(OID, VERSION), store.snapshots) is None
+
+    def refuse(key: bytes) -> None:
+        raise Refused(key)
+
+    with pytest.raises(Refused):
+        commit_facts(store, [more, other], differs=refuse)
+    assert get(store, more.key, store.facts) is None
 
 
 def test_a_record_without_arcs_replacing_a_partial_one_leaves_none_of_its_arcs(store):

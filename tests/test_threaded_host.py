@@ -179,7 +179,9 @@ def test_workers_from_the_forkserver_hold_the_limits_of_their_indexer(tmp_path):
 def test_workers_from_the_forkserver_compile_in_the_form_their_indexer_chose():
     """The form each language's tags query is compiled in, chosen for the run before the
     workers start (`grammars.compile_quickly`), is the workers' from the forkserver as a forked
-    worker's: the cheapest to compile for a language with few blobs to parse."""
+    worker's: the cheapest to compile for a language with few blobs to parse. Unlike the
+    forkserver of a host that chose it, this one compiles no query ahead
+    (`worker_start.for_threads`): a worker starts with none, as a forked worker does."""
     out = _run("""
         import threading
         from indexer import worker_start
@@ -188,10 +190,20 @@ def test_workers_from_the_forkserver_compile_in_the_form_their_indexer_chose():
 
         threading.Thread(target=threading.Event().wait, daemon=True).start()
         grammars.compile_quickly(["python"])
+        from tests.test_threaded_host import compiled_queries
+
         with fork_pool(2, None, None) as pool:
-            print(json.dumps([worker_start.method(), pool.map(grammars.form, ["python", "go"])]))
+            compiled = pool.apply(compiled_queries)
+            print(json.dumps([worker_start.method(), pool.map(grammars.form, ["python", "go"]), compiled]))
     """)
-    assert out == ["forkserver", [COMPILING_FORM, MATCHING_FORM]], out
+    assert out == ["forkserver", [COMPILING_FORM, MATCHING_FORM], 0], out
+
+
+def compiled_queries() -> int:
+    """In a worker: how many tags queries its process holds compiled."""
+    from indexer.lang import grammars
+
+    return grammars._tags.cache_info().currsize
 
 
 def test_a_process_alone_again_once_a_pool_ended_forks_its_next_workers():

@@ -13,9 +13,10 @@ Freshness of a workspace answer:
   `workspace:<name>`, `rev` the members' revs (distinct, comma-joined), `pinned_oid` a
   SHA-256 over the members' `name oid` lines and `current_oid` the same digest over what
   their revs resolve to now (None when one no longer resolves), so the two are equal
-  exactly when every member's rev still resolves to its pin; `status` is `stale` if any member
-  is stale, else `unknown` if any is unknown (or there are no members), else `dirty` if any
-  member's checkout differs from its pin (else `partial` if one is), else `current`;
+  exactly when every member's rev still resolves to its pin; `status` is the worst member's by
+  the order one answer's follows (`indexer.contract.standing.PRECEDENCE`): `unknown` if any
+  member is unknown (or there are no members), else `stale` if any is stale, else `dirty` if any
+  member's checkout differs from its pin, else `partial` if one is, else `current`;
   `indexed_at` is the newest member's; `fingerprint` is the workspace binding below.
 
 Cursors of a workspace answer are bound to a SHA-256 over the workspace name and every
@@ -35,7 +36,8 @@ import msgspec
 from msgspec import Struct
 
 from indexer.contract.errors import BadInput, NotFound, RennetError
-from indexer.contract.result import Freshness, FreshnessStatus, Unknown, current_or_gone, not_assessed, not_recorded
+from indexer.contract.result import Freshness, Unknown, current_or_gone, not_assessed, not_recorded
+from indexer.contract.standing import worst
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -225,26 +227,27 @@ def _digest(pairs: Iterable[tuple[str, str]]) -> str:
 
 def _overall(name: str, opened: list[OpenMember]) -> Freshness:
     fresh = [m.freshness for m in opened]
-    stale = [f for f in fresh if f.status == "stale"]
+    status = worst(f.status for f in fresh)  # the one rule's order, worst member first
     unknown = [f for f in fresh if f.status == "unknown"]
-    status: FreshnessStatus
+    stale = [f for f in fresh if f.status == "stale"]
+    short = [f for f in fresh if f.status in ("dirty", "partial")]
+    clauses = []
+    if unknown:
+        clauses.append(f"{len(unknown)} of {len(fresh)} members unknown: " + "; ".join(
+            f"{f.member}: {f.reason}" for f in unknown))
+    if stale:
+        clauses.append(f"{len(stale)} of {len(fresh)} members stale ({', '.join(f.member for f in stale)}); answers "
+                       f"are served from the pinned snapshots (run `rennet workspace sync {name}` to re-pin)")
     if not fresh:
-        status, reason = "unknown", f"workspace {name} has no members"
-    elif stale:
-        status = "stale"
-        reason = (f"{len(stale)} of {len(fresh)} members stale ({', '.join(f.member for f in stale)}); answers are "
-                  f"served from the pinned snapshots (run `rennet workspace sync {name}` to re-pin)")
-    elif unknown:
-        status = "unknown"
-        reason = f"{len(unknown)} of {len(fresh)} members unknown: " + "; ".join(
-            f"{f.member}: {f.reason}" for f in unknown)
-    elif short := [f for f in fresh if f.status != "current"]:  # dirty, partial: as each member's says
-        status = "dirty" if any(f.status == "dirty" for f in short) else short[0].status
+        reason = f"workspace {name} has no members"
+    elif clauses:  # a member that moved or is gone; one dirty or partial beside it is in `member_freshness`
+        reason = "; ".join(clauses)
+    elif short:  # dirty, partial: as each member's says
         reason = (f"all {len(fresh)} members still resolve to their pinned commits, but {len(short)} of them "
                   "answer from a commit their checkout no longer matches or holds whole: "
                   + "; ".join(f"{f.member}: {f.status}" for f in short))
     else:
-        status, reason = "current", f"all {len(fresh)} members still resolve to their pinned commits"
+        reason = f"all {len(fresh)} members still resolve to their pinned commits"
     current: str | Unknown = Unknown("not_applicable", "a member's rev no longer resolves, or its repository was not "
                                                     "read" if fresh else "no members")
     currents = [(f.member, f.current_oid) for f in fresh if isinstance(f.current_oid, str)]

@@ -8,14 +8,19 @@ answers). Readers differ only in what their reasons tell the reader to do (`Advi
 
 from __future__ import annotations
 
-from typing import Callable, Literal, NamedTuple, get_args
+from typing import Callable, Iterable, Literal, NamedTuple, get_args
 
-from indexer.contract.result import WorktreeState, not_assessed
+from indexer.contract.result import FreshnessStatus, WorktreeState, not_assessed
 
 # The statuses of a snapshot pinned at a commit (a working-tree snapshot's own is `worktree`),
 # in the order a count of them lists them.
 PinnedStatus = Literal["current", "stale", "unknown", "dirty", "partial"]
 PINNED_STATUSES: tuple[PinnedStatus, ...] = get_args(PinnedStatus)
+
+# Which status speaks when more than one could, worst first: `standing` asks in this order, and a
+# workspace's answer takes its worst member's (`worst`). What cannot be told at all comes before
+# what moved: a moved pin still names the commit it moved to, a gone one names nothing.
+PRECEDENCE: tuple[PinnedStatus, ...] = ("unknown", "stale", "dirty", "partial", "current")
 
 
 class Advice(NamedTuple):
@@ -40,7 +45,8 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
     `unknown` when it no longer resolves, `stale` when it moved, `dirty` when the checkout is on
     that commit and `changed()` paths of its working tree differ, `partial` when `missing()` of
     its blobs were missing from the object database as it was indexed (a partial clone's), else
-    `current`. `changed` and `missing` are asked only of a rev that still resolves to the commit."""
+    `current` (PRECEDENCE). `changed` and `missing` are asked only of a rev that still resolves
+    to the commit."""
     if current is None:
         return Standing("unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot",
                         None)
@@ -62,3 +68,11 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
 
 def _then(clause: str) -> str:
     return f"; {clause}" if clause else ""
+
+
+def worst(statuses: Iterable[FreshnessStatus]) -> PinnedStatus:
+    """The status of several pinned snapshots read as one (a workspace's members): the first of
+    PRECEDENCE any of them has; `unknown` when there are none, as there is nothing to tell by.
+    `worktree` is never a pinned snapshot's, and ranks nowhere."""
+    present = set(statuses)
+    return next((s for s in PRECEDENCE if s in present), "unknown")
