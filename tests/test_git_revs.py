@@ -71,6 +71,9 @@ def test_a_rev_back_past_the_first_commit_says_how_far_back_its_base_goes(tmp_pa
         base = rev.rsplit("~", 1)[0]
         assert raised.value.message == f"unknown revision {rev!r}; {base} has {count} before it on its first-parent line"
     with pytest.raises(UnknownRev) as raised:
+        resolve_rev(repo, "HEAD~2~1")  # the first commit itself
+    assert raised.value.message == "unknown revision 'HEAD~2~1'; HEAD~2 has no commit before it"
+    with pytest.raises(UnknownRev) as raised:
         resolve_rev(repo, "nothing~1")
     assert "first-parent" not in raised.value.message
 

@@ -132,7 +132,8 @@ def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
     """Was: `rev: "master"` where the branch is `main` answered only "unknown revision 'master'",
     and `path: "pkg/app.py:4"` (a line as compilers and grep name it) only that no such file is
     in the snapshot. Now the first names the repository's branches (a walk past the first
-    commit, `HEAD~5`, none), the second the file and the `start_line` to pass."""
+    commit, `HEAD~5`, none: it says how far back HEAD goes), the second the file and the
+    `start_line` to pass."""
     repo = _checkout(scratch_server.place("slips") / "repo")
     branch, walk, line = _calls(scratch_server, repo, [
         ("context_symbol", {"name": "App", "rev": "master"}),
@@ -141,6 +142,7 @@ def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
     ])
     assert branch["error"] == {"code": "unknown_rev",
                                "message": "unknown revision 'master'; the repository's branches: main"}, branch
-    assert walk["error"] == {"code": "unknown_rev", "message": "unknown revision 'HEAD~5'"}, walk
+    assert walk["error"] == {"code": "unknown_rev",
+                             "message": "unknown revision 'HEAD~5'; HEAD has no commit before it"}, walk
     assert line["error"]["code"] == "not_found", line
     assert line["error"]["message"].endswith("; pkg/app.py is a file: pass `start_line: 4` for that line"), line

@@ -286,6 +286,8 @@ def _history_instead(repo: pygit2.Repository, rev: str) -> str:
         return ""
     if commit.parent_ids or count >= int(back[2]):
         return ""
+    if count == 0:
+        return f"; {back[1]} has no commit before it"
     return f"; {back[1]} has {count} commit{'' if count == 1 else 's'} before it on its first-parent line"
 
 
