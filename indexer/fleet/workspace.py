@@ -164,8 +164,23 @@ def load(store, name: str) -> WorkspaceRecord:
     key = _key(check_name(name))
     raw = store.kv(TABLE).get(key)
     if raw is None:
-        raise NotFound(f"no workspace {name!r} (see `rennet workspace list`)")
+        raise NotFound(f"no workspace {name!r}; {_held(store)}")
     return _read(raw, key, store.home)
+
+
+NAMES_SHOWN = 20  # the workspaces a not_found names; past them it counts the rest
+
+
+def _held(store) -> str:
+    """What a miss tells of the store's workspaces: their names, so an agent, which has no tool
+    listing them, can ask again; or, when there is none, that a workspace is made at a terminal,
+    which no agent tool does."""
+    names = sorted(key[len(b"ws|"):].decode(errors="replace") for key, _ in store.kv(TABLE).items(b"ws|"))
+    if not names:
+        return ("this store holds none: a workspace is made at a terminal (`rennet workspace create NAME`, "
+                "then `rennet workspace add NAME REPO`); no agent tool makes one")
+    more = f" and {len(names) - NAMES_SHOWN} more" if len(names) > NAMES_SHOWN else ""
+    return "this store holds " + ", ".join(repr(n) for n in names[:NAMES_SHOWN]) + more
 
 
 def all_workspaces(store) -> list[WorkspaceRecord]:

@@ -1,0 +1,112 @@
+"""What a reviewing agent, and one asking across a workspace, meets over MCP: a workspace it
+cannot list, a field named as another tool names it, a packet summary that lists the first
+files, a whitespace hunk beside a real change, and a private module's names in the public API.
+Each through the MCP SDK's client, against the shared scratch server (`tests/conftest.py`),
+or the Python face where the store must hold no workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from context_tools import Client
+from corpora.gitbuild import RepoBuilder
+from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
+
+
+def _calls(scratch_server, calls: list[tuple[str, dict]]) -> list[dict]:
+    async def work(client):
+        return [text_of(await client.call_tool(name, args)) for name, args in calls]
+
+    return scratch_server.run(work)
+
+
+def test_a_workspace_miss_names_the_workspaces_no_tool_lists(scratch_server, tmp_path):
+    """Was: `no workspace 'x' (see `rennet workspace list`)`, a command no agent tool runs, so an
+    agent could not learn the names. Now the miss names the store's workspaces; a store holding
+    none says a workspace is made at a terminal, which no agent tool does."""
+    repo = scratch_server.place("ws-miss") / "repo"
+    RepoBuilder(repo).commit({"a.py": "def f():\n    return 1\n"})
+    python = Client(str(scratch_server.store))
+    assert python.envelope("workspace.create", name="review-shop")["ok"]
+    status, symbol = _calls(scratch_server, [
+        ("workspace_status", {"name": "review-shop-x"}),
+        ("context_symbol", {"workspace": "review-shop-x", "name": "f"}),
+    ])
+    for miss in (status, symbol):
+        assert miss["error"]["code"] == "not_found", miss
+        assert "'review-shop'" in miss["error"]["message"], miss
+        assert "rennet workspace list" not in miss["error"]["message"], miss
+    empty = Client(str(tmp_path / "store")).envelope("workspace.status", name="shop")
+    assert empty["error"]["code"] == "not_found", empty
+    assert empty["error"]["message"] == (
+        "no workspace 'shop'; this store holds none: a workspace is made at a terminal (`rennet workspace "
+        "create NAME`, then `rennet workspace add NAME REPO`); no agent tool makes one"), empty
+
+
+def test_a_field_the_tool_does_not_take_is_refused_naming_those_it_does(scratch_server):
+    """Was: `Object contains unknown field `workspace`` alone, for `workspace_status`, whose field
+    is `name` while every context tool's is `workspace`; `symbol` for `context_references`'s
+    `name` the same. Now the refusal names the tool's fields, those its schema shows an agent
+    (not `dossier_build`'s tracker settings, refused over MCP)."""
+    status, references, dossier = _calls(scratch_server, [
+        ("workspace_status", {"workspace": "shop"}),
+        ("context_references", {"repo": str(scratch_server.place("fields")), "symbol": "f"}),
+        ("dossier_build", {"base": "main", "jira": "x"}),
+    ])
+    assert status["error"]["code"] == "bad_input", status
+    assert status["error"]["message"].endswith("unknown field `workspace`; it takes: name, limit, cursor"), status
+    assert references["error"]["code"] == "bad_input", references
+    assert "; it takes: name, repo, rev, workspace, " in references["error"]["message"], references
+    assert "worktree" not in references["error"]["message"]  # a read tool's, off this server
+    taken = dossier["error"]["message"].split("; it takes: ")[1].split(", ")
+    assert "refresh" in taken and "jira_url" not in taken and "github_allow" not in taken, dossier
+
+
+def _branch(path: Path) -> RepoBuilder:
+    """A base of 34 files, one Python module of two functions among them, and a head changing
+    each file: the module with a real change in one function and a blank line between them."""
+    module = "def a():\n    return 1\n" + "\n" * 2 + "".join(f"X{i} = {i}\n" for i in range(20)) + \
+        "\n\ndef b():\n    return 2\n"
+    builder = RepoBuilder(path)
+    builder.commit({"pkg/core.py": module, **{f"pkg/f{i:02}.txt": f"line {i}\n" for i in range(33)}})
+    changed = module.replace("return 1", "return 10").replace("\n\ndef b", "\n\n\ndef b")
+    builder.commit({"pkg/core.py": changed, **{f"pkg/f{i:02}.txt": f"line {i} changed\n" for i in range(33)}},
+                   branch="topic", parents=[str(builder.repo.references["refs/heads/main"].target)])
+    return builder
+
+
+def test_a_packet_summary_says_where_the_files_it_leaves_out_are(scratch_server):
+    """Was: a summary of its first 30 files answered a page `truncated: true, cursor: null`, no
+    word of where the other files were (the page's cursor is how every other tool pages on), and
+    a signal file's whitespace-only hunks were counted in the noise class's `hunks` with no file
+    named for them. Now `files_elsewhere` says the rest are in packet.json, and a signal file
+    lists its `noise_hunks`."""
+    repo = _branch(scratch_server.place("summary") / "repo").path
+    (summary,) = _calls(scratch_server, [("delta_packet", {"repo": str(repo), "base": "main", "head": "topic"})])
+    data, page = summary["data"], summary["page"]
+    assert (page["total"], page["returned"], page["truncated"], page["cursor"]) == (34, 30, True, None), page
+    assert data["files_elsewhere"] == ("the other 4 files are listed in packet.json (`packet_path`), in this order, "
+                                       "with their hunks; no call of this tool pages them"), data
+    module = next(f for f in data["files"] if f["path"] == "pkg/core.py")
+    assert module["noise"] is None and module["hunks"] == 2 and module["noise_hunks"] == 1, module
+    assert "noise_hunks" not in next(f for f in data["files"] if f["path"] == "pkg/f00.txt")
+    (whitespace,) = [c for c in data["noise"] if c["class"] == "whitespace_only"]
+    assert whitespace["hunks"] == sum(f.get("noise_hunks", 0) for f in data["files"]) == 1, data["noise"]
+
+
+def test_a_private_modules_names_are_no_public_api(scratch_server):
+    """Was: `def helper()` in `pkg/_impl.py` (a module PEP 8 calls internal: its name starts with an
+    underscore) listed as public API added, basis `python:no_leading_underscore`, as were names of
+    a `_vendor` package. Now a module or package named so holds no public API; `__init__.py` is
+    no private module."""
+    builder = RepoBuilder(scratch_server.place("private") / "repo")
+    builder.commit({"pkg/__init__.py": ""})
+    builder.commit({"pkg/__init__.py": "def top():\n    pass\n", "pkg/_impl.py": "def helper():\n    pass\n",
+                    "pkg/_vendor/six.py": "def moves():\n    pass\n", "pkg/api.py": "def run():\n    pass\n"},
+                   branch="topic", parents=[str(builder.repo.references["refs/heads/main"].target)])
+    repo = str(builder.path)
+    _, _, novelty = _calls(scratch_server, [
+        ("repo_index", {"repo": repo, "rev": "main"}), ("repo_index", {"repo": repo, "rev": "topic"}),
+        ("context_novelty", {"repo": repo, "base": "main", "head": "topic", "section": "public_api"})])
+    assert [(i["path"], i["qualified"]) for i in novelty["data"]["items"]] == [
+        ("pkg/__init__.py", "top"), ("pkg/api.py", "run")], novelty["data"]
