@@ -362,7 +362,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     folder = offer_path = packet_path = None
     if write:
         folder = Path(out).expanduser().absolute() if out else \
-            folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid)
+            folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid, selected)
         try:
             offer_path = write_offer(folder, NoiseOffer(
                 "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))

@@ -6,6 +6,7 @@ or the Python face where the store must hold no workspace."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from context_tools import Client
@@ -110,3 +111,17 @@ def test_a_private_modules_names_are_no_public_api(scratch_server):
         ("context_novelty", {"repo": repo, "base": "main", "head": "topic", "section": "public_api"})])
     assert [(i["path"], i["qualified"]) for i in novelty["data"]["items"]] == [
         ("pkg/__init__.py", "top"), ("pkg/api.py", "run")], novelty["data"]
+
+
+def test_a_packet_narrowed_to_paths_leaves_the_whole_one_where_it_was(scratch_server):
+    """Was: `delta_packet` with `paths` wrote to the range's folder, over the whole packet, so the
+    `packet_path` an agent had been given for the whole range then held the narrowed packet's one
+    file. Now a narrowed packet has a folder of its own and the whole one stays."""
+    repo = _branch(scratch_server.place("narrowed") / "repo").path
+    whole, narrowed = _calls(scratch_server, [
+        ("delta_packet", {"repo": str(repo), "base": "main", "head": "topic"}),
+        ("delta_packet", {"repo": str(repo), "base": "main", "head": "topic", "paths": ["pkg/core.py"]})])
+    assert narrowed["data"]["totals"]["files"] == 1, narrowed["data"]["totals"]
+    assert narrowed["data"]["packet_path"] != whole["data"]["packet_path"]
+    kept = json.loads(Path(whole["data"]["packet_path"]).read_text())
+    assert len(kept["files"]) == 34, [f["path"] for f in kept["files"]]
