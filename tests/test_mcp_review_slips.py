@@ -125,3 +125,23 @@ def test_a_packet_narrowed_to_paths_leaves_the_whole_one_where_it_was(scratch_se
     assert narrowed["data"]["packet_path"] != whole["data"]["packet_path"]
     kept = json.loads(Path(whole["data"]["packet_path"]).read_text())
     assert len(kept["files"]) == 34, [f["path"] for f in kept["files"]]
+
+
+def test_a_tracker_key_named_once_is_told_not_dropped_unsaid(scratch_server):
+    """Was: `PROJ-7: bump Werkzeug` as a commit subject, with no prefix configured, was in no
+    reference and no fact: an agent asked what the change claims to fix heard of `#12` alone.
+    A key whose prefix is neither configured nor seen twice is still no reference (`UTF-8`,
+    `ISO-8859-1` would be), but an `unconfirmed_key` fact names it; a key seen twice is a
+    reference, and a prefix known not to be a tracker's (`SHA-256`) is neither."""
+    builder = RepoBuilder(scratch_server.place("dossier-keys") / "repo")
+    fork = builder.commit({"a.py": "A = 1\n"}, "initial")
+    builder.commit({"a.py": "A = 2\n"}, "PROJ-7: bump Werkzeug", branch="fix-12-thing", parents=[fork])
+    builder.commit({"a.py": "A = 3\n"}, "hash with SHA-256, see OPS-1 and OPS-2\n\nfixes #12", branch="fix-12-thing")
+    (dossier,) = _calls(scratch_server, [
+        ("dossier_build", {"repo": str(builder.path), "base": "main", "head": "fix-12-thing"})])
+    data = dossier["data"]
+    assert [r["id"] for r in data["references"]] == ["#12", "OPS-1", "OPS-2"], data["references"]
+    told = [(f["ref"], f["message"]) for f in data["facts"] if f["code"] == "unconfirmed_key"]
+    assert told == [("PROJ-7", "PROJ-7 reads as a tracker key, but its prefix is not configured (tracker_prefixes, "
+                                "or Jira projects or Linear teams) and the change names no other key of it: not "
+                                "taken for a reference")], data["facts"]
