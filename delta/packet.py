@@ -249,7 +249,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     if (previous_base is None) != (previous_head is None):
         from indexer.contract.errors import BadInput
 
-        raise BadInput("--previous-base and --previous-head go together")
+        raise BadInput("`previous_base` and `previous_head` (--previous-base, --previous-head) go together")
     prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
     if rng.worktree_base_oid is not None and dossier is not None and dossier is not False:
         from indexer.contract.errors import BadInput

@@ -145,3 +145,16 @@ def test_a_tracker_key_named_once_is_told_not_dropped_unsaid(scratch_server):
     assert told == [("PROJ-7", "PROJ-7 reads as a tracker key, but its prefix is not configured (tracker_prefixes, "
                                 "or Jira projects or Linear teams) and the change names no other key of it: not "
                                 "taken for a reference")], data["facts"]
+
+
+def test_a_packet_refused_for_its_arguments_names_them_as_the_tool_takes_them(scratch_server):
+    """Was: "delta needs --head REV (or --worktree ...)" and "--previous-base and --previous-head
+    go together", flags of `rennet delta`, to an agent whose tool takes `head` and
+    `previous_base`. Now each names the field, the flag beside it for the CLI."""
+    repo = str(_branch(scratch_server.place("packet-args") / "repo").path)
+    no_head, half = _calls(scratch_server, [
+        ("delta_packet", {"repo": repo, "base": "main"}),
+        ("delta_packet", {"repo": repo, "base": "main", "head": "topic", "previous_head": "main"})])
+    assert no_head["error"]["code"] == half["error"]["code"] == "bad_input", (no_head, half)
+    assert no_head["error"]["message"].startswith("a packet needs `head` (--head REV)"), no_head
+    assert half["error"]["message"].startswith("`previous_base` and `previous_head`"), half

@@ -52,10 +52,10 @@ def _head_of(input: DeltaBuildInput) -> str:
 
     if input.worktree:
         if input.head not in ("", WORKTREE):
-            raise BadInput(f"pass either --worktree or --head ({input.head}), not both")
+            raise BadInput(f"pass either `worktree` (--worktree) or `head` (--head; {input.head!r}), not both")
         return WORKTREE
     if not input.head:
-        raise BadInput("delta needs --head REV (or --worktree for the working tree)")
+        raise BadInput("a packet needs `head` (--head REV), or `worktree` (--worktree) for the working tree")
     return input.head
 
 
