@@ -158,3 +158,25 @@ def test_a_packet_refused_for_its_arguments_names_them_as_the_tool_takes_them(sc
     assert no_head["error"]["code"] == half["error"]["code"] == "bad_input", (no_head, half)
     assert no_head["error"]["message"].startswith("a packet needs `head` (--head REV)"), no_head
     assert half["error"]["message"].startswith("`previous_base` and `previous_head`"), half
+
+
+def test_a_moved_member_is_said_to_be_re_pinned_by_the_user_not_by_a_tool(scratch_server):
+    """Was: over MCP a member whose branch moved said "(run `rennet workspace sync NAME` to
+    re-pin)", in `workspace_status`, in each member's freshness and in the workspace's, a
+    command no agent tool runs. Now it says that no agent tool re-pins a member, and what the
+    user runs; the CLI's reason is as it was."""
+    builder = RepoBuilder(scratch_server.place("ws-moved") / "repo")
+    builder.commit({"a.py": "def f():\n    return 1\n"})
+    python = Client(str(scratch_server.store))
+    assert python.envelope("workspace.create", name="moved-shop")["ok"]
+    assert python.envelope("workspace.add", name="moved-shop", repo=str(builder.path), rev="main")["ok"]
+    builder.commit({"a.py": "def f():\n    return 2\n"})
+    status, symbol = _calls(scratch_server, [
+        ("workspace_status", {"name": "moved-shop"}),
+        ("context_symbol", {"workspace": "moved-shop", "name": "f"})])
+    told = "no agent tool re-pins a member: the user runs `rennet workspace sync moved-shop`)"
+    reasons = [status["data"]["members"][0]["reason"], symbol["freshness"]["reason"],
+               symbol["data"]["member_freshness"]["items"][0]["reason"]]
+    assert all(r.endswith(told) for r in reasons), reasons
+    cli = python.envelope("workspace.status", name="moved-shop")["data"]["members"][0]["reason"]
+    assert cli.endswith("(run `rennet workspace sync moved-shop` to re-pin)"), cli

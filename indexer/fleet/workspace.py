@@ -355,11 +355,21 @@ def _remote_url(repo) -> str | None:
 
 # --- freshness and overview ------------------------------------------------------------------
 
-def member_advice(workspace: str) -> Advice:
+def member_advice(workspace: str, agent: bool = False) -> Advice:
     """What a member's reason tells its reader to do: a workspace reads each member at its pin,
-    never from its working tree, so the pin is what moves."""
-    return Advice(moved=f"run `rennet workspace sync {workspace}` to re-pin", dirty="",
-                  partial="fetch them and `rennet workspace add` it again for a complete snapshot")
+    never from its working tree, so the pin is what moves. An agent (`agent`) has no tool that
+    moves a pin: it is told that the user does, and how."""
+    return Advice(moved=repin_advice(workspace, agent), dirty="",
+                  partial=("no agent tool adds it again: the user fetches them and runs `rennet workspace add` for "
+                           "a complete snapshot") if agent else
+                  "fetch them and `rennet workspace add` it again for a complete snapshot")
+
+
+def repin_advice(workspace: str, agent: bool = False) -> str:
+    """How a workspace's moved members are re-pinned, said to the user or to an agent."""
+    if agent:
+        return f"no agent tool re-pins a member: the user runs `rennet workspace sync {workspace}`"
+    return f"run `rennet workspace sync {workspace}` to re-pin"
 
 
 def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFreshness:
@@ -414,10 +424,12 @@ def member_snapshot(store, member: Member | MemberRecord):
     return snap
 
 
-def overview(store, name: str, refused: Callable[[str], str | None] | None = None) -> WorkspaceOverview:
+def overview(store, name: str, refused: Callable[[str], str | None] | None = None,
+             agent: bool = False) -> WorkspaceOverview:
     """Each member's status, and the edges between members. A member whose path `refused`
     gives a reason for (an agent face's roots leave it out) is not read, neither its repository
-    nor its snapshot: `unknown`, saying why, and the edges naming it are left out."""
+    nor its snapshot: `unknown`, saying why, and the edges naming it are left out. `agent`: the
+    reasons' advice is said to an agent (`member_advice`)."""
     ws = load(store, name)
     statuses = []
     hidden: set[str] = set()
@@ -429,7 +441,7 @@ def overview(store, name: str, refused: Callable[[str], str | None] | None = Non
                                          None, [], read=False))
             continue
         record = _record_of(store, m)
-        fresh = freshness(m, store, member_advice(ws.name))
+        fresh = freshness(m, store, member_advice(ws.name, agent))
         if record is None and fresh.status != "unknown":
             fresh = MemberFreshness("unknown", fresh.current_oid,
                                     f"pinned snapshot {m.oid[:12]} is not in the store; add the member again")
