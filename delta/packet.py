@@ -249,7 +249,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     if (previous_base is None) != (previous_head is None):
         from indexer.contract.errors import BadInput
 
-        raise BadInput("--previous-base and --previous-head go together")
+        raise BadInput("`previous_base` and `previous_head` (--previous-base, --previous-head) go together")
     prev_rng = resolve_range(git, previous_base, previous_head) if previous_base and previous_head else None
     if rng.worktree_base_oid is not None and dossier is not None and dossier is not False:
         from indexer.contract.errors import BadInput
@@ -362,7 +362,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     folder = offer_path = packet_path = None
     if write:
         folder = Path(out).expanduser().absolute() if out else \
-            folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid)
+            folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid, selected)
         try:
             offer_path = write_offer(folder, NoiseOffer(
                 "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))

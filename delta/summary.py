@@ -9,7 +9,7 @@ from delta.range import RangeIdentity
 from indexer.contract.result import Unknown
 
 
-class SummaryFile(msgspec.Struct):
+class SummaryFile(msgspec.Struct, omit_defaults=True):
     path: str
     status: str
     old_path: str | None
@@ -18,6 +18,9 @@ class SummaryFile(msgspec.Struct):
     deletions: int | Unknown
     fan_in: int | Unknown
     noise: str | None  # the noise class, when the file is noise
+    # of a signal file, its hunks that are noise on their own (a whitespace-only hunk beside a
+    # real change), which the noise classes' `hunks` count: absent when none
+    noise_hunks: int = 0
 
 
 class SuccessorSummary(msgspec.Struct):
@@ -50,3 +53,6 @@ class PacketSummary(msgspec.Struct):
     previous_renames: Unknown | None = None
     previous_unscored: Unknown | None = None
     successor: SuccessorSummary | None = None  # absent when no previous patchset was given
+    # where the files `files` leaves out are, when it leaves some out: the page has no cursor, as
+    # no call of this tool pages them (absent when every file is listed here)
+    files_elsewhere: str | None = None

@@ -40,8 +40,10 @@ class Reply(msgspec.Struct):
         return self.error is None
 
 
-def decode_input(row: Command, raw: object) -> msgspec.Struct:
-    """Input from any face into the row's Struct; anything off-schema is `bad_input`."""
+def decode_input(row: Command, raw: object, shown: Callable[[], Iterable[str]] | None = None) -> msgspec.Struct:
+    """Input from any face into the row's Struct; anything off-schema is `bad_input`. A field the
+    row does not take is refused naming those it does (`shown`: the face's, default every field),
+    so a caller that guessed a name (`symbol` for `name`) sees the right one in the refusal."""
     if isinstance(raw, row.input):
         return raw
     if raw is None:
@@ -57,7 +59,11 @@ def decode_input(row: Command, raw: object) -> msgspec.Struct:
     try:
         return msgspec.convert(raw, row.input, strict=True)
     except msgspec.ValidationError as exc:
-        raise BadInput(f"{row.id}: {_said_plainly(str(exc))}") from None
+        message = _said_plainly(str(exc))
+        if message.startswith("Object contains unknown field") and " - at `" not in message:
+            fields = shown() if shown is not None else row.input.__struct_fields__
+            message += f"; it takes: {', '.join(fields)}"
+        raise BadInput(f"{row.id}: {message}") from None
 
 
 def _said_plainly(message: str) -> str:
@@ -155,7 +161,7 @@ class Executor:
                 raise InternalError(f"{command_id} has no handler")
             if self.worktree:
                 raw_input = worktree_default(row, raw_input)
-            value = decode_input(row, raw_input)
+            value = decode_input(row, raw_input, self._shown(row))
             declared = tuple(client_roots)
             if self.roots is not None:
                 self.roots.check(command_id, value, declared)
@@ -194,6 +200,13 @@ class Executor:
         if self.receipts:
             self._receipt(reply, digest, time.perf_counter() - started)
         return reply
+
+    def _shown(self, row: Command) -> Callable[[], Iterable[str]] | None:
+        """The fields a refusal names: an agent's, those its tool's input schema lists (none it
+        would be refused, `forbidden`); the user's own faces, every field."""
+        if self.roots is None:
+            return None
+        return lambda: list(row.agent_schema(self.worktree)["properties"])
 
     def _failure(self, command_id: str, exc: RennetError) -> Reply:
         extra: dict[str, object] = {}

@@ -168,12 +168,15 @@ def _symbol_changes(base: Snapshot, head: Snapshot, files: list[FileChange]
     return out, unassessed
 
 
-def visibility(language: str, qualified: str, kind: str, signature: str) -> str | None:
-    """The rule that makes a symbol public, or None when it is not (its language's
-    `Bindings.public_basis`)."""
+def visibility(language: str, qualified: str, kind: str, signature: str, path: str = "") -> str | None:
+    """The rule that makes a symbol public, or None when it is not: none in a file its language
+    holds private (`Bindings.private_module`), else its language's `Bindings.public_basis`."""
     from indexer.lang.bindings import of_language
 
-    return of_language(language).public_basis(qualified.split("."), kind, signature)
+    rules = of_language(language)
+    if path and rules.private_module(path):
+        return None
+    return rules.public_basis(qualified.split("."), kind, signature)
 
 
 def _api_changes(head: Snapshot, base: Snapshot, symbols: list[SymbolChange]) -> list[ApiChange]:
@@ -181,7 +184,7 @@ def _api_changes(head: Snapshot, base: Snapshot, symbols: list[SymbolChange]) ->
     for s in symbols:
         side = base if s.change == "removed" else head
         f = side.file(s.path)
-        basis = visibility(f.language if f else "", s.qualified, s.kind, s.signature)
+        basis = visibility(f.language if f else "", s.qualified, s.kind, s.signature, s.path)
         if basis:
             out.append(ApiChange(s.path, s.qualified, s.kind, s.change, s.signature, basis))
     return out

@@ -254,7 +254,7 @@ def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Re
     from indexer.fleet.workspace import workspace_overview
 
     scope = open_workspace(ctx, name)
-    ws = workspace_overview(ctx.store, name, refused_member(ctx))
+    ws = workspace_overview(ctx.store, name, refused_member(ctx), ctx.roots is not None)
     status = {s.member.name: s for s in ws.members}
     members = [_member_entry(m, status.get(m.member.name)) for m in scope.members]
     edges = list(ws.edges)

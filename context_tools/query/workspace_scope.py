@@ -169,7 +169,7 @@ def open_workspace(ctx: CallContext, name: str) -> Scope:
 
     members = workspace.members(ctx.store, name)
     opened = [_open_member(ctx, name, m) for m in members]
-    return Scope(name, opened, binding(name, members), _overall(name, opened))
+    return Scope(name, opened, binding(name, members), _overall(name, opened, ctx.roots is not None))
 
 
 # What a member outside the roots of the face asking tells of what its rev resolves to now
@@ -204,7 +204,7 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
             reason = f"member not read: {exc.message}"
             current: str | Unknown = not_assessed(UNREAD_MEMBER)
             if refused is None:  # a member outside the roots is not read at all, not even its refs
-                now = workspace.freshness(member, None, workspace.member_advice(workspace_name))
+                now = workspace.freshness(member, None, workspace.member_advice(workspace_name, ctx.roots is not None))
                 reason += f" ({now.reason})" if now.status != "current" else ""
                 current = current_or_gone(now.current_oid, member.rev)
             return OpenMember(member, None, MemberFreshness(
@@ -212,7 +212,7 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
                 status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
                 fingerprint=member.fingerprint, member=member.name), exc)
     # `rennet index` would not move the workspace's pin, nor --worktree read a member's working tree
-    fresh = freshness_of(snap, workspace.member_advice(workspace_name))
+    fresh = freshness_of(snap, workspace.member_advice(workspace_name, ctx.roots is not None))
     return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh), member=member.name))
 
 
@@ -225,7 +225,9 @@ def _digest(pairs: Iterable[tuple[str, str]]) -> str:
     return hashlib.sha256("\n".join(f"{name} {oid}" for name, oid in pairs).encode()).hexdigest()
 
 
-def _overall(name: str, opened: list[OpenMember]) -> Freshness:
+def _overall(name: str, opened: list[OpenMember], agent: bool = False) -> Freshness:
+    from indexer.fleet.workspace import repin_advice
+
     fresh = [m.freshness for m in opened]
     status = worst(f.status for f in fresh)  # the one rule's order, worst member first
     unknown = [f for f in fresh if f.status == "unknown"]
@@ -237,7 +239,7 @@ def _overall(name: str, opened: list[OpenMember]) -> Freshness:
             f"{f.member}: {f.reason}" for f in unknown))
     if stale:
         clauses.append(f"{len(stale)} of {len(fresh)} members stale ({', '.join(f.member for f in stale)}); answers "
-                       f"are served from the pinned snapshots (run `rennet workspace sync {name}` to re-pin)")
+                       f"are served from the pinned snapshots ({repin_advice(name, agent)})")
     if not fresh:
         reason = f"workspace {name} has no members"
     elif clauses:  # a member that moved or is gone; one dirty or partial beside it is in `member_freshness`

@@ -479,7 +479,8 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
     merge_base, commits = _range_commits(repo, base_oid, head_oid)
     this_repo = target.github_repo if isinstance(target.github_repo, str) else ""
     sources, truncated = bounded_sources(sources_of(target.branch or "", title, body, repo, commits))
-    refs = extract_references(sources, cfg.prefixes(), this_repo)
+    passed: list[str] = []
+    refs = extract_references(sources, cfg.prefixes(), this_repo, passed)
     total = len(refs)
     kept_refs, over = refs[:cfg.max_references], refs[cfg.max_references:]
     bounds = Bounds(cfg.item_body_chars, cfg.item_bytes, cfg.dossier_bytes)
@@ -490,6 +491,9 @@ def _retrieve(repo: pygit2.Repository, target: ReviewTarget, base_oid: str, head
 
     items: list[Item] = []
     facts: list[Fact] = list(cfg.refused) + ([truncated] if truncated else [])
+    facts += [Fact("unconfirmed_key", "tracker", key, f"{key} reads as a tracker key, but its prefix is not "
+                   "configured (tracker_prefixes, or Jira projects or Linear teams) and the change names no "
+                   "other key of it: not taken for a reference") for key in passed]
     for ref in kept_refs:
         got = retrieval.fetch(ref)
         if isinstance(got, Fact):

@@ -61,7 +61,9 @@ class Fact(Struct, frozen=True):
     public nor allowed by the user, not read), other_project (a Jira project or Linear team the
     user's own settings do not list, not read), source_truncated (the change's text read in part),
     insecure_url (a tracker URL or a redirect refused, not read; or a link a ticket's answer gave
-    that may not be shown, dropped from the item), redacted (a token a tracker echoed, replaced)."""
+    that may not be shown, dropped from the item), redacted (a token a tracker echoed, replaced),
+    unconfirmed_key (a key such as `PROJ-7` the change names once, of a prefix no setting lists:
+    not taken for a reference, so a reader knows it was seen)."""
 
     code: str
     tracker: str

@@ -64,6 +64,8 @@ class Reference(Struct, omit_defaults=True):
 
 # Prefixes that look like tracker keys but name standards, encodings, versions or words.
 # A configured prefix overrides this list.
+MAX_PASSED = 20  # keys passed over that a dossier names, each in a fact of its own
+
 NOT_TRACKER_PREFIXES = frozenset("""
     UTF UCS ISO IEC IEEE RFC PEP CVE CWE GHSA ECMA ES SHA MD CRC AES DES RSA ECDSA TLS SSL HTTP
     HTTPS IPV CP WIN WINDOWS LATIN ASCII ANSI KOI EUC GB BIG JIS UTC GMT COVID SARS
@@ -275,12 +277,14 @@ def _canonical_id(c: _Candidate, this_repo: str) -> str:
 
 
 def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
-                       this_repo: str = "") -> list[Reference]:
+                       this_repo: str = "", passed: list[str] | None = None) -> list[Reference]:
     """References of all `sources`, deduplicated by canonical id with every provenance kept.
 
     `prefixes` are the tracker-key prefixes configured for the project; `this_repo`
     ("owner/repo", may be "") lets `owner/repo#12` of this very repository merge with `#12`.
-    Order: by first appearance, reading the sources in the order given.
+    Order: by first appearance, reading the sources in the order given. `passed`, when given,
+    gets the keys passed over only for a prefix neither configured nor seen twice (`PROJ-7` in
+    one commit subject), the first MAX_PASSED in order, each once: a reader is told of them.
     """
     configured = {p.upper() for p in prefixes}
     candidates: list[_Candidate] = []
@@ -305,6 +309,9 @@ def extract_references(sources: Iterable[Source], prefixes: Iterable[str] = (),
     seen: dict[str, set[Provenance]] = {}  # every provenance of a reference, however many it keeps
     for c in candidates:
         if not admitted(c):
+            if (passed is not None and len(passed) < MAX_PASSED and c.key not in passed
+                    and c.key.rsplit("-", 1)[0] not in NOT_TRACKER_PREFIXES):
+                passed.append(c.key)
             continue
         rid = _canonical_id(c, this_repo)
         # GitHub's owner and repository names are one in any case: `Up/Lib#1` is `up/lib#1`,

@@ -164,8 +164,23 @@ def load(store, name: str) -> WorkspaceRecord:
     key = _key(check_name(name))
     raw = store.kv(TABLE).get(key)
     if raw is None:
-        raise NotFound(f"no workspace {name!r} (see `rennet workspace list`)")
+        raise NotFound(f"no workspace {name!r}; {_held(store)}")
     return _read(raw, key, store.home)
+
+
+NAMES_SHOWN = 20  # the workspaces a not_found names; past them it counts the rest
+
+
+def _held(store) -> str:
+    """What a miss tells of the store's workspaces: their names, so an agent, which has no tool
+    listing them, can ask again; or, when there is none, that a workspace is made at a terminal,
+    which no agent tool does."""
+    names = sorted(key[len(b"ws|"):].decode(errors="replace") for key, _ in store.kv(TABLE).items(b"ws|"))
+    if not names:
+        return ("this store holds none: a workspace is made at a terminal (`rennet workspace create NAME`, "
+                "then `rennet workspace add NAME REPO`); no agent tool makes one")
+    more = f" and {len(names) - NAMES_SHOWN} more" if len(names) > NAMES_SHOWN else ""
+    return "this store holds " + ", ".join(repr(n) for n in names[:NAMES_SHOWN]) + more
 
 
 def all_workspaces(store) -> list[WorkspaceRecord]:
@@ -340,11 +355,21 @@ def _remote_url(repo) -> str | None:
 
 # --- freshness and overview ------------------------------------------------------------------
 
-def member_advice(workspace: str) -> Advice:
+def member_advice(workspace: str, agent: bool = False) -> Advice:
     """What a member's reason tells its reader to do: a workspace reads each member at its pin,
-    never from its working tree, so the pin is what moves."""
-    return Advice(moved=f"run `rennet workspace sync {workspace}` to re-pin", dirty="",
-                  partial="fetch them and `rennet workspace add` it again for a complete snapshot")
+    never from its working tree, so the pin is what moves. An agent (`agent`) has no tool that
+    moves a pin: it is told that the user does, and how."""
+    return Advice(moved=repin_advice(workspace, agent), dirty="",
+                  partial=("no agent tool adds it again: the user fetches them and runs `rennet workspace add` for "
+                           "a complete snapshot") if agent else
+                  "fetch them and `rennet workspace add` it again for a complete snapshot")
+
+
+def repin_advice(workspace: str, agent: bool = False) -> str:
+    """How a workspace's moved members are re-pinned, said to the user or to an agent."""
+    if agent:
+        return f"no agent tool re-pins a member: the user runs `rennet workspace sync {workspace}`"
+    return f"run `rennet workspace sync {workspace}` to re-pin"
 
 
 def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFreshness:
@@ -399,10 +424,12 @@ def member_snapshot(store, member: Member | MemberRecord):
     return snap
 
 
-def overview(store, name: str, refused: Callable[[str], str | None] | None = None) -> WorkspaceOverview:
+def overview(store, name: str, refused: Callable[[str], str | None] | None = None,
+             agent: bool = False) -> WorkspaceOverview:
     """Each member's status, and the edges between members. A member whose path `refused`
     gives a reason for (an agent face's roots leave it out) is not read, neither its repository
-    nor its snapshot: `unknown`, saying why, and the edges naming it are left out."""
+    nor its snapshot: `unknown`, saying why, and the edges naming it are left out. `agent`: the
+    reasons' advice is said to an agent (`member_advice`)."""
     ws = load(store, name)
     statuses = []
     hidden: set[str] = set()
@@ -414,7 +441,7 @@ def overview(store, name: str, refused: Callable[[str], str | None] | None = Non
                                          None, [], read=False))
             continue
         record = _record_of(store, m)
-        fresh = freshness(m, store, member_advice(ws.name))
+        fresh = freshness(m, store, member_advice(ws.name, agent))
         if record is None and fresh.status != "unknown":
             fresh = MemberFreshness("unknown", fresh.current_oid,
                                     f"pinned snapshot {m.oid[:12]} is not in the store; add the member again")

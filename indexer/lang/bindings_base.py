@@ -203,6 +203,11 @@ class Bindings:
         """Does a file of a definition's package see a file defining it there? Every one does."""
         return True
 
+    def private_module(self, path: str) -> bool:
+        """Is the file at `path` private by its language's convention, so nothing it defines is
+        public API whatever its own name (novelty's public API)? By default no file is."""
+        return False
+
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         """The rule that makes a symbol of qualified name `parts` public (novelty's public API),
         or None when it is not: by default, being at the top of its file."""

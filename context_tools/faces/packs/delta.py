@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
 
 if TYPE_CHECKING:  # the builder loads inside the handler; these only name its types
-    from delta.packet import DeltaBuild, DeltaPacket
+    from delta.packet import DeltaBuild, DeltaPacket, Totals
 
 CAPS = {"files": 1000, "hunks": 5000, "capture_bytes": 2 * 1024 * 1024}
 
@@ -52,10 +52,10 @@ def _head_of(input: DeltaBuildInput) -> str:
 
     if input.worktree:
         if input.head not in ("", WORKTREE):
-            raise BadInput(f"pass either --worktree or --head ({input.head}), not both")
+            raise BadInput(f"pass either `worktree` (--worktree) or `head` (--head; {input.head!r}), not both")
         return WORKTREE
     if not input.head:
-        raise BadInput("delta needs --head REV (or --worktree for the working tree)")
+        raise BadInput("a packet needs `head` (--head REV), or `worktree` (--worktree) for the working tree")
     return input.head
 
 
@@ -123,16 +123,33 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     whole = _result(p, _head_of(build))
     shown = p.files[: ctx.cap("summary_files")]
     files = [SummaryFile(f.path, f.status, f.old_path, f.hunk_count, f.additions, f.deletions, f.fan_in,
-                         f.noise.cls if f.noise else None) for f in shown]
+                         f.noise.cls if f.noise else None,
+                         0 if f.noise else sum(1 for h in f.hunks if h.noise)) for f in shown]
     successor = p.successor if isinstance(p.successor, SuccessorAccount) else None
     summary = PacketSummary(p.untrusted, p.range, p.totals, p.truncated, files, p.noise, len(p.drops),
                             str(built.packet_path or ""), str(built.offer_path) if built.offer_path else None,
                             renames=p.renames, previous_renames=successor.renames if successor else None,
                             previous_unscored=successor.unscored if successor else None,
                             successor=SuccessorSummary(dict(successor.counts), len(successor.unread),
-                                                       len(successor.uncompared)) if successor else None)
+                                                       len(successor.uncompared)) if successor else None,
+                            files_elsewhere=_elsewhere(len(files), p.totals))
     page = Page(total=p.totals.files, returned=len(files), truncated=len(files) < p.totals.files)
     return Result(data=summary, freshness=whole.freshness, page=page)
+
+
+def _elsewhere(shown: int, totals: Totals) -> str | None:
+    """Where the files a summary leaves out are. Its page's cursor is null, since no call pages
+    them: an agent told only `truncated` would look for a cursor, or take the list for whole."""
+    if shown >= totals.files:
+        return None
+    told = []
+    if totals.files_listed > shown:
+        told.append(f"the other {totals.files_listed - shown} files are listed in packet.json (`packet_path`), in "
+                    "this order, with their hunks; no call of this tool pages them")
+    if totals.files > totals.files_listed:
+        told.append(f"{totals.files - totals.files_listed} files past the packet's file cap are in no list, "
+                    "each named in the packet's drops")
+    return "; ".join(told)
 
 
 def render_packet(result: Result) -> str:

@@ -232,7 +232,7 @@ def status_handler(input: StatusInput, ctx) -> Result:
     from context_tools.query.workspace_scope import UNREAD_MEMBER, refused_member
     from indexer.fleet import workspace
 
-    ov = workspace.overview(ctx.store, input.name, refused_member(ctx))
+    ov = workspace.overview(ctx.store, input.name, refused_member(ctx), ctx.roots is not None)
     members = [MemberStatusData(s.member.name, s.member.path, remote_of(s.member.remote_url), s.member.rev, s.member.oid,
                                 s.member.fingerprint, current_or_gone(s.freshness.current_oid, s.member.rev) if s.read
                                 else not_assessed(UNREAD_MEMBER),

@@ -43,10 +43,15 @@ class PythonBindings(Bindings):
             yield name
         yield from super().local_names(snap, spec, target, name)
 
+    def private_module(self, path: str) -> bool:
+        """A module or package whose name starts with an underscore (`flask/_paths.py`,
+        `_pytest/main.py`; dunders such as `__init__.py` aside) is internal, as PEP 8 names it:
+        what it defines is no public API, the package reaching it by a re-export if at all."""
+        return any(_private(part) for part in module_stem(path).split("/"))
+
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
         """Public when no part of its name starts with an underscore (dunders aside)."""
-        private = [p for p in parts if p.startswith("_") and not (p.startswith("__") and p.endswith("__"))]
-        return None if private else "python:no_leading_underscore"
+        return None if any(_private(p) for p in parts) else "python:no_leading_underscore"
 
     def star_passes(self, snap: Snapshot, spec: ImportSpec, target: str) -> Callable[[str], bool]:
         """`from m import *` binds exactly the names m's `__all__` lists, underscored ones
@@ -154,3 +159,8 @@ def _ends_with(parts: list[str], tail: list[str]) -> bool:
 
 
 __all__ = ["PythonBindings", "first_file", "is_package_file"]
+
+
+def _private(part: str) -> bool:
+    """A name an underscore makes private: `_x`, not a dunder such as `__init__`."""
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))

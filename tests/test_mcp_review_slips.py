@@ -1,0 +1,182 @@
+"""What a reviewing agent, and one asking across a workspace, meets over MCP: a workspace it
+cannot list, a field named as another tool names it, a packet summary that lists the first
+files, a whitespace hunk beside a real change, and a private module's names in the public API.
+Each through the MCP SDK's client, against the shared scratch server (`tests/conftest.py`),
+or the Python face where the store must hold no workspace."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from context_tools import Client
+from corpora.gitbuild import RepoBuilder
+from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
+
+
+def _calls(scratch_server, calls: list[tuple[str, dict]]) -> list[dict]:
+    async def work(client):
+        return [text_of(await client.call_tool(name, args)) for name, args in calls]
+
+    return scratch_server.run(work)
+
+
+def test_a_workspace_miss_names_the_workspaces_no_tool_lists(scratch_server, tmp_path):
+    """Was: `no workspace 'x' (see `rennet workspace list`)`, a command no agent tool runs, so an
+    agent could not learn the names. Now the miss names the store's workspaces; a store holding
+    none says a workspace is made at a terminal, which no agent tool does."""
+    repo = scratch_server.place("ws-miss") / "repo"
+    RepoBuilder(repo).commit({"a.py": "def f():\n    return 1\n"})
+    python = Client(str(scratch_server.store))
+    assert python.envelope("workspace.create", name="review-shop")["ok"]
+    status, symbol = _calls(scratch_server, [
+        ("workspace_status", {"name": "review-shop-x"}),
+        ("context_symbol", {"workspace": "review-shop-x", "name": "f"}),
+    ])
+    for miss in (status, symbol):
+        assert miss["error"]["code"] == "not_found", miss
+        assert "'review-shop'" in miss["error"]["message"], miss
+        assert "rennet workspace list" not in miss["error"]["message"], miss
+    empty = Client(str(tmp_path / "store")).envelope("workspace.status", name="shop")
+    assert empty["error"]["code"] == "not_found", empty
+    assert empty["error"]["message"] == (
+        "no workspace 'shop'; this store holds none: a workspace is made at a terminal (`rennet workspace "
+        "create NAME`, then `rennet workspace add NAME REPO`); no agent tool makes one"), empty
+
+
+def test_a_field_the_tool_does_not_take_is_refused_naming_those_it_does(scratch_server):
+    """Was: `Object contains unknown field `workspace`` alone, for `workspace_status`, whose field
+    is `name` while every context tool's is `workspace`; `symbol` for `context_references`'s
+    `name` the same. Now the refusal names the tool's fields, those its schema shows an agent
+    (not `dossier_build`'s tracker settings, refused over MCP)."""
+    status, references, dossier = _calls(scratch_server, [
+        ("workspace_status", {"workspace": "shop"}),
+        ("context_references", {"repo": str(scratch_server.place("fields")), "symbol": "f"}),
+        ("dossier_build", {"base": "main", "jira": "x"}),
+    ])
+    assert status["error"]["code"] == "bad_input", status
+    assert status["error"]["message"].endswith("unknown field `workspace`; it takes: name, limit, cursor"), status
+    assert references["error"]["code"] == "bad_input", references
+    assert "; it takes: name, repo, rev, workspace, " in references["error"]["message"], references
+    assert "worktree" not in references["error"]["message"]  # a read tool's, off this server
+    taken = dossier["error"]["message"].split("; it takes: ")[1].split(", ")
+    assert "refresh" in taken and "jira_url" not in taken and "github_allow" not in taken, dossier
+
+
+def _branch(path: Path) -> RepoBuilder:
+    """A base of 34 files, one Python module of two functions among them, and a head changing
+    each file: the module with a real change in one function and a blank line between them."""
+    module = "def a():\n    return 1\n" + "\n" * 2 + "".join(f"X{i} = {i}\n" for i in range(20)) + \
+        "\n\ndef b():\n    return 2\n"
+    builder = RepoBuilder(path)
+    builder.commit({"pkg/core.py": module, **{f"pkg/f{i:02}.txt": f"line {i}\n" for i in range(33)}})
+    changed = module.replace("return 1", "return 10").replace("\n\ndef b", "\n\n\ndef b")
+    builder.commit({"pkg/core.py": changed, **{f"pkg/f{i:02}.txt": f"line {i} changed\n" for i in range(33)}},
+                   branch="topic", parents=[str(builder.repo.references["refs/heads/main"].target)])
+    return builder
+
+
+def test_a_packet_summary_says_where_the_files_it_leaves_out_are(scratch_server):
+    """Was: a summary of its first 30 files answered a page `truncated: true, cursor: null`, no
+    word of where the other files were (the page's cursor is how every other tool pages on), and
+    a signal file's whitespace-only hunks were counted in the noise class's `hunks` with no file
+    named for them. Now `files_elsewhere` says the rest are in packet.json, and a signal file
+    lists its `noise_hunks`."""
+    repo = _branch(scratch_server.place("summary") / "repo").path
+    (summary,) = _calls(scratch_server, [("delta_packet", {"repo": str(repo), "base": "main", "head": "topic"})])
+    data, page = summary["data"], summary["page"]
+    assert (page["total"], page["returned"], page["truncated"], page["cursor"]) == (34, 30, True, None), page
+    assert data["files_elsewhere"] == ("the other 4 files are listed in packet.json (`packet_path`), in this order, "
+                                       "with their hunks; no call of this tool pages them"), data
+    module = next(f for f in data["files"] if f["path"] == "pkg/core.py")
+    assert module["noise"] is None and module["hunks"] == 2 and module["noise_hunks"] == 1, module
+    assert "noise_hunks" not in next(f for f in data["files"] if f["path"] == "pkg/f00.txt")
+    (whitespace,) = [c for c in data["noise"] if c["class"] == "whitespace_only"]
+    assert whitespace["hunks"] == sum(f.get("noise_hunks", 0) for f in data["files"]) == 1, data["noise"]
+
+
+def test_a_private_modules_names_are_no_public_api(scratch_server):
+    """Was: `def helper()` in `pkg/_impl.py` (a module PEP 8 calls internal: its name starts with an
+    underscore) listed as public API added, basis `python:no_leading_underscore`, as were names of
+    a `_vendor` package. Now a module or package named so holds no public API; `__init__.py` is
+    no private module."""
+    builder = RepoBuilder(scratch_server.place("private") / "repo")
+    builder.commit({"pkg/__init__.py": ""})
+    builder.commit({"pkg/__init__.py": "def top():\n    pass\n", "pkg/_impl.py": "def helper():\n    pass\n",
+                    "pkg/_vendor/six.py": "def moves():\n    pass\n", "pkg/api.py": "def run():\n    pass\n"},
+                   branch="topic", parents=[str(builder.repo.references["refs/heads/main"].target)])
+    repo = str(builder.path)
+    _, _, novelty = _calls(scratch_server, [
+        ("repo_index", {"repo": repo, "rev": "main"}), ("repo_index", {"repo": repo, "rev": "topic"}),
+        ("context_novelty", {"repo": repo, "base": "main", "head": "topic", "section": "public_api"})])
+    assert [(i["path"], i["qualified"]) for i in novelty["data"]["items"]] == [
+        ("pkg/__init__.py", "top"), ("pkg/api.py", "run")], novelty["data"]
+
+
+def test_a_packet_narrowed_to_paths_leaves_the_whole_one_where_it_was(scratch_server):
+    """Was: `delta_packet` with `paths` wrote to the range's folder, over the whole packet, so the
+    `packet_path` an agent had been given for the whole range then held the narrowed packet's one
+    file. Now a narrowed packet has a folder of its own and the whole one stays."""
+    repo = _branch(scratch_server.place("narrowed") / "repo").path
+    whole, narrowed = _calls(scratch_server, [
+        ("delta_packet", {"repo": str(repo), "base": "main", "head": "topic"}),
+        ("delta_packet", {"repo": str(repo), "base": "main", "head": "topic", "paths": ["pkg/core.py"]})])
+    assert narrowed["data"]["totals"]["files"] == 1, narrowed["data"]["totals"]
+    assert narrowed["data"]["packet_path"] != whole["data"]["packet_path"]
+    kept = json.loads(Path(whole["data"]["packet_path"]).read_text())
+    assert len(kept["files"]) == 34, [f["path"] for f in kept["files"]]
+
+
+def test_a_tracker_key_named_once_is_told_not_dropped_unsaid(scratch_server):
+    """Was: `PROJ-7: bump Werkzeug` as a commit subject, with no prefix configured, was in no
+    reference and no fact: an agent asked what the change claims to fix heard of `#12` alone.
+    A key whose prefix is neither configured nor seen twice is still no reference (`UTF-8`,
+    `ISO-8859-1` would be), but an `unconfirmed_key` fact names it; a key seen twice is a
+    reference, and a prefix known not to be a tracker's (`SHA-256`) is neither."""
+    builder = RepoBuilder(scratch_server.place("dossier-keys") / "repo")
+    fork = builder.commit({"a.py": "A = 1\n"}, "initial")
+    builder.commit({"a.py": "A = 2\n"}, "PROJ-7: bump Werkzeug", branch="fix-12-thing", parents=[fork])
+    builder.commit({"a.py": "A = 3\n"}, "hash with SHA-256, see OPS-1 and OPS-2\n\nfixes #12", branch="fix-12-thing")
+    (dossier,) = _calls(scratch_server, [
+        ("dossier_build", {"repo": str(builder.path), "base": "main", "head": "fix-12-thing"})])
+    data = dossier["data"]
+    assert [r["id"] for r in data["references"]] == ["#12", "OPS-1", "OPS-2"], data["references"]
+    told = [(f["ref"], f["message"]) for f in data["facts"] if f["code"] == "unconfirmed_key"]
+    assert told == [("PROJ-7", "PROJ-7 reads as a tracker key, but its prefix is not configured (tracker_prefixes, "
+                                "or Jira projects or Linear teams) and the change names no other key of it: not "
+                                "taken for a reference")], data["facts"]
+
+
+def test_a_packet_refused_for_its_arguments_names_them_as_the_tool_takes_them(scratch_server):
+    """Was: "delta needs --head REV (or --worktree ...)" and "--previous-base and --previous-head
+    go together", flags of `rennet delta`, to an agent whose tool takes `head` and
+    `previous_base`. Now each names the field, the flag beside it for the CLI."""
+    repo = str(_branch(scratch_server.place("packet-args") / "repo").path)
+    no_head, half = _calls(scratch_server, [
+        ("delta_packet", {"repo": repo, "base": "main"}),
+        ("delta_packet", {"repo": repo, "base": "main", "head": "topic", "previous_head": "main"})])
+    assert no_head["error"]["code"] == half["error"]["code"] == "bad_input", (no_head, half)
+    assert no_head["error"]["message"].startswith("a packet needs `head` (--head REV)"), no_head
+    assert half["error"]["message"].startswith("`previous_base` and `previous_head`"), half
+
+
+def test_a_moved_member_is_said_to_be_re_pinned_by_the_user_not_by_a_tool(scratch_server):
+    """Was: over MCP a member whose branch moved said "(run `rennet workspace sync NAME` to
+    re-pin)", in `workspace_status`, in each member's freshness and in the workspace's, a
+    command no agent tool runs. Now it says that no agent tool re-pins a member, and what the
+    user runs; the CLI's reason is as it was."""
+    builder = RepoBuilder(scratch_server.place("ws-moved") / "repo")
+    builder.commit({"a.py": "def f():\n    return 1\n"})
+    python = Client(str(scratch_server.store))
+    assert python.envelope("workspace.create", name="moved-shop")["ok"]
+    assert python.envelope("workspace.add", name="moved-shop", repo=str(builder.path), rev="main")["ok"]
+    builder.commit({"a.py": "def f():\n    return 2\n"})
+    status, symbol = _calls(scratch_server, [
+        ("workspace_status", {"name": "moved-shop"}),
+        ("context_symbol", {"workspace": "moved-shop", "name": "f"})])
+    told = "no agent tool re-pins a member: the user runs `rennet workspace sync moved-shop`)"
+    reasons = [status["data"]["members"][0]["reason"], symbol["freshness"]["reason"],
+               symbol["data"]["member_freshness"]["items"][0]["reason"]]
+    assert all(r.endswith(told) for r in reasons), reasons
+    cli = python.envelope("workspace.status", name="moved-shop")["data"]["members"][0]["reason"]
+    assert cli.endswith("(run `rennet workspace sync moved-shop` to re-pin)"), cli
