@@ -1,8 +1,10 @@
 """Where packets are written, and the rule that sweeps them.
 
 Default folder: `<store home>/delta/<merge-base[:12]>..<head[:12]>/` holding
-`packet.json` and `noise-offer.json`; a packet narrowed to some paths has a folder of its own,
-`..<head[:12]>+<digest of the paths>`, so it never replaces the whole range's packet. Sweep rule: after a packet is written there, only
+`packet.json` and `noise-offer.json`; a packet built otherwise than by default (narrowed to
+some paths, against a previous patchset, without elements, with a dossier, under other
+caps) has a folder of its own, `..<head[:12]>+<digest of how>`, so it never replaces
+another packet of the range. Sweep rule: after a packet is written there, only
 the KEEP most recently written range folders under `<home>/delta/` stay; older ones are
 removed whole. A folder given with `--out` is the caller's and is never swept.
 """
@@ -13,16 +15,18 @@ import hashlib
 import os
 import shutil
 from pathlib import Path
+from typing import Sequence
 
 KEEP = 64
 
 
-def default_folder(home: Path, merge_base_oid: str, head_oid: str, paths: list[str] | None = None) -> Path:
-    """The range's folder; `paths` (the normalized paths a packet was narrowed to) a folder of
-    their own, as a reviewer who narrows a packet still reads the whole one at its path."""
+def default_folder(home: Path, merge_base_oid: str, head_oid: str, how: Sequence[str] = ()) -> Path:
+    """The range's folder; a packet built otherwise (`how`: a line for each way it differs
+    from the default build) a folder of its own, as a reviewer who asked for one packet of the
+    range still reads it at its path after another was built."""
     name = f"{merge_base_oid[:12]}..{head_oid[:12]}"
-    if paths:
-        name += "+" + hashlib.sha256("\0".join(sorted(set(paths))).encode()).hexdigest()[:12]
+    if how:
+        name += "+" + hashlib.sha256("\0".join(sorted(set(how))).encode()).hexdigest()[:12]
     return home / "delta" / name
 
 

@@ -229,6 +229,20 @@ def _rank(w: _Work) -> tuple[int, str, str]:
     return (w.mark.noise is not None, w.change.path, w.change.old_path or "")
 
 
+def _built_how(selected: list[str] | None, previous: RangeIdentity | None, *, elements: bool,
+               dossier: object, caps: tuple[int, int, int]) -> list[str]:
+    """How a packet holds other than what the default build of its range holds, a line each
+    (`folders.default_folder`). Not `index`: it says how snapshots are found, not what a
+    packet of them holds."""
+    how = [f"path {p}" for p in selected or ()]
+    if previous is not None:
+        how.append(f"previous {previous.merge_base_oid}..{previous.head_oid}")
+    how += [line for line, differs in (("no elements", not elements),
+                                       ("dossier", dossier is not None and dossier is not False),
+                                       (f"caps {caps}", caps != (CAPTURE_CAP, MAX_FILES, MAX_HUNKS))) if differs]
+    return how
+
+
 def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
                        previous_base: str | None = None, previous_head: str | None = None,
                        paths: list[str] | None = None, out: str | os.PathLike[str] | None = None,
@@ -362,7 +376,9 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     folder = offer_path = packet_path = None
     if write:
         folder = Path(out).expanduser().absolute() if out else \
-            folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid, selected)
+            folders.default_folder(_home(store, home), rng.merge_base_oid, rng.head_oid,
+                                   _built_how(selected, prev_rng, elements=elements, dossier=dossier,
+                                              caps=(capture_cap, max_files, max_hunks)))
         try:
             offer_path = write_offer(folder, NoiseOffer(
                 "rennet.noise-offer/1", rng.base_oid, rng.head_oid, rng.merge_base_oid, len(offered), offered))

@@ -299,6 +299,24 @@ def test_default_output_folder_is_under_the_store_home(branchy, tmp_path, monkey
     assert json.loads(built.packet_path.read_text())["range"]["head_oid"] == feature
 
 
+def test_a_packet_built_otherwise_than_by_default_has_a_folder_of_its_own(branchy, tmp_path, monkeypatch):
+    """A packet against a previous patchset, narrowed to paths, without elements or with a
+    dossier, written to the range's one folder, replaced the packet a reviewer had been pointed
+    to there (was: the latest build's successor account, or its one path, won). Each has a
+    folder of its own; the default build stays in the range's, and building it again lands there."""
+    repo, fork, feature, main2, _ = branchy
+    monkeypatch.setenv("RENNET_HOME", str(tmp_path / "home"))
+    plain = build_delta_packet(repo, "main", "feature", index=False)
+    kept = plain.packet_path.read_bytes()
+    others = [build_delta_packet(repo, "main", "feature", index=False, **how).folder for how in (
+        {"previous_base": "main", "previous_head": "main"}, {"paths": ["app.py"]}, {"paths": ["notes.txt"]},
+        {"elements": False}, {"dossier": lambda *_: None}, {"max_files": 5})]
+    assert len({plain.folder, *others}) == 1 + len(others)
+    assert all(f.parent == plain.folder.parent and f.name.startswith(plain.folder.name + "+") for f in others)
+    assert plain.packet_path.read_bytes() == kept
+    assert build_delta_packet(repo, "main", "feature", index=False).folder == plain.folder
+
+
 def test_packet_is_deterministic(branchy, tmp_path):
     repo, *_ = branchy
     a = build_delta_packet(repo, "main", "feature", index=False, out=tmp_path / "a").packet
