@@ -244,6 +244,19 @@ def test_no_arguments_print_the_help_and_exit_2(world: World):
     assert p.stderr.startswith("usage: rennet") and "commands, in the order you meet them:" in p.stderr
 
 
+def test_the_top_level_help_places_every_verb_in_a_section_of_its_own():
+    """Each verb is in one of the sections that say what it is for (was: `snapshots` alone under
+    "Other commands.", the catch-all for verbs no section names)."""
+    from context_tools.faces.cli import SECTIONS, _overview
+    from context_tools.faces.registry import registry
+
+    table = registry()
+    placed = {w for _, words in SECTIONS for w in words}
+    verbs = {row.cli_path[0] for row in table.cli_verbs()} | {"commands", "call", "mcp", "completion"}
+    assert verbs <= placed, sorted(verbs - placed)
+    assert "Other commands." not in _overview(table)
+
+
 def test_a_bad_rennet_limits_is_told_before_any_work(tmp_path, world: World):
     """docs/limits.md: a `$RENNET_LIMITS` that is no setting is `bad_input` naming it, told before
     any work: before the repository a command names is looked for, whichever command it is."""

@@ -200,8 +200,8 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
      "and the dossier of the issues it references.", ("delta", "dossier")),
     ("Many repositories: read several as one workspace, index many revs in one run, and carry Repo "
      "Maps between machines as bundles.", ("workspace", "batch", "export", "import")),
-    ("The store: what it holds and freeing what nothing pins, the receipts of past calls, a "
-     "snapshot's canonical dump.", ("store", "ledger", "snapshot")),
+    ("The store: what it holds and freeing what nothing pins, the revs of a repository it holds, "
+     "the receipts of past calls, a snapshot's canonical dump.", ("store", "snapshots", "ledger", "snapshot")),
     ("For programs, agents and shells: the registry, any command JSON in and JSON out, the MCP "
      "server, shell completion.", ("commands", "call", "mcp", "completion")),
 )
