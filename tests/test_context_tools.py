@@ -497,6 +497,23 @@ def test_bad_repo_and_rev_are_typed(client, world, tmp_path):
     assert err.value.message == "unknown revision 'no-such-branch'; the repository's branches: feature, main"
 
 
+def test_outside_any_repository_the_error_names_the_folder_and_what_to_do(client, tmp_path, monkeypatch):
+    """Run with no repo from a folder in no repository (was: `. is not a git repository`, naming
+    no folder, in the message and in the ledger, and no next step)."""
+    from indexer.contract.errors import RennetError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RennetError) as err:
+        client.call("context.overview")
+    assert err.value.code == "not_a_repository"
+    assert err.value.message == (f". ({tmp_path}) is not a git repository, nor is any folder above it: "
+                                 "run inside one, or name one as repo (--repo PATH)")
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(RennetError) as err:
+        client.call("context.overview", repo="sub")
+    assert err.value.message == f"sub ({tmp_path / 'sub'}) is not a git repository, nor is any folder above it"
+
+
 def test_python_face_refuses_commands_it_does_not_run(world):
     from context_tools.faces.registry import registry
 
