@@ -472,6 +472,20 @@ def test_cursor_from_another_snapshot_or_query_is_bad_cursor(client, world):
         client.call("context.symbol", repo=world.repo, name="route", cursor=r.page.cursor)
 
 
+def test_a_cursor_given_without_the_options_of_its_query_says_to_give_them(client, world):
+    """`context map --budget 300` printed `next: --cursor X`; `context map --cursor X`, as the hint
+    read, is another query, and the error said to repeat it without a cursor (was both). The hint
+    says the same command, the error to give the same inputs."""
+    from context_tools.faces.render import footer
+
+    r = client.call("context.map", repo=world.repo, budget=300)
+    assert r.page.cursor and footer(r)[0].endswith(f"next: the same command with --cursor {r.page.cursor}")
+    with pytest.raises(BadCursor) as err:
+        client.call("context.map", repo=world.repo, cursor=r.page.cursor)
+    assert err.value.message.startswith("cursor was issued for a different query: give it with the same inputs "
+                                        "as the call that returned it")
+
+
 # --- typed errors ----------------------------------------------------------------------
 
 def test_unknown_input_fields_are_rejected_for_every_command(client, world):
