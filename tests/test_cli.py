@@ -568,3 +568,15 @@ def test_a_command_waiting_for_another_indexer_says_so_once(tmp_path):
         assert done.stderr.count("rennet: waiting for another indexer of the store to finish") == waits, done.stderr
         assert done.stderr.count("rennet: indexing ") == waits, done.stderr  # was: twice, again after the wait
     holder.join()
+
+
+def test_an_out_of_range_option_is_named_as_the_command_line_spells_it(tmp_path, capsys):
+    """The message every face shares says where as a JSON path (`$.start_line`); the CLI's line
+    adds the option the user typed (was: `$.start_line` alone, a name the command line has not)."""
+    from context_tools.faces.cli import main
+
+    code = main(["context", "file", "a.py", "--start-line", "0", "--repo", str(tmp_path), "--store",
+                 str(tmp_path / "home")])
+    assert code == 1
+    assert capsys.readouterr().err == ("rennet: bad_input: context.file: Expected `int` >= 1 - at `$.start_line` "
+                                       "(--start-line)\n")

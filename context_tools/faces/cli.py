@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
@@ -657,9 +658,25 @@ def _print_reply(reply: Reply, row: Command, as_json: bool) -> int:
         sys.stdout.write(text.rstrip("\n") + "\n")
     if not reply.ok:
         err = reply.envelope["error"]
-        print(f"rennet: {err['code']}: {err['message']}", file=sys.stderr)
+        print(f"rennet: {err['code']}: {_option_named(err['message'], row)}", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
+
+
+_FIELD_AT = re.compile(r"- at `\$\.([a-z_]+)`")
+
+
+def _option_named(message: str, row: Command) -> str:
+    """An input's JSON path (`$.jobs`, as every face's message says it) with the option the
+    command line spells it as, so a user of the CLI reads the flag they typed."""
+    def named(match: re.Match[str]) -> str:
+        field = match.group(1)
+        if field not in row.input.__struct_fields__:
+            return match.group(0)
+        flag = dict(row.cli.flags).get(field, "--" + field.replace("_", "-"))
+        return f"{match.group(0)} ({flag})"
+
+    return _FIELD_AT.sub(named, message)
 
 
 def _call(command_id: str, text: str, store: str | None) -> int:
