@@ -842,3 +842,27 @@ def test_a_small_extraction_writes_what_came_in_while_the_workers_finish_the_res
     monkeypatch.setattr(extract, "extract_job", real_job)
     with Store.open(tmp_path / "plain") as plain:
         assert api.index(repo, first, store=plain, workers=2).fingerprint == report.fingerprint
+
+
+def test_a_read_that_indexes_first_names_the_repository_not_the_subfolder_given(sample, store):
+    """`rennet context ... --repo REPO/app` indexes REPO, and said `indexing HEAD of REPO/app
+    first` (was): the face is told the repository's folder, as the answer's freshness names it."""
+    builder, _first, _second = sample
+    told: list[tuple[str, str]] = []
+
+    @contextmanager
+    def recording(repo: str, rev: str) -> Iterator[None]:
+        told.append((repo, rev))
+        yield None
+
+    from indexer.fleet import workspace
+
+    (builder.path / "app").mkdir(exist_ok=True)  # the builder writes commits, not a checkout
+    api.show_indexing(recording)
+    try:
+        api.snapshot(str(builder.path / "app"), "HEAD", store=store, workers=1)
+        workspace.create(store, "ws")
+        workspace.add(store, "ws", str(builder.path / "app"), "main~1", workers=1)  # `workspace add` does too
+    finally:
+        api.show_indexing(None)
+    assert told == [(os.path.realpath(builder.path), "HEAD"), (os.path.realpath(builder.path), "main~1")]
