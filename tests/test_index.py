@@ -866,3 +866,16 @@ def test_a_read_that_indexes_first_names_the_repository_not_the_subfolder_given(
     finally:
         api.show_indexing(None)
     assert told == [(os.path.realpath(builder.path), "HEAD"), (os.path.realpath(builder.path), "main~1")]
+
+
+def test_rennet_snapshots_keeps_its_columns_in_line_beside_a_rev_pinned_by_its_oid():
+    """A rev indexed by its full OID (a batch or delta job's) is wider than the rev column, and
+    pushed its row's OID, status and time one column right of the others' (was)."""
+    from context_tools.faces.packs.index import IndexedRev, SnapshotsData, render_snapshots
+    from indexer.contract.result import Result
+
+    oid = "bc26db70ea96331ce0f8e7f82d14d49e9227d115"
+    rows = [IndexedRev("HEAD", "d" * 40, "d" * 40, "current", "2026-12-07T15:38:11Z"),
+            IndexedRev(oid, oid, oid, "current", "2026-12-07T15:38:12Z")]
+    lines = render_snapshots(Result(data=SnapshotsData("/src/demo", rows))).splitlines()[1:]
+    assert len({line.index("current") for line in lines}) == 1, lines
