@@ -4,18 +4,23 @@
     result = context_tools.call("context.symbol", repo="path/to/repo", name="Flask.route")
     result.data, result.freshness, result.page
 
-`call` returns the typed `Result` and raises the typed `RennetError` on failure.
-`Client(store=DIR)` does the same against a chosen store home.
+`call` returns the typed `Result` and raises the typed `RennetError` on failure (its `code`
+says which: `not_a_repository`, `unknown_rev`, ...). `Client(store=DIR)` does the same against a
+chosen store home.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from indexer.contract.errors import RennetError
+
 if TYPE_CHECKING:
     from indexer.contract.result import Result
 
-__all__ = ["call", "Client"]
+# RennetError is re-exported so a caller catches what `call` raises without knowing which module
+# of the indexer defines it.
+__all__ = ["call", "Client", "RennetError"]
 
 
 class Client:

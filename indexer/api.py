@@ -72,7 +72,8 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, inde
             raise UnknownRev(f"{rev} of {gitread.repo_display_path(repo)} is pinned to commit {pinned[:12]}, whose "
                              f"snapshot is not in the store and which the repository does not hold (history "
                              f"rewritten, or a damaged store): `rennet index --rev {rev}` pins it anew")
-        with announced(repo_path, rev) as progress:
+        # the repository's folder, not the subfolder a caller named: that is what gets indexed
+        with announced(gitread.repo_display_path(repo), rev) as progress:
             index(repo_path, pinned or rev, store=store, workers=workers, progress=progress,
                   require_complete=require_complete)
         return load(store, repo_path, rev)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -230,6 +231,22 @@ def test_parse_pair_and_python_face(tmp_path):
                            workers=1, on_result=seen.append)
     assert [r.oid for r in report.jobs] == oids and report.failed == 0
     assert seen == report.jobs
+
+
+def test_a_job_with_no_repository_before_its_rev_is_bad_input(tmp_path, monkeypatch):
+    """`@main` (REPO left out) was the repository `@main` at `main`, failing as `@main does not
+    exist`; it is bad_input saying what to write, before any job runs. A folder named so stays one."""
+    from indexer.contract.errors import BadInput
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BadInput, match=r"job '@main' names no repository before '@': write REPO@REV"):
+        batch.parse_pair("@main")
+    jobs = tmp_path / "jobs.txt"
+    jobs.write_text("# fleet\n./a@main\n@main\n")
+    with pytest.raises(BadInput, match=rf"^bad_input: {re.escape(str(jobs))}:3: job '@main' names no repository"):
+        batch.read_pairs(str(jobs))
+    (tmp_path / "@main").mkdir()
+    assert batch.parse_pair("@main") == batch.JobSpec("@main", "HEAD")
 
 
 def test_later_waves_start_from_earlier_snapshots_and_match_clean_indexes(tmp_path):

@@ -244,6 +244,19 @@ def test_no_arguments_print_the_help_and_exit_2(world: World):
     assert p.stderr.startswith("usage: rennet") and "commands, in the order you meet them:" in p.stderr
 
 
+def test_the_top_level_help_places_every_verb_in_a_section_of_its_own():
+    """Each verb is in one of the sections that say what it is for (was: `snapshots` alone under
+    "Other commands.", the catch-all for verbs no section names)."""
+    from context_tools.faces.cli import SECTIONS, _overview
+    from context_tools.faces.registry import registry
+
+    table = registry()
+    placed = {w for _, words in SECTIONS for w in words}
+    verbs = {row.cli_path[0] for row in table.cli_verbs()} | {"commands", "call", "mcp", "completion"}
+    assert verbs <= placed, sorted(verbs - placed)
+    assert "Other commands." not in _overview(table)
+
+
 def test_a_bad_rennet_limits_is_told_before_any_work(tmp_path, world: World):
     """docs/limits.md: a `$RENNET_LIMITS` that is no setting is `bad_input` naming it, told before
     any work: before the repository a command names is looked for, whichever command it is."""
@@ -555,3 +568,15 @@ def test_a_command_waiting_for_another_indexer_says_so_once(tmp_path):
         assert done.stderr.count("rennet: waiting for another indexer of the store to finish") == waits, done.stderr
         assert done.stderr.count("rennet: indexing ") == waits, done.stderr  # was: twice, again after the wait
     holder.join()
+
+
+def test_an_out_of_range_option_is_named_as_the_command_line_spells_it(tmp_path, capsys):
+    """The message every face shares says where as a JSON path (`$.start_line`); the CLI's line
+    adds the option the user typed (was: `$.start_line` alone, a name the command line has not)."""
+    from context_tools.faces.cli import main
+
+    code = main(["context", "file", "a.py", "--start-line", "0", "--repo", str(tmp_path), "--store",
+                 str(tmp_path / "home")])
+    assert code == 1
+    assert capsys.readouterr().err == ("rennet: bad_input: context.file: Expected `int` >= 1 - at `$.start_line` "
+                                       "(--start-line)\n")

@@ -117,3 +117,24 @@ def test_receipt_names_the_surface(surface, world: World, tmp_path):
     ex.run("context.symbol", {"repo": world.repo, "name": "Flask"})
     ex.ledger.flush()
     assert [r.surface for r in receipts(home)] == [surface]
+
+
+def test_a_ledger_filter_naming_no_command_is_bad_input_not_no_receipts(world: World, tmp_path):
+    """`rennet ledger --command delta` (the verb, not the id `delta.build`) or a typo read as
+    `no receipts`, as if the command had never run (was). It is `bad_input` naming the id; an id
+    of the registry that has no receipt yet, or one a receipt holds though no row has it (a
+    `rennet call` of a command that does not exist), still filters."""
+    ex = Executor("cli", store=str(tmp_path / "home"))
+    ex.run("context.symbol", {"repo": world.repo, "name": "Flask"})
+    ex.run("no.such", {})
+    verb = ex.run("ledger.read", {"command": "store list"}).envelope["error"]
+    assert verb == {"code": "bad_input",
+                    "message": "no command has the id 'store list': the verb `rennet store list` is the command store.list"}
+    assert ex.run("ledger.read", {"command": "context.symbl"}).envelope["error"]["code"] == "bad_input"
+    assert ex.run("ledger.read", {"command": "delta.build"}).result.page.total == 0
+    assert ex.run("ledger.read", {"command": "no.such"}).result.page.total == 1
+    assert ex.run("ledger.read", {"command": "context.symbol"}).result.page.total == 1
+    from context_tools.faces.packs.ledger import render_ledger
+
+    page = ex.run("ledger.read", {"limit": 1}).result
+    assert render_ledger(page).endswith(f"  next: the same command with --cursor {page.page.cursor}")

@@ -472,6 +472,20 @@ def test_cursor_from_another_snapshot_or_query_is_bad_cursor(client, world):
         client.call("context.symbol", repo=world.repo, name="route", cursor=r.page.cursor)
 
 
+def test_a_cursor_given_without_the_options_of_its_query_says_to_give_them(client, world):
+    """`context map --budget 300` printed `next: --cursor X`; `context map --cursor X`, as the hint
+    read, is another query, and the error said to repeat it without a cursor (was both). The hint
+    says the same command, the error to give the same inputs."""
+    from context_tools.faces.render import footer
+
+    r = client.call("context.map", repo=world.repo, budget=300)
+    assert r.page.cursor and footer(r)[0].endswith(f"next: the same command with --cursor {r.page.cursor}")
+    with pytest.raises(BadCursor) as err:
+        client.call("context.map", repo=world.repo, cursor=r.page.cursor)
+    assert err.value.message.startswith("cursor was issued for a different query: give it with the same inputs "
+                                        "as the call that returned it")
+
+
 # --- typed errors ----------------------------------------------------------------------
 
 def test_unknown_input_fields_are_rejected_for_every_command(client, world):
@@ -495,6 +509,23 @@ def test_bad_repo_and_rev_are_typed(client, world, tmp_path):
     assert err.value.code == "unknown_rev"
     # not "... ('no-such-branch')"; then the branches it may have meant
     assert err.value.message == "unknown revision 'no-such-branch'; the repository's branches: feature, main"
+
+
+def test_outside_any_repository_the_error_names_the_folder_and_what_to_do(client, tmp_path, monkeypatch):
+    """Run with no repo from a folder in no repository (was: `. is not a git repository`, naming
+    no folder, in the message and in the ledger, and no next step)."""
+    from indexer.contract.errors import RennetError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RennetError) as err:
+        client.call("context.overview")
+    assert err.value.code == "not_a_repository"
+    assert err.value.message == (f". ({tmp_path}) is not a git repository, nor is any folder above it: "
+                                 "run inside one, or name one as repo (--repo PATH)")
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(RennetError) as err:
+        client.call("context.overview", repo="sub")
+    assert err.value.message == f"sub ({tmp_path / 'sub'}) is not a git repository, nor is any folder above it"
 
 
 def test_python_face_refuses_commands_it_does_not_run(world):

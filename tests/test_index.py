@@ -842,3 +842,40 @@ def test_a_small_extraction_writes_what_came_in_while_the_workers_finish_the_res
     monkeypatch.setattr(extract, "extract_job", real_job)
     with Store.open(tmp_path / "plain") as plain:
         assert api.index(repo, first, store=plain, workers=2).fingerprint == report.fingerprint
+
+
+def test_a_read_that_indexes_first_names_the_repository_not_the_subfolder_given(sample, store):
+    """`rennet context ... --repo REPO/app` indexes REPO, and said `indexing HEAD of REPO/app
+    first` (was): the face is told the repository's folder, as the answer's freshness names it."""
+    builder, _first, _second = sample
+    told: list[tuple[str, str]] = []
+
+    @contextmanager
+    def recording(repo: str, rev: str) -> Iterator[None]:
+        told.append((repo, rev))
+        yield None
+
+    from indexer.fleet import workspace
+
+    (builder.path / "app").mkdir(exist_ok=True)  # the builder writes commits, not a checkout
+    api.show_indexing(recording)
+    try:
+        api.snapshot(str(builder.path / "app"), "HEAD", store=store, workers=1)
+        workspace.create(store, "ws")
+        workspace.add(store, "ws", str(builder.path / "app"), "main~1", workers=1)  # `workspace add` does too
+    finally:
+        api.show_indexing(None)
+    assert told == [(os.path.realpath(builder.path), "HEAD"), (os.path.realpath(builder.path), "main~1")]
+
+
+def test_rennet_snapshots_keeps_its_columns_in_line_beside_a_rev_pinned_by_its_oid():
+    """A rev indexed by its full OID (a batch or delta job's) is wider than the rev column, and
+    pushed its row's OID, status and time one column right of the others' (was)."""
+    from context_tools.faces.packs.index import IndexedRev, SnapshotsData, render_snapshots
+    from indexer.contract.result import Result
+
+    oid = "bc26db70ea96331ce0f8e7f82d14d49e9227d115"
+    rows = [IndexedRev("HEAD", "d" * 40, "d" * 40, "current", "2026-12-07T15:38:11Z"),
+            IndexedRev(oid, oid, oid, "current", "2026-12-07T15:38:12Z")]
+    lines = render_snapshots(Result(data=SnapshotsData("/src/demo", rows))).splitlines()[1:]
+    assert len({line.index("current") for line in lines}) == 1, lines

@@ -135,3 +135,13 @@ def test_module_level_call_returns_the_typed_result(world: World, monkeypatch):
     assert isinstance(result, Result) and isinstance(result.data, SymbolAnswer)
     assert result.data.definitions[0].path == "src/webapp/app.py"
     assert result.freshness.pinned_oid == world.head
+
+
+def test_a_failure_raises_the_rennet_error_the_package_exports(world: World, tmp_path):
+    """The README's promise, caught as a caller writes it: `except context_tools.RennetError`
+    (was: the name was not in the package, so the caller had to find indexer.contract.errors)."""
+    client = context_tools.Client(store=world.store)
+    with pytest.raises(context_tools.RennetError) as caught:
+        client.call("context.symbol", repo=str(tmp_path), name="Flask")
+    assert caught.value.code == "not_a_repository"
+    assert "RennetError" in context_tools.__all__

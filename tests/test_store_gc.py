@@ -521,3 +521,20 @@ def test_a_snapshot_with_a_submodule_and_a_link_names_the_facts_keys_of_its_file
             entry, = inventory(store, txn).snapshots
         regular = [f for f in snap.files if f.language not in ("submodule", "symlink")]
         assert entry.facts_keys == {entry_facts_key(f, snap.extractor_version) for f in regular}
+
+
+def test_store_list_names_a_pinning_repository_by_the_path_its_row_knows():
+    """The `pinned by` column names a rev pin's repository by the path the repositories column
+    shows for it (was: by the store's digest of it beside that very path); a repository whose
+    path is not known stays its digest."""
+    from context_tools.faces.packs.store import RepoRef, SnapshotList, SnapshotRow, render_list
+    from indexer.contract.result import Result
+
+    known, unknown = "9228c1b7e67bd4cb", "ffba065e6bef30ca"
+    rows = [SnapshotRow("a" * 40, "v", True, "f" * 64, "2026-01-01T00:00:00Z", 60, 3, 100,
+                        [RepoRef(known, "/src/flask")], [f"rev main of {known}", f"rev v1 of {known}"]),
+            SnapshotRow("b" * 40, "v", True, "e" * 64, "2026-01-01T00:00:00Z", 60, 3, 100,
+                        [RepoRef(unknown, None)], [f"rev HEAD of {unknown}"])]
+    shown = render_list(Result(data=SnapshotList(rows)))
+    assert "rev main of /src/flask; rev v1 of /src/flask" in shown
+    assert f"rev HEAD of {unknown}" in shown and f"of {known}" not in shown

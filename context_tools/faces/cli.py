@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
@@ -200,8 +201,8 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
      "and the dossier of the issues it references.", ("delta", "dossier")),
     ("Many repositories: read several as one workspace, index many revs in one run, and carry Repo "
      "Maps between machines as bundles.", ("workspace", "batch", "export", "import")),
-    ("The store: what it holds and freeing what nothing pins, the receipts of past calls, a "
-     "snapshot's canonical dump.", ("store", "ledger", "snapshot")),
+    ("The store: what it holds and freeing what nothing pins, the revs of a repository it holds, "
+     "the receipts of past calls, a snapshot's canonical dump.", ("store", "snapshots", "ledger", "snapshot")),
     ("For programs, agents and shells: the registry, any command JSON in and JSON out, the MCP "
      "server, shell completion.", ("commands", "call", "mcp", "completion")),
 )
@@ -657,9 +658,25 @@ def _print_reply(reply: Reply, row: Command, as_json: bool) -> int:
         sys.stdout.write(text.rstrip("\n") + "\n")
     if not reply.ok:
         err = reply.envelope["error"]
-        print(f"rennet: {err['code']}: {err['message']}", file=sys.stderr)
+        print(f"rennet: {err['code']}: {_option_named(err['message'], row)}", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
+
+
+_FIELD_AT = re.compile(r"- at `\$\.([a-z_]+)`")
+
+
+def _option_named(message: str, row: Command) -> str:
+    """An input's JSON path (`$.jobs`, as every face's message says it) with the option the
+    command line spells it as, so a user of the CLI reads the flag they typed."""
+    def named(match: re.Match[str]) -> str:
+        field = match.group(1)
+        if field not in row.input.__struct_fields__:
+            return match.group(0)
+        flag = dict(row.cli.flags).get(field, "--" + field.replace("_", "-"))
+        return f"{match.group(0)} ({flag})"
+
+    return _FIELD_AT.sub(named, message)
 
 
 def _call(command_id: str, text: str, store: str | None) -> int:

@@ -68,7 +68,8 @@ def decode_cursor(cursor: str, *, command: str, input_digest: str, binding: str)
     if snap != binding[:12]:
         raise BadCursor("cursor was issued for another snapshot; repeat the query without a cursor")
     if digest != input_digest[:12]:
-        raise BadCursor("cursor was issued for a different query; repeat the query without a cursor")
+        raise BadCursor("cursor was issued for a different query: give it with the same inputs as the call that "
+                        "returned it (a CLI option too), or repeat the query without a cursor to start over")
     if mac != _mac(payload, command, input_digest, binding):
         raise BadCursor("cursor does not verify (edited, or issued by another command)")
     return offset

@@ -83,7 +83,8 @@ def footer(result: Result) -> list[str]:
     out = []
     page = result.page
     if page is not None:
-        more = f"  next: --cursor {page.cursor}" if page.cursor else ""
+        # the cursor holds only for the query that printed it: options left out make another query
+        more = f"  next: the same command with --cursor {page.cursor}" if page.cursor else ""
         out.append(f"[{page.returned} of {page.total}{', truncated' if page.truncated else ''}]{more}")
     f = result.freshness
     if f is not None:

@@ -111,7 +111,10 @@ def parse_pair(text: str) -> JobSpec:
         if i > 0 and os.path.exists(text[:i]):
             return JobSpec(text[:i], text[i + 1:] or "HEAD")
     head, _, rev = text.partition("@")
-    return JobSpec(head or text, rev or "HEAD")
+    if not head:  # was read as a repository named `@main` that "does not exist"
+        raise BadInput(f"job {text[:200]!r} names no repository before '@': write REPO@REV (.@REV for the "
+                       f"current folder)")
+    return JobSpec(head, rev or "HEAD")
 
 
 def read_pairs(path: str) -> list[JobSpec]:
@@ -127,7 +130,7 @@ def read_pairs(path: str) -> list[JobSpec]:
         raise BadInput(f"job file {path} is over {JOB_FILE_BYTES // (1024 * 1024)} MiB; split it")
     lines = text.splitlines()
     jobs = []
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         line = line.split("#", 1)[0].strip() if line.lstrip().startswith("#") else line.strip()
         if not line:
             continue
@@ -135,7 +138,10 @@ def read_pairs(path: str) -> list[JobSpec]:
         if len(parts) == 2 and not os.path.exists(line):
             jobs.append(JobSpec(parts[0], parts[1]))
         else:
-            jobs.append(parse_pair(line))
+            try:
+                jobs.append(parse_pair(line))
+            except BadInput as exc:  # the line to fix, in a file of many
+                raise BadInput(f"{path}:{number}: {exc.message}") from None
     return jobs
 
 

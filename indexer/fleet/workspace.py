@@ -262,7 +262,7 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
     path = gitread.repo_display_path(repo)
     # a commit with no snapshot yet is indexed here: the face says so, as a read that indexes does
     fresh = load_stored_record(store, gitread.resolve_rev(repo, rev)) is None
-    with announced(repo_path, rev) if fresh else nullcontext() as progress:
+    with announced(path, rev) if fresh else nullcontext() as progress:
         report = index(repo_path, rev, store=store, workers=workers, progress=progress)
     snap = load_snapshot(store, repo_path, rev)
     if snap.oid != report.oid:  # the rev moved between indexing and reading: take what was indexed

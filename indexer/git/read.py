@@ -63,6 +63,12 @@ class Repository(pygit2.Repository):
         return view(self)
 
 
+def _named(path: str) -> str:
+    """A relative path (the default `.`) with the folder it stands for, so the message and its
+    receipt say which folder was not a repository."""
+    return path if os.path.isabs(path) else f"{path} ({os.path.abspath(path)})"
+
+
 class TreeEntry(msgspec.Struct, frozen=True, gc=False):
     path: str
     mode: int
@@ -83,9 +89,10 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     try:
         found = pygit2.discover_repository(path)
     except pygit2.GitError as exc:
-        raise NotARepository(f"{path} is not a git repository ({exc})") from None
+        raise NotARepository(f"{_named(path)} is not a git repository ({exc})") from None
     if found is None:
-        raise NotARepository(f"{path} is not a git repository")
+        raise NotARepository(f"{_named(path)} is not a git repository, nor is any folder above it"
+                             + (": run inside one, or name one as repo (--repo PATH)" if path == "." else ""))
     try:
         # opened from `path`, not from the git directory found: a `.git` file naming one
         # elsewhere (`--separate-git-dir`) leaves no trace there of the work tree it serves

@@ -303,9 +303,9 @@ def render_list(result: Result) -> str:
 
 class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pairs: Annotated[list[str], msgspec.Meta(description="jobs as REPO[@REV] (rev defaults to HEAD)")] = []
-    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] per line")] = None
+    from_file: Annotated[str | None, msgspec.Meta(description="file of jobs, one REPO[@REV] or REPO REV per line; # starts a comment")] = None
     repo: Annotated[str | None, msgspec.Meta(description="repository of --range (default: .)")] = None
-    range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first")] = None
+    range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first (A.. is A..HEAD, ..B is HEAD..B; a single rev B, its whole history)")] = None
     jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar and no per-job lines on stderr")] = False
     require_complete: Annotated[bool, msgspec.Meta(

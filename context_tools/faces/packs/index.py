@@ -151,8 +151,10 @@ def render_snapshots(result: Result) -> str:
 
     d: SnapshotsData = result.data
     lines = [f"{shown_own(d.repo)}: {result.page.total if result.page is not None else len(d.revs)} revs indexed"]
-    lines += [f"  {shown_own(r.rev):<24} {r.pinned_oid[:12]}  {r.status:<8} "
-              f"{sanitize_shown(r.indexed_at) if isinstance(r.indexed_at, str) else '?'}" for r in d.revs]
+    revs = [shown_own(r.rev) for r in d.revs]
+    width = min(max([24, *map(len, revs)]), 64)  # a rev pinned by its full OID keeps the columns in line
+    lines += [f"  {rev:<{width}} {r.pinned_oid[:12]}  {r.status:<8} "
+              f"{sanitize_shown(r.indexed_at) if isinstance(r.indexed_at, str) else '?'}" for rev, r in zip(revs, d.revs)]
     return drawn_lines(lines)
 
 

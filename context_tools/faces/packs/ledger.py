@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 class LedgerInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    command: Annotated[str | None, msgspec.Meta(description="only receipts of this command id")] = None
+    command: Annotated[str | None, msgspec.Meta(description="only receipts of this command id (delta.build, not the verb delta; a name no command has is bad_input)")] = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=500, description="receipts per page")] | None = None
     cursor: Annotated[str | None, msgspec.Meta(description="cursor from the previous page")] = None
 
@@ -79,7 +79,10 @@ def read_ledger(input: LedgerInput, ctx: CallContext) -> Result:
     all_receipts = list(ledger.receipts(ctx.store))
     all_receipts.reverse()
     if input.command:
-        all_receipts = [r for r in all_receipts if r.command == input.command]
+        chosen = [r for r in all_receipts if r.command == input.command]
+        if not chosen:
+            _known_command(input.command)
+        all_receipts = chosen
     # The ledger grows between calls, so a cursor binds to the newest receipt it saw.
     import hashlib
 
@@ -90,7 +93,24 @@ def read_ledger(input: LedgerInput, ctx: CallContext) -> Result:
     return Result(data=LedgerPage(receipts=[view(r) for r in items]), page=page)
 
 
+def _known_command(name: str) -> None:
+    """`bad_input` for a filter no command id answers to: a CLI verb (`delta`) or a typo would
+    otherwise read as 'no receipts', as if the command had never run."""
+    from context_tools.faces.registry import registry
+    from indexer.contract.errors import BadInput
+
+    table = registry()
+    if name in table:
+        return
+    verbs = {" ".join(row.cli_path): row.id for row in table.cli_verbs()}
+    meant = verbs.get(" ".join(name.split()))
+    hint = f": the verb `rennet {' '.join(name.split())}` is the command {meant}" if meant else \
+        " (`rennet commands` lists them)"
+    raise BadInput(f"no command has the id {name!r}{hint}")
+
+
 def render_ledger(result: Result) -> str:
+    from context_tools.faces.render import footer
     from context_tools.faces.sanitize import shown_own
     from context_tools.faces.tables import table
 
@@ -104,8 +124,7 @@ def render_ledger(result: Result) -> str:
     page = result.page
     head = ["at", "surface", "command", "outcome", "items", "ms", "repository", "notes"]
     return "\n".join([table(head, rows, right=("items", "ms"), drawn=("repository",)) if rows else "no receipts",
-                      f"[{page.returned} of {page.total}]" + (f"  next: --cursor {page.cursor}" if page.cursor else "")
-                      if page is not None else f"[{len(rows)}]"])
+                      *(footer(result) if page is not None else [f"[{len(rows)}]"])])
 
 
 ROWS = (

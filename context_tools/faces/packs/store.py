@@ -176,7 +176,8 @@ def render_list(result: Result) -> str:
         repos = ", ".join(shown_own(r.path or r.id, 120) for r in s.repos) or "-"
         # the full snapshot version names every language's: --json has it; here, whether it is this code's
         version = "current" if s.current_version else "other"
-        held = "; ".join(_holder(h) for h in s.pinned_by) or "nothing (gc drops it)"
+        paths = {r.id: r.path for r in s.repos if r.path}
+        held = "; ".join(_holder(h, paths) for h in s.pinned_by) or "nothing (gc drops it)"
         rows.append([s.oid[:12], s.fingerprint[:12] or "?", _ago(s.age_seconds), s.files, _size(s.bytes), version,
                      repos, held])
     head = ["OID", "fingerprint", "indexed", "files", "size", "version", "repositories", "pinned by"]
@@ -184,14 +185,16 @@ def render_list(result: Result) -> str:
                       if rows else "no snapshots"] + footer(result))
 
 
-def _holder(held: str) -> str:
+def _holder(held: str, paths: dict[str, str]) -> str:
     """What holds a snapshot (`Holder.describe`), its rev shown as a name: a rev may be typed
-    with spacing (`main@{2 days ago}`), and the repository's identity is a digest."""
+    with spacing (`main@{2 days ago}`). The repository is shown by the path the row names it
+    by, where it has one, as the repositories column shows it; else by the store's digest."""
     from context_tools.faces.sanitize import sanitize_line, shown_own
 
     rev, of, repo_id = held.removeprefix("rev ").rpartition(" of ")
     if held.startswith("rev ") and of:
-        return f"rev {shown_own(rev, 120)} of {sanitize_line(repo_id, 120)}"
+        where = shown_own(paths[repo_id], 120) if repo_id in paths else sanitize_line(repo_id, 120)
+        return f"rev {shown_own(rev, 120)} of {where}"
     return sanitize_line(held, 120)
 
 
