@@ -20,7 +20,7 @@ import pygit2
 
 from delta.inventory import FileChange
 from delta.syntax import Parsed, Parses, plain, same_trees
-from indexer.lang.registry import name_language
+from indexer.lang.registry import CONTENT, HEAD_BYTES, detect_language, name_language
 
 ID_HEX = 20  # 80 bits: collision-free for any realistic range, short enough to cite
 _SPACE = re.compile(rb"\s+")
@@ -73,6 +73,50 @@ def indent_significant(path: str) -> bool:
     return path.rsplit("/", 1)[-1] in _INDENT_NAMES or path.endswith(_INDENT_SUFFIXES)
 
 
+# Where a CR is data outside a literal: a shell splits words at spaces and tabs alone, so a CR
+# (or a form feed, a vertical tab) is part of the word it touches, or a word of its own: `cd /tmp`
+# made `cd /tmp\r` names another folder, a blank line made `\r` runs a command named CR.
+# tree-sitter-bash reads it as a blank, so there the words tell it (`words(lines, shell=True)`).
+# Elsewhere a CRLF is a line end (Python, C, JavaScript; GNU make and a Dockerfile's instructions
+# drop the CR of a CRLF; YAML folds line breaks to LF), but a Dockerfile's heredoc is a shell's
+# text, a `.env` or `.envrc` is sourced by one, and a script whose interpreter no grammar knows
+# may be a shell's.
+_CR_IS_DATA = frozenset({"bash", "zsh", "fish", "dotenv"})
+_SHELL_BLANKS = bytes.maketrans(b"\t\n", b"  ")  # a hunk's line keeps its LF
+
+
+def cr_is_data(path: str, *sides: bytes | None) -> bool:
+    """Whether a CR is data in the file at `path` holding `sides` (either side saying so
+    suffices; a side None, not read, says so where the name leaves it to the content)."""
+    named = name_language(path)
+    if named in _CR_IS_DATA or _sourced(path):
+        return True
+    if named not in (CONTENT, "dockerfile"):
+        return False
+    for data in sides:
+        if data is None:
+            return True
+        if named == "dockerfile":
+            if b"<<" in data:
+                return True
+            continue
+        language = detect_language(path, data[:HEAD_BYTES])
+        if language in _CR_IS_DATA or (language == "text" and data.startswith(b"#!")):
+            return True
+    return False
+
+
+def _sourced(path: str) -> bool:
+    return path.rsplit("/", 1)[-1].lower().startswith(".env")
+
+
+def path_rules(path: str) -> tuple[bool, str, bool]:
+    """What the path says of how a change of whitespace is read (whether indentation is syntax,
+    the language its name gives, whether a shell sources it): two paths alike in these read a
+    pair of blobs alike."""
+    return indent_significant(path), name_language(path), _sourced(path)
+
+
 def indents(lines: list[bytes]) -> list[bytes]:
     """The leading whitespace of each non-blank line."""
     out = []
@@ -83,14 +127,16 @@ def indents(lines: list[bytes]) -> list[bytes]:
     return out
 
 
-def words(lines: list[bytes]) -> list[bytes]:
+def words(lines: list[bytes], shell: bool = False) -> list[bytes]:
     """The non-blank lines, each as its words one space apart: what a change of whitespace alone
     keeps. Whitespace put between two characters, or taken from between them, is no change of
     whitespace alone: `rm -rf /tmp/x` and `rm -rf / tmp/x`, `'a b'` and `'ab'`, `return x` and a
-    `return` whose `x` went to the next line (JavaScript returns nothing there) do different things."""
+    `return` whose `x` went to the next line (JavaScript returns nothing there) do different things.
+    With `shell`, as a shell splits them: at spaces and tabs alone, a CR part of a word
+    (`cr_is_data`)."""
     out = []
     for line in lines:
-        parts = line.split()
+        parts = [p for p in line.translate(_SHELL_BLANKS).split(b" ") if p] if shell else line.split()
         if parts:
             out.append(b" ".join(parts))
     return out
@@ -98,8 +144,8 @@ def words(lines: list[bytes]) -> list[bytes]:
 
 def same_but_whitespace(old: bytes, new: bytes, path: str, parses: Parses | None = None) -> bool:
     """Whether two versions of the file at `path` differ in whitespace only: the same words on
-    the same lines, blank lines, the spacing between words and line ends (a CRLF) aside (see
-    `words`, and `indent_significant`), none of it inside a literal nor changing the syntax
+    the same lines, blank lines, the spacing between words and line ends (a CRLF, but where a
+    shell reads the CR, `cr_is_data`) aside (see `words`, and `indent_significant`), none of it inside a literal nor changing the syntax
     tree, where the file's grammar reads both sides; else, compared as lines alone, no spacing
     between the words of a line either (`delta.syntax`). `parses` bounds what is parsed."""
     return whitespace_verdict(old, new, path, parses) is not None
@@ -112,7 +158,8 @@ def whitespace_verdict(old: bytes, new: bytes, path: str, parses: Parses | None 
     if old.translate(None, _WHITESPACE) != new.translate(None, _WHITESPACE):
         return None  # a quick answer for most: other characters
     old_lines, new_lines = old.split(b"\n"), new.split(b"\n")
-    if words(old_lines) != words(new_lines):
+    shell = cr_is_data(path, old, new)
+    if words(old_lines, shell) != words(new_lines, shell):
         return None
     if indent_significant(path) and indents(old_lines) != indents(new_lines):
         return None
@@ -136,7 +183,20 @@ class _Trees:
 
     def __init__(self, path: str, sides: Sides | None, parses: Parses | None) -> None:
         self.path, self.sides, self.parses = path, sides, parses or Parses()
+        self._data: list[tuple[bytes | None, bytes | None]] = []
         self._read: list[tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None] = []
+        self._cr: list[bool] = []
+
+    def data(self) -> tuple[bytes | None, bytes | None]:
+        if not self._data:
+            self._data.append(self.sides() if self.sides is not None else (None, None))
+        return self._data[0]
+
+    def cr_is_data(self) -> bool:
+        """`cr_is_data` of the file, its sides read only where its name leaves it to them."""
+        if not self._cr:
+            self._cr.append(cr_is_data(self.path, *self.data()) if self.sides is not None else cr_is_data(self.path))
+        return self._cr[0]
 
     def get(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
         if not self._read:
@@ -144,7 +204,7 @@ class _Trees:
         return self._read[0]
 
     def _parse(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
-        old, new = self.sides() if self.sides is not None else (None, None)
+        old, new = self.data()
         if old is None or new is None:
             return None
         before = self.parses(self.path, old)
@@ -291,7 +351,8 @@ def index_hunks(change: FileChange, sides: Sides | None = None, parses: Parses |
             additions=len(added), deletions=len(removed),
             size=size,
             whitespace_only=b"".join(added) == b"".join(removed) and words(added_raw) == words(removed_raw) and (
-                not indented or indents(added_raw) == indents(removed_raw)) and (same or _verdict(
+                not indented or indents(added_raw) == indents(removed_raw)) and (
+                words(added_raw, True) == words(removed_raw, True) or not trees.cr_is_data()) and (same or _verdict(
                 verdicts, (change.old_oid, change.new_oid, language, tuple(groups)), trees, groups, old_side, new_side)),
             body=frozen,
             body_key=_digest(b"rennet-body/2", *exact)[:ID_HEX],
