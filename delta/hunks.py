@@ -18,6 +18,7 @@ from typing import Callable
 
 import pygit2
 
+from delta import yaml_scalars
 from delta.inventory import FileChange
 from delta.syntax import Parsed, Parses, plain, same_trees
 from indexer.lang.registry import CONTENT, HEAD_BYTES, detect_language, name_language
@@ -82,6 +83,7 @@ def indent_significant(path: str) -> bool:
 # text, a `.env` or `.envrc` is sourced by one, and a script whose interpreter no grammar knows
 # may be a shell's.
 _CR_IS_DATA = frozenset({"bash", "zsh", "fish", "dotenv"})
+YAML = "yaml"  # no grammar, but its block scalars are read (`delta.yaml_scalars`)
 _SHELL_BLANKS = bytes.maketrans(b"\t\n", b"  ")  # a hunk's line keeps its LF
 
 
@@ -168,6 +170,8 @@ def whitespace_verdict(old: bytes, new: bytes, path: str, parses: Parses | None 
     after = parses(path, new) if before is not None else None
     if before is not None and after is not None:
         return "trees" if same_trees(before, after) else None
+    if name_language(path) == YAML:
+        return "lines" if yaml_scalars.compared(old_lines) == yaml_scalars.compared(new_lines) else None
     return "lines" if plain(old_lines) == plain(new_lines) else None
 
 
@@ -186,6 +190,7 @@ class _Trees:
         self._data: list[tuple[bytes | None, bytes | None]] = []
         self._read: list[tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None] = []
         self._cr: list[bool] = []
+        self._yaml: list[tuple[list[bytes | None], list[bytes | None]] | None] = []
 
     def data(self) -> tuple[bytes | None, bytes | None]:
         if not self._data:
@@ -197,6 +202,14 @@ class _Trees:
         if not self._cr:
             self._cr.append(cr_is_data(self.path, *self.data()) if self.sides is not None else cr_is_data(self.path))
         return self._cr[0]
+
+    def yaml(self) -> tuple[list[bytes | None], list[bytes | None]] | None:
+        """Each side's lines as YAML's are compared (`delta.yaml_scalars.view`), None without both."""
+        if not self._yaml:
+            old, new = self.data()
+            self._yaml.append((yaml_scalars.view(old.split(b"\n")), yaml_scalars.view(new.split(b"\n")))
+                              if old is not None and new is not None else None)
+        return self._yaml[0]
 
     def get(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
         if not self._read:
@@ -233,7 +246,14 @@ def _verdict(verdicts: Verdicts, key: tuple[str, str, str, tuple[Group, ...]], t
 def _hunk_keeps_meaning(trees: _Trees, groups: list[Group], old_lines: list[bytes], new_lines: list[bytes]) -> bool:
     """Whether a hunk whose words are the same keeps the file's meaning: each run of changes
     holds the same syntax on both sides, literals byte for byte (`delta.syntax.stretch`); with
-    no tree of both sides, its lines compared without their grammar (`delta.syntax.plain`)."""
+    no tree of both sides, its lines compared without their grammar (`delta.syntax.plain`), a
+    YAML file's as its two sides read whole say (`delta.yaml_scalars.view`)."""
+    if name_language(trees.path) == YAML:
+        views = trees.yaml()
+        if views is None:  # which lines are a block scalar's is not known: each line whole
+            return [line.rstrip(b"\r\n") for line in old_lines] == [line.rstrip(b"\r\n") for line in new_lines]
+        return all([v for v in views[0][a - 1:b - 1] if v is not None] == [v for v in views[1][c - 1:d - 1] if v is not None]
+                   for a, b, c, d in groups)
     read = trees.get()
     if read is None:
         return plain(old_lines) == plain(new_lines)
