@@ -49,6 +49,8 @@ class HunkRecord:
     body_key: str
     old_changed: tuple[int, int] | None  # first and last deleted line (1-based), None if none
     new_changed: tuple[int, int] | None  # first and last added line
+    # its runs of changed lines: old lines [first, end) and new lines [first, end) of each
+    runs: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def section_of(header: str) -> str:
@@ -182,15 +184,15 @@ Group = tuple[int, int, int, int]  # the old lines [first, end) and new lines [f
 Verdicts = dict[tuple[str, str, str, tuple[Group, ...]], bool]
 
 
-class _Trees:
-    """A file's two sides, read and parsed once, when a hunk first needs them."""
+class FileSides:
+    """A file's two sides, each read, parsed and viewed once, when a hunk first needs it."""
 
     def __init__(self, path: str, sides: Sides | None, parses: Parses | None) -> None:
         self.path, self.sides, self.parses = path, sides, parses or Parses()
         self._data: list[tuple[bytes | None, bytes | None]] = []
-        self._read: list[tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None] = []
+        self._parsed: dict[int, tuple[Parsed, list[int]] | None] = {}
         self._cr: list[bool] = []
-        self._yaml: list[tuple[list[bytes | None], list[bytes | None]] | None] = []
+        self._yaml: dict[int, list[bytes | None] | None] = {}
 
     def data(self) -> tuple[bytes | None, bytes | None]:
         if not self._data:
@@ -203,28 +205,26 @@ class _Trees:
             self._cr.append(cr_is_data(self.path, *self.data()) if self.sides is not None else cr_is_data(self.path))
         return self._cr[0]
 
-    def yaml(self) -> tuple[list[bytes | None], list[bytes | None]] | None:
-        """Each side's lines as YAML's are compared (`delta.yaml_scalars.view`), None without both."""
-        if not self._yaml:
-            old, new = self.data()
-            self._yaml.append((yaml_scalars.view(old.split(b"\n")), yaml_scalars.view(new.split(b"\n")))
-                              if old is not None and new is not None else None)
-        return self._yaml[0]
+    def yaml(self, side: int) -> list[bytes | None] | None:
+        """A side's lines as YAML's are compared (`delta.yaml_scalars.view`), None without it."""
+        if side not in self._yaml:
+            data = self.data()[side]
+            self._yaml[side] = yaml_scalars.view(data.split(b"\n")) if data is not None else None
+        return self._yaml[side]
+
+    def parsed(self, side: int) -> tuple[Parsed, list[int]] | None:
+        """A side's tree (0 the old, 1 the new) and its lines' offsets, within the packet's bytes."""
+        if side not in self._parsed:
+            data = self.data()[side]
+            found = self.parses(self.path, data) if data is not None else None
+            self._parsed[side] = (found, _line_starts(data)) if found is not None and data is not None else None
+        return self._parsed[side]
 
     def get(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
-        if not self._read:
-            self._read.append(self._parse())
-        return self._read[0]
-
-    def _parse(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
-        old, new = self.data()
-        if old is None or new is None:
-            return None
-        before = self.parses(self.path, old)
-        after = self.parses(self.path, new) if before is not None else None
-        if before is None or after is None:
-            return None
-        return (before, _line_starts(old)), (after, _line_starts(new))
+        """Both sides' trees, the new side parsed only once the old one was."""
+        before = self.parsed(0)
+        after = self.parsed(1) if before is not None else None
+        return (before, after) if before is not None and after is not None else None
 
 
 def _line_starts(data: bytes) -> list[int]:
@@ -236,24 +236,23 @@ def _at(starts: list[int], line: int, size: int) -> int:
     return starts[line - 1] if 0 < line <= len(starts) else size
 
 
-def _verdict(verdicts: Verdicts, key: tuple[str, str, str, tuple[Group, ...]], trees: _Trees, groups: list[Group],
+def _verdict(verdicts: Verdicts, key: tuple[str, str, str, tuple[Group, ...]], trees: FileSides, groups: list[Group],
              old_lines: list[bytes], new_lines: list[bytes]) -> bool:
     if key not in verdicts:
         verdicts[key] = _hunk_keeps_meaning(trees, groups, old_lines, new_lines)
     return verdicts[key]
 
 
-def _hunk_keeps_meaning(trees: _Trees, groups: list[Group], old_lines: list[bytes], new_lines: list[bytes]) -> bool:
+def _hunk_keeps_meaning(trees: FileSides, groups: list[Group], old_lines: list[bytes], new_lines: list[bytes]) -> bool:
     """Whether a hunk whose words are the same keeps the file's meaning: each run of changes
     holds the same syntax on both sides, literals byte for byte (`delta.syntax.stretch`); with
     no tree of both sides, its lines compared without their grammar (`delta.syntax.plain`), a
     YAML file's as its two sides read whole say (`delta.yaml_scalars.view`)."""
     if name_language(trees.path) == YAML:
-        views = trees.yaml()
-        if views is None:  # which lines are a block scalar's is not known: each line whole
+        old_view, new_view = trees.yaml(0), trees.yaml(1)
+        if old_view is None or new_view is None:  # which lines are a block scalar's is not known: each line whole
             return [line.rstrip(b"\r\n") for line in old_lines] == [line.rstrip(b"\r\n") for line in new_lines]
-        return all([v for v in views[0][a - 1:b - 1] if v is not None] == [v for v in views[1][c - 1:d - 1] if v is not None]
-                   for a, b, c, d in groups)
+        return all(_kept(old_view, a, b) == _kept(new_view, c, d) for a, b, c, d in groups)
     read = trees.get()
     if read is None:
         return plain(old_lines) == plain(new_lines)
@@ -265,6 +264,49 @@ def _hunk_keeps_meaning(trees: _Trees, groups: list[Group], old_lines: list[byte
         if old_key is None or old_key != trees.parses.stretch(after, b0, b1):
             return False
     return True
+
+
+def same_change(a: HunkRecord, a_sides: FileSides, b: HunkRecord, b_sides: FileSides) -> bool:
+    """Whether two hunks (of two patchsets) whose lines are the same but for whitespace make the
+    same change but for layout, by the rule a hunk is classed by: run by run, each side's
+    changed lines hold the same words (split as a shell splits them where either file's CR is
+    data), the same indentation where either path makes it syntax, and where the grammar reads
+    both files' sides, the same tree and literals (`delta.syntax.stretch`, within the packet's
+    bounds: past one, not the same); else, as lines, YAML's views or `plain`."""
+    if len(a.runs) != len(b.runs):
+        return False
+    shell = a_sides.cr_is_data() or b_sides.cr_is_data()
+    indented = indent_significant(a.path) or indent_significant(b.path)
+    yaml = name_language(a.path) == name_language(b.path) == YAML
+    for run_a, run_b in zip(a.runs, b.runs):
+        for side in (0, 1):
+            (first_a, end_a), (first_b, end_b) = run_a[2 * side:2 * side + 2], run_b[2 * side:2 * side + 2]
+            data_a, data_b = a_sides.data()[side], b_sides.data()[side]
+            lines_a = data_a.split(b"\n")[first_a - 1:end_a - 1] if data_a is not None else []
+            lines_b = data_b.split(b"\n")[first_b - 1:end_b - 1] if data_b is not None else []
+            if words(lines_a, shell) != words(lines_b, shell) or (indented and indents(lines_a) != indents(lines_b)):
+                return False
+            tree_a = a_sides.parsed(side) if data_a is not None else None
+            tree_b = b_sides.parsed(side) if tree_a is not None and data_b is not None else None
+            if tree_a is not None and tree_b is not None:
+                (pa, starts_a), (pb, starts_b) = tree_a, tree_b
+                key = a_sides.parses.stretch(pa, _at(starts_a, first_a, len(pa.data)), _at(starts_a, end_a, len(pa.data)))
+                if key is None or key != b_sides.parses.stretch(pb, _at(starts_b, first_b, len(pb.data)),
+                                                                 _at(starts_b, end_b, len(pb.data))):
+                    return False
+                continue
+            view_a, view_b = (a_sides.yaml(side), b_sides.yaml(side)) if yaml else (None, None)
+            if view_a is not None and view_b is not None:
+                if _kept(view_a, first_a, end_a) != _kept(view_b, first_b, end_b):
+                    return False
+            elif plain(lines_a) != plain(lines_b):
+                return False
+    return True
+
+
+def _kept(view: list[bytes | None], first: int, end: int) -> list[bytes]:
+    """The lines [first, end) (1-based) of a YAML view that a change of whitespace alone keeps."""
+    return [line for line in view[first - 1:end - 1] if line is not None]
 
 
 def _digest(*parts: bytes) -> str:
@@ -297,7 +339,7 @@ def index_hunks(change: FileChange, sides: Sides | None = None, parses: Parses |
     records: list[HunkRecord] = []
     seen: dict[str, int] = {}
     indented = indent_significant(change.path)
-    trees = _Trees(change.path, sides, parses)
+    trees = FileSides(change.path, sides, parses)
     verdicts = {} if verdicts is None else verdicts
     language = name_language(change.path) if sides is not None else ""
     for hunk in patch.hunks:
@@ -378,5 +420,6 @@ def index_hunks(change: FileChange, sides: Sides | None = None, parses: Parses |
             body_key=_digest(b"rennet-body/2", *exact)[:ID_HEX],
             old_changed=(min(old_lines), max(old_lines)) if old_lines else None,
             new_changed=(min(new_lines), max(new_lines)) if new_lines else None,
+            runs=tuple(groups),
         ))
     return records
