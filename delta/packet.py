@@ -523,9 +523,15 @@ def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRe
                    _SameChange(git, previous_files, current_files, readings.parses))
 
 
+# The bytes of files' sides the successor account reads to tell a pair's whitespace layout from
+# data: pairs of hunks of many files, each pair in others, would read the same blobs again and
+# again; past it a pair is not found layout (its similarity below 1.0)
+SAME_CHANGE_BYTES = 64 << 20
+
+
 class _SameChange:
     """`delta.hunks.same_change` of a previous and a current hunk, their files' sides read and
-    parsed once while they are the last asked of (pairs come previous file by previous file)."""
+    parsed once while they are the last asked of, within `SAME_CHANGE_BYTES` read."""
 
     KEEP = 4
 
@@ -533,6 +539,7 @@ class _SameChange:
                  parses: Parses) -> None:
         self.git, self.previous, self.current, self.parses = git, previous, current, parses
         self._files: dict[tuple[str, str, str], FileSides] = {}  # least recent first
+        self.left = SAME_CHANGE_BYTES
 
     def _sides(self, change: FileChange) -> FileSides:
         key = (change.path, change.old_oid, change.new_oid)
@@ -540,13 +547,21 @@ class _SameChange:
         if found is None:
             if len(self._files) >= self.KEEP:
                 del self._files[next(iter(self._files))]
-            found = FileSides(change.path, _sides(self.git, change), self.parses)
+            found = FileSides(change.path, self._counted(_sides(self.git, change)), self.parses)
         self._files[key] = found
         return found
 
+    def _counted(self, sides: Callable[[], tuple[bytes | None, bytes | None]]
+                 ) -> Callable[[], tuple[bytes | None, bytes | None]]:
+        def read() -> tuple[bytes | None, bytes | None]:
+            old, new = sides()
+            self.left -= len(old or b"") + len(new or b"")
+            return old, new
+        return read
+
     def __call__(self, previous: HunkRecord, current: HunkRecord) -> bool:
         was, now = self.previous.get(previous.path), self.current.get(current.path)
-        if was is None or now is None:
+        if was is None or now is None or self.left <= 0:
             return False
         return same_change(previous, self._sides(was), current, self._sides(now))
 

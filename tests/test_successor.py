@@ -155,6 +155,12 @@ def test_a_force_push_that_changed_whitespace_alone_scores_1_only_where_the_pack
     # one budget of parse bytes served both patchsets: the previous one's w.py and y.py were read through it
     assert len({budget for budget, _, _ in parsed}) == 1
     assert {(path, size) for _, path, size in parsed} >= {("w.py", len(pre + sql) + 2), ("y.py", len(pre + sql) + 1)}
+    # past the bytes the account reads to judge pairs, none is found layout
+    monkeypatch.setattr(packet, "SAME_CHANGE_BYTES", 0)
+    capped = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                                previous_head="feature-v1", index=False, write=False).packet.successor
+    assert {c.current.path: c.similarity for c in capped.changed} == dict.fromkeys(
+        ("x.py", "y.py", "ci.yml", "k.yml", "s.sh"), 1.0 - LAYOUT_ONLY_MARGIN)
     # the previous patchset's hunks are classed by the same rule as a packet of it alone classes them
     alone = build_delta_packet(tmp_path / "r", "main", "feature-v1", index=False, write=False).packet
     assert {h.path: h.whitespace_only for h in seen[0]} == {
