@@ -14,13 +14,14 @@ So `view` gives each line as it is compared:
   whose header does not keep them (`+`), each no deeper than its indentation, are no part of it
   and drop out. A file that ends in a block keeps whether its last line ends.
 - Any other line is compared as `plain` reads it; a blank line drops out only where no scalar
-  can run across it: before the document's first line, or before a line at the margin that
-  starts a key, an item, a comment or a document, in a document whose first line does so, with
-  every line before it (but comments) holding its quotes in pairs and its brackets closed.
+  can run across it: before the document's first line, or before a key or a comment, or an
+  item or a document at the margin, in a document whose first line is a key or an item, with
+  every line before it (but comments) holding its quotes in pairs and its brackets closed (a
+  plain scalar's line holds no `key: `, and a comment ends it).
 
 Each reading errs toward data: a header found where YAML sees none (`key: a |`), a block
-taken deeper than it runs, a quote in a plain scalar (`it's`) or a blank line between nested keys
-keep the lines they touch, so a change there is signal. None of it makes a change of data
+taken deeper than it runs, a quote in a plain scalar (`it's`) or a blank line before a nested
+item keep the lines they touch, so a change there is signal. None of it makes a change of data
 whitespace only.
 """
 
@@ -31,8 +32,10 @@ import re
 # A block scalar's header: an indicator ending the line (after a key, an item, a tag, an anchor,
 # a document's start, or alone), with its chomping and indentation indicators and a comment
 _HEADER = re.compile(rb"(?:^|[ \t])[|>]([-+1-9]{0,2})[ \t]*(?:#.*)?$")
-# A key (plain, opening no quote nor flow) or an item: a node of a collection, at the margin
-_NODE = re.compile(rb"(?:[^\s#'\"\[{?|>!&*%@`-][^#]*?:(?:[ \t]|$)|-(?:[ \t]|$))")
+# A key (plain, opening no quote nor flow), which no plain scalar's line may hold (`: `), or an
+# item: a node of a collection
+_KEY = re.compile(rb"[^\s#'\"\[{?|>!&*%@`-][^#]*?:(?:[ \t]|$)")
+_NODE = re.compile(_KEY.pattern + rb"|-(?:[ \t]|$)")
 _BLANK = b" \t\r"
 
 
@@ -108,7 +111,8 @@ def view(lines: list[bytes]) -> list[bytes | None]:
                 pending.append(n)
             continue
         comment = line.lstrip().startswith(b"#")
-        margin = comment or line.startswith((b"---", b"...")) or _NODE.match(line) is not None
+        margin = comment or line.startswith((b"---", b"...")) or _NODE.match(line) is not None or (
+            _KEY.match(line.lstrip(b" ")) is not None)  # a key, at any depth: no scalar's line
         drop = balanced and (not started or (collection and margin))
         for blank in pending:
             out[blank] = None if drop else b""

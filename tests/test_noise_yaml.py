@@ -89,7 +89,7 @@ def _entry(draw: st.DrawFn, n: int, depth: int) -> list[str]:
         return [f"{key} {q}a{n} b", f"{draw(st.sampled_from([inner, inner[depth + 2:]]))}{draw(st.sampled_from(['', '- ', 'c: ']))}"
                 f"d{n}{q}"]
     if kind == 3:
-        return [f"{key} a{n} b", f"{inner}c{n} d"]  # a plain scalar of two lines
+        return [f"{key} a{n} b", f"{inner}{draw(st.sampled_from(['', '- ']))}c{n} d"]  # a plain scalar of two lines
     if kind == 4:
         return [f"{key} [x{n},", f"{inner}y{n}]"]
     if kind == 5:
@@ -161,13 +161,14 @@ def test_a_yaml_change_whose_every_hunk_is_whitespace_only_loads_the_same(case):
 
 def test_a_document_of_keys_and_comments_respaced_between_them_is_whitespace_only():
     """The layout YAML ignores stays whitespace only in a document that holds a quote or a flow
-    on one line: blank lines between top-level keys and comments, trailing spaces, blank lines
-    ending the file."""
-    old = "a: 1\nb: 'x'\nc: [1, 2]\n# c\nd:\n  e: |\n    t\nf: \"q\"\n"
-    new = "a: 1  \n\nb: 'x' \n\n\nc: [1, 2]\n\n# c\nd:\n  e: |\n    t\n\n\nf: \"q\"\n\n"
+    on one line: blank lines between keys, top-level or nested, and comments, trailing spaces,
+    blank lines ending the file."""
+    old = "a: 1\nb: 'x'\nc: [1, 2]\n# c\nd:\n  g: 1\n  e: |\n    t\nf: \"q\"\nl:\n  - 1\n  - 2\n"
+    new = ("a: 1  \n\nb: 'x' \n\n\nc: [1, 2]\n\n# c\nd:\n  g: 1\n\n  e: |\n    t\n\n\nf: \"q\"\n\n"
+           "l:\n  - 1\n  - 2\n\n")
     assert whitespace_verdict(old.encode(), new.encode(), "c.yaml") == "lines"
     assert yaml.safe_load(old) == yaml.safe_load(new)
-    # a blank line between nested keys, or after a quote left open, is not told from data: signal
-    for head in (old.replace("  e:", "\n  e:"), "k: 'a\n\nb: c'\n"):
+    # a blank line before a nested item, or after a quote left open, is not told from data: signal
+    for head in (old.replace("  - 2", "\n  - 2"), "k: 'a\n\nb: c'\n"):
         base = head.replace("\n\n", "\n")
         assert whitespace_verdict(base.encode(), head.encode(), "c.yaml") is None
