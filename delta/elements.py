@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Callable
 
 from msgspec import Struct
 
-from delta.hunks import indent_significant, indents, words
+from delta.hunks import cr_is_data, indent_significant, indents, words
 from delta.inventory import FileChange
 from delta.syntax import Parsed, Parses
 from indexer.contract.result import Listed, Unknown, not_assessed
@@ -139,23 +139,24 @@ def _side(snap: Snapshot, path: str | None) -> _Side | Unknown | None:
         why = entry.skipped or (facts.skipped if facts else "") or entry.language
         return not_assessed(f"no symbols extracted for {path} at {snap.oid[:12]} ({why})")
     data = snap.blob_bytes(path)
-    indented = indent_significant(path)
+    indented, shell = indent_significant(path), cr_is_data(path, data)
     side = _Side(path, entry.blob, data)
     seen: dict[tuple[str, str], int] = {}
     for sym in facts.symbols:
         pair = (sym.qualified, sym.kind)
         n = seen.get(pair, 0)
         seen[pair] = n + 1
-        body = _body(data[sym.start_byte:sym.end_byte], indented)
+        body = _body(data[sym.start_byte:sym.end_byte], indented, shell)
         side.symbols[(sym.qualified, sym.kind, n)] = (sym, body)
     return side
 
 
-def _body(span: bytes, indented: bool) -> str:
-    """What a change of whitespace alone keeps of a symbol's span, hashed."""
+def _body(span: bytes, indented: bool, shell: bool) -> str:
+    """What a change of whitespace alone keeps of a symbol's span, hashed (a CR kept where it
+    is data, `delta.hunks.cr_is_data`)."""
     lines = span.split(b"\n")
     h = hashlib.sha256()
-    for part in words(lines) + ([b"\0indents"] + indents(lines) if indented else []):
+    for part in words(lines, shell) + ([b"\0indents"] + indents(lines) if indented else []):
         h.update(len(part).to_bytes(8, "big"))
         h.update(part)
     return h.hexdigest()

@@ -18,9 +18,10 @@ from typing import Callable
 
 import pygit2
 
+from delta import yaml_scalars
 from delta.inventory import FileChange
 from delta.syntax import Parsed, Parses, plain, same_trees
-from indexer.lang.registry import name_language
+from indexer.lang.registry import CONTENT, HEAD_BYTES, detect_language, name_language
 
 ID_HEX = 20  # 80 bits: collision-free for any realistic range, short enough to cite
 _SPACE = re.compile(rb"\s+")
@@ -48,6 +49,8 @@ class HunkRecord:
     body_key: str
     old_changed: tuple[int, int] | None  # first and last deleted line (1-based), None if none
     new_changed: tuple[int, int] | None  # first and last added line
+    # its runs of changed lines: old lines [first, end) and new lines [first, end) of each
+    runs: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def section_of(header: str) -> str:
@@ -73,6 +76,51 @@ def indent_significant(path: str) -> bool:
     return path.rsplit("/", 1)[-1] in _INDENT_NAMES or path.endswith(_INDENT_SUFFIXES)
 
 
+# Where a CR is data outside a literal: a shell splits words at spaces and tabs alone, so a CR
+# (or a form feed, a vertical tab) is part of the word it touches, or a word of its own: `cd /tmp`
+# made `cd /tmp\r` names another folder, a blank line made `\r` runs a command named CR.
+# tree-sitter-bash reads it as a blank, so there the words tell it (`words(lines, shell=True)`).
+# Elsewhere a CRLF is a line end (Python, C, JavaScript; GNU make and a Dockerfile's instructions
+# drop the CR of a CRLF; YAML folds line breaks to LF), but a Dockerfile's heredoc is a shell's
+# text, a `.env` or `.envrc` is sourced by one, and a script whose interpreter no grammar knows
+# may be a shell's.
+_CR_IS_DATA = frozenset({"bash", "zsh", "fish", "dotenv"})
+YAML = "yaml"  # no grammar, but its block scalars are read (`delta.yaml_scalars`)
+_SHELL_BLANKS = bytes.maketrans(b"\t\n", b"  ")  # a hunk's line keeps its LF
+
+
+def cr_is_data(path: str, *sides: bytes | None) -> bool:
+    """Whether a CR is data in the file at `path` holding `sides` (either side saying so
+    suffices; a side None, not read, says so where the name leaves it to the content)."""
+    named = name_language(path)
+    if named in _CR_IS_DATA or _sourced(path):
+        return True
+    if named not in (CONTENT, "dockerfile"):
+        return False
+    for data in sides:
+        if data is None:
+            return True
+        if named == "dockerfile":
+            if b"<<" in data:
+                return True
+            continue
+        language = detect_language(path, data[:HEAD_BYTES])
+        if language in _CR_IS_DATA or (language == "text" and data.startswith(b"#!")):
+            return True
+    return False
+
+
+def _sourced(path: str) -> bool:
+    return path.rsplit("/", 1)[-1].lower().startswith(".env")
+
+
+def path_rules(path: str) -> tuple[bool, str, bool]:
+    """What the path says of how a change of whitespace is read (whether indentation is syntax,
+    the language its name gives, whether a shell sources it): two paths alike in these read a
+    pair of blobs alike."""
+    return indent_significant(path), name_language(path), _sourced(path)
+
+
 def indents(lines: list[bytes]) -> list[bytes]:
     """The leading whitespace of each non-blank line."""
     out = []
@@ -83,14 +131,16 @@ def indents(lines: list[bytes]) -> list[bytes]:
     return out
 
 
-def words(lines: list[bytes]) -> list[bytes]:
+def words(lines: list[bytes], shell: bool = False) -> list[bytes]:
     """The non-blank lines, each as its words one space apart: what a change of whitespace alone
     keeps. Whitespace put between two characters, or taken from between them, is no change of
     whitespace alone: `rm -rf /tmp/x` and `rm -rf / tmp/x`, `'a b'` and `'ab'`, `return x` and a
-    `return` whose `x` went to the next line (JavaScript returns nothing there) do different things."""
+    `return` whose `x` went to the next line (JavaScript returns nothing there) do different things.
+    With `shell`, as a shell splits them: at spaces and tabs alone, a CR part of a word
+    (`cr_is_data`)."""
     out = []
     for line in lines:
-        parts = line.split()
+        parts = [p for p in line.translate(_SHELL_BLANKS).split(b" ") if p] if shell else line.split()
         if parts:
             out.append(b" ".join(parts))
     return out
@@ -98,8 +148,8 @@ def words(lines: list[bytes]) -> list[bytes]:
 
 def same_but_whitespace(old: bytes, new: bytes, path: str, parses: Parses | None = None) -> bool:
     """Whether two versions of the file at `path` differ in whitespace only: the same words on
-    the same lines, blank lines, the spacing between words and line ends (a CRLF) aside (see
-    `words`, and `indent_significant`), none of it inside a literal nor changing the syntax
+    the same lines, blank lines, the spacing between words and line ends (a CRLF, but where a
+    shell reads the CR, `cr_is_data`) aside (see `words`, and `indent_significant`), none of it inside a literal nor changing the syntax
     tree, where the file's grammar reads both sides; else, compared as lines alone, no spacing
     between the words of a line either (`delta.syntax`). `parses` bounds what is parsed."""
     return whitespace_verdict(old, new, path, parses) is not None
@@ -112,7 +162,8 @@ def whitespace_verdict(old: bytes, new: bytes, path: str, parses: Parses | None 
     if old.translate(None, _WHITESPACE) != new.translate(None, _WHITESPACE):
         return None  # a quick answer for most: other characters
     old_lines, new_lines = old.split(b"\n"), new.split(b"\n")
-    if words(old_lines) != words(new_lines):
+    shell = cr_is_data(path, old, new)
+    if words(old_lines, shell) != words(new_lines, shell):
         return None
     if indent_significant(path) and indents(old_lines) != indents(new_lines):
         return None
@@ -121,6 +172,8 @@ def whitespace_verdict(old: bytes, new: bytes, path: str, parses: Parses | None 
     after = parses(path, new) if before is not None else None
     if before is not None and after is not None:
         return "trees" if same_trees(before, after) else None
+    if name_language(path) == YAML:
+        return "lines" if yaml_scalars.compared(old_lines) == yaml_scalars.compared(new_lines) else None
     return "lines" if plain(old_lines) == plain(new_lines) else None
 
 
@@ -131,27 +184,47 @@ Group = tuple[int, int, int, int]  # the old lines [first, end) and new lines [f
 Verdicts = dict[tuple[str, str, str, tuple[Group, ...]], bool]
 
 
-class _Trees:
-    """A file's two sides, read and parsed once, when a hunk first needs them."""
+class FileSides:
+    """A file's two sides, each read, parsed and viewed once, when a hunk first needs it."""
 
     def __init__(self, path: str, sides: Sides | None, parses: Parses | None) -> None:
         self.path, self.sides, self.parses = path, sides, parses or Parses()
-        self._read: list[tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None] = []
+        self._data: list[tuple[bytes | None, bytes | None]] = []
+        self._parsed: dict[int, tuple[Parsed, list[int]] | None] = {}
+        self._cr: list[bool] = []
+        self._yaml: dict[int, list[bytes | None] | None] = {}
+
+    def data(self) -> tuple[bytes | None, bytes | None]:
+        if not self._data:
+            self._data.append(self.sides() if self.sides is not None else (None, None))
+        return self._data[0]
+
+    def cr_is_data(self) -> bool:
+        """`cr_is_data` of the file, its sides read only where its name leaves it to them."""
+        if not self._cr:
+            self._cr.append(cr_is_data(self.path, *self.data()) if self.sides is not None else cr_is_data(self.path))
+        return self._cr[0]
+
+    def yaml(self, side: int) -> list[bytes | None] | None:
+        """A side's lines as YAML's are compared (`delta.yaml_scalars.view`), None without it."""
+        if side not in self._yaml:
+            data = self.data()[side]
+            self._yaml[side] = yaml_scalars.view(data.split(b"\n")) if data is not None else None
+        return self._yaml[side]
+
+    def parsed(self, side: int) -> tuple[Parsed, list[int]] | None:
+        """A side's tree (0 the old, 1 the new) and its lines' offsets, within the packet's bytes."""
+        if side not in self._parsed:
+            data = self.data()[side]
+            found = self.parses(self.path, data) if data is not None else None
+            self._parsed[side] = (found, _line_starts(data)) if found is not None and data is not None else None
+        return self._parsed[side]
 
     def get(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
-        if not self._read:
-            self._read.append(self._parse())
-        return self._read[0]
-
-    def _parse(self) -> tuple[tuple[Parsed, list[int]], tuple[Parsed, list[int]]] | None:
-        old, new = self.sides() if self.sides is not None else (None, None)
-        if old is None or new is None:
-            return None
-        before = self.parses(self.path, old)
-        after = self.parses(self.path, new) if before is not None else None
-        if before is None or after is None:
-            return None
-        return (before, _line_starts(old)), (after, _line_starts(new))
+        """Both sides' trees, the new side parsed only once the old one was."""
+        before = self.parsed(0)
+        after = self.parsed(1) if before is not None else None
+        return (before, after) if before is not None and after is not None else None
 
 
 def _line_starts(data: bytes) -> list[int]:
@@ -163,17 +236,23 @@ def _at(starts: list[int], line: int, size: int) -> int:
     return starts[line - 1] if 0 < line <= len(starts) else size
 
 
-def _verdict(verdicts: Verdicts, key: tuple[str, str, str, tuple[Group, ...]], trees: _Trees, groups: list[Group],
+def _verdict(verdicts: Verdicts, key: tuple[str, str, str, tuple[Group, ...]], trees: FileSides, groups: list[Group],
              old_lines: list[bytes], new_lines: list[bytes]) -> bool:
     if key not in verdicts:
         verdicts[key] = _hunk_keeps_meaning(trees, groups, old_lines, new_lines)
     return verdicts[key]
 
 
-def _hunk_keeps_meaning(trees: _Trees, groups: list[Group], old_lines: list[bytes], new_lines: list[bytes]) -> bool:
+def _hunk_keeps_meaning(trees: FileSides, groups: list[Group], old_lines: list[bytes], new_lines: list[bytes]) -> bool:
     """Whether a hunk whose words are the same keeps the file's meaning: each run of changes
     holds the same syntax on both sides, literals byte for byte (`delta.syntax.stretch`); with
-    no tree of both sides, its lines compared without their grammar (`delta.syntax.plain`)."""
+    no tree of both sides, its lines compared without their grammar (`delta.syntax.plain`), a
+    YAML file's as its two sides read whole say (`delta.yaml_scalars.view`)."""
+    if name_language(trees.path) == YAML:
+        old_view, new_view = trees.yaml(0), trees.yaml(1)
+        if old_view is None or new_view is None:  # which lines are a block scalar's is not known: each line whole
+            return [line.rstrip(b"\r\n") for line in old_lines] == [line.rstrip(b"\r\n") for line in new_lines]
+        return all(_kept(old_view, a, b) == _kept(new_view, c, d) for a, b, c, d in groups)
     read = trees.get()
     if read is None:
         return plain(old_lines) == plain(new_lines)
@@ -185,6 +264,49 @@ def _hunk_keeps_meaning(trees: _Trees, groups: list[Group], old_lines: list[byte
         if old_key is None or old_key != trees.parses.stretch(after, b0, b1):
             return False
     return True
+
+
+def same_change(a: HunkRecord, a_sides: FileSides, b: HunkRecord, b_sides: FileSides) -> bool:
+    """Whether two hunks (of two patchsets) whose lines are the same but for whitespace make the
+    same change but for layout, by the rule a hunk is classed by: run by run, each side's
+    changed lines hold the same words (split as a shell splits them where either file's CR is
+    data), the same indentation where either path makes it syntax, and where the grammar reads
+    both files' sides, the same tree and literals (`delta.syntax.stretch`, within the packet's
+    bounds: past one, not the same); else, as lines, YAML's views or `plain`."""
+    if len(a.runs) != len(b.runs):
+        return False
+    shell = a_sides.cr_is_data() or b_sides.cr_is_data()
+    indented = indent_significant(a.path) or indent_significant(b.path)
+    yaml = name_language(a.path) == name_language(b.path) == YAML
+    for run_a, run_b in zip(a.runs, b.runs):
+        for side in (0, 1):
+            (first_a, end_a), (first_b, end_b) = run_a[2 * side:2 * side + 2], run_b[2 * side:2 * side + 2]
+            data_a, data_b = a_sides.data()[side], b_sides.data()[side]
+            lines_a = data_a.split(b"\n")[first_a - 1:end_a - 1] if data_a is not None else []
+            lines_b = data_b.split(b"\n")[first_b - 1:end_b - 1] if data_b is not None else []
+            if words(lines_a, shell) != words(lines_b, shell) or (indented and indents(lines_a) != indents(lines_b)):
+                return False
+            tree_a = a_sides.parsed(side) if data_a is not None else None
+            tree_b = b_sides.parsed(side) if tree_a is not None and data_b is not None else None
+            if tree_a is not None and tree_b is not None:
+                (pa, starts_a), (pb, starts_b) = tree_a, tree_b
+                key = a_sides.parses.stretch(pa, _at(starts_a, first_a, len(pa.data)), _at(starts_a, end_a, len(pa.data)))
+                if key is None or key != b_sides.parses.stretch(pb, _at(starts_b, first_b, len(pb.data)),
+                                                                 _at(starts_b, end_b, len(pb.data))):
+                    return False
+                continue
+            view_a, view_b = (a_sides.yaml(side), b_sides.yaml(side)) if yaml else (None, None)
+            if view_a is not None and view_b is not None:
+                if _kept(view_a, first_a, end_a) != _kept(view_b, first_b, end_b):
+                    return False
+            elif plain(lines_a) != plain(lines_b):
+                return False
+    return True
+
+
+def _kept(view: list[bytes | None], first: int, end: int) -> list[bytes]:
+    """The lines [first, end) (1-based) of a YAML view that a change of whitespace alone keeps."""
+    return [line for line in view[first - 1:end - 1] if line is not None]
 
 
 def _digest(*parts: bytes) -> str:
@@ -217,7 +339,7 @@ def index_hunks(change: FileChange, sides: Sides | None = None, parses: Parses |
     records: list[HunkRecord] = []
     seen: dict[str, int] = {}
     indented = indent_significant(change.path)
-    trees = _Trees(change.path, sides, parses)
+    trees = FileSides(change.path, sides, parses)
     verdicts = {} if verdicts is None else verdicts
     language = name_language(change.path) if sides is not None else ""
     for hunk in patch.hunks:
@@ -291,11 +413,13 @@ def index_hunks(change: FileChange, sides: Sides | None = None, parses: Parses |
             additions=len(added), deletions=len(removed),
             size=size,
             whitespace_only=b"".join(added) == b"".join(removed) and words(added_raw) == words(removed_raw) and (
-                not indented or indents(added_raw) == indents(removed_raw)) and (same or _verdict(
+                not indented or indents(added_raw) == indents(removed_raw)) and (
+                words(added_raw, True) == words(removed_raw, True) or not trees.cr_is_data()) and (same or _verdict(
                 verdicts, (change.old_oid, change.new_oid, language, tuple(groups)), trees, groups, old_side, new_side)),
             body=frozen,
             body_key=_digest(b"rennet-body/2", *exact)[:ID_HEX],
             old_changed=(min(old_lines), max(old_lines)) if old_lines else None,
             new_changed=(min(new_lines), max(new_lines)) if new_lines else None,
+            runs=tuple(groups),
         ))
     return records

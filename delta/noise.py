@@ -19,11 +19,10 @@ from typing import Callable
 from msgspec import Struct
 
 from delta.attributes import TreeAttributes
-from delta.hunks import HunkRecord, Verdicts, indent_significant, whitespace_verdict
+from delta.hunks import HunkRecord, Verdicts, path_rules, whitespace_verdict
 from delta.inventory import MODE_LINK, MODE_SUBMODULE, FileChange
 from delta.syntax import Parses
 from indexer.git import attributes as marks
-from indexer.lang.registry import name_language
 
 GENERATED = "generated"
 VENDORED = "vendored"
@@ -83,15 +82,16 @@ class BlobReadings:
     """What the content rules found in a blob (or a pair of them), once a blob: git stores a
     blob once however many paths hold it, so one blob may be presented at thousands of paths,
     and reading it again for each would cost what the change chooses. Keyed by OID; the
-    whitespace comparison also by whether indentation is syntax at the path, and by what its
-    name says of its language (whose grammar tells a literal from layout). `parses` bounds the
-    sources the packet parses, its hunks' too (`delta.syntax.Parses`)."""
+    whitespace comparison also by what the path says of the rule (`delta.hunks.path_rules`:
+    whether indentation is syntax, the language whose grammar tells a literal from layout,
+    whether a CR is data). `parses` bounds the sources the packet parses, its hunks' too
+    (`delta.syntax.Parses`)."""
 
     def __init__(self) -> None:
         self._header: dict[str, str | None] = {}
         self._sample: dict[str, tuple[int, int] | None] = {}
-        self._same: dict[tuple[str, str, bool, str], bool] = {}
-        self._by_trees: set[tuple[str, str, bool, str]] = set()  # those found the same by their grammar
+        self._same: dict[tuple[str, str, tuple[bool, str, bool]], bool] = {}
+        self._by_trees: set[tuple[str, str, tuple[bool, str, bool]]] = set()  # those found the same by their grammar
         self.parses = Parses()
         self.hunks: Verdicts = {}  # `delta.hunks.index_hunks`'s answers of whitespace, by blob
 
@@ -109,11 +109,11 @@ class BlobReadings:
 
     def found_same(self, old_oid: str, new_oid: str, path: str) -> bool:
         """Whether the two blobs were found to differ in whitespace only at such a path."""
-        return self._same.get((old_oid, new_oid, indent_significant(path), name_language(path)), False)
+        return self._same.get((old_oid, new_oid, path_rules(path)), False)
 
     def same_but_whitespace(self, old_oid: str, new_oid: str, path: str, old: Callable[[], bytes | None],
                             new: Callable[[], bytes | None]) -> bool:
-        key = (old_oid, new_oid, indent_significant(path), name_language(path))
+        key = (old_oid, new_oid, path_rules(path))
         if key not in self._same:
             a, b = old(), new()
             verdict = whitespace_verdict(a, b, path, self.parses) if a is not None and b is not None else None
@@ -125,7 +125,7 @@ class BlobReadings:
     def found_same_trees(self, old_oid: str, new_oid: str, path: str) -> bool:
         """Whether the two blobs were found to hold the same tree and literals at such a path
         (`delta.syntax.same_trees`): no span of one differs from its peer in what is data."""
-        return (old_oid, new_oid, indent_significant(path), name_language(path)) in self._by_trees
+        return (old_oid, new_oid, path_rules(path)) in self._by_trees
 
 
 def _generated_header(data: bytes) -> str | None:

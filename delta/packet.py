@@ -27,7 +27,7 @@ from delta import blast, folders, noise, untrusted
 from delta.attributes import TreeAttributes
 from delta.counterparts import Counterpart, CounterpartIndex
 from delta.elements import FileElements, diff_elements
-from delta.hunks import HunkRecord, index_hunks
+from delta.hunks import FileSides, HunkRecord, index_hunks, same_change
 from delta.inventory import (
     MODE_LINK,
     MODE_SUBMODULE,
@@ -43,6 +43,7 @@ from delta.noise import NoiseMark
 from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import CURRENT_UNREAD, SuccessorAccount, Unread, account
+from delta.syntax import Parses
 from indexer.contract.encode import encode_json
 from indexer.contract.result import Listed, Unknown, not_applicable, not_assessed
 from indexer.git.read import walk_tree
@@ -360,7 +361,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
     successor: SuccessorAccount | NotRequested = NotRequested(reason="no previous patchset was given") \
         if prev_rng is None else _successor(git, prev_rng, records, {d.path for d in drops}, selected, capture_cap,
-                                            budget)
+                                            budget, readings, {w.change.path: w.change for w in listed})
 
     packet = DeltaPacket(
         schema=SCHEMA, untrusted=untrusted.PACKET, range=rng,
@@ -509,12 +510,17 @@ def _noise_summary(work: list[_Work]) -> list[NoiseClassSummary]:
 
 
 def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRecord], current_unread: set[str],
-               selected: list[str] | None, cap: int, budget: DiffBudget) -> SuccessorAccount:
+               selected: list[str] | None, cap: int, budget: DiffBudget, readings: noise.BlobReadings,
+               current_files: dict[str, FileChange]) -> SuccessorAccount:
     """The account of the previous patchset, its inventory drawing on what the current one left
     of the packet's `budget`. A previous file whose hunks are not read is `unread` with the
     reason: not diffed, over the capture cap, or else at a path whose current hunks the packet
-    did not read (`current_unread`: its drops), where they would be compared with none."""
+    did not read (`current_unread`: its drops), where they would be compared with none.
+    Its hunks are classed by the current patchset's rule, and a pair whose lines differ in
+    whitespace alone judged by it (`delta.hunks.same_change`), within what the packet left of
+    its parse bounds (`readings.parses`)."""
     previous: list[HunkRecord] = []
+    previous_files: dict[str, FileChange] = {}
     unread: list[Unread] = []
     captured = 0
     found = inventory_of(git, prev, selected, budget)
@@ -530,9 +536,54 @@ def _successor(git: pygit2.Repository, prev: RangeIdentity, current: list[HunkRe
             unread.append(Unread(change.path, CURRENT_UNREAD, change.hunk_count, size))
             continue
         captured += size
-        previous.extend(index_hunks(change))
+        previous.extend(index_hunks(change, _sides(git, change), readings.parses, readings.hunks))
+        previous_files[change.path] = change
     return account(prev, previous, current, unread,
-                   not_assessed(found.renames_skipped) if found.renames_skipped else None)
+                   not_assessed(found.renames_skipped) if found.renames_skipped else None,
+                   _SameChange(git, previous_files, current_files, readings.parses))
+
+
+# The bytes of files' sides the successor account reads to tell a pair's whitespace layout from
+# data: pairs of hunks of many files, each pair in others, would read the same blobs again and
+# again; past it a pair is not found layout (its similarity below 1.0)
+SAME_CHANGE_BYTES = 64 << 20
+
+
+class _SameChange:
+    """`delta.hunks.same_change` of a previous and a current hunk, their files' sides read and
+    parsed once while they are the last asked of, within `SAME_CHANGE_BYTES` read."""
+
+    KEEP = 4
+
+    def __init__(self, git: pygit2.Repository, previous: dict[str, FileChange], current: dict[str, FileChange],
+                 parses: Parses) -> None:
+        self.git, self.previous, self.current, self.parses = git, previous, current, parses
+        self._files: dict[tuple[str, str, str], FileSides] = {}  # least recent first
+        self.left = SAME_CHANGE_BYTES
+
+    def _sides(self, change: FileChange) -> FileSides:
+        key = (change.path, change.old_oid, change.new_oid)
+        found = self._files.pop(key, None)
+        if found is None:
+            if len(self._files) >= self.KEEP:
+                del self._files[next(iter(self._files))]
+            found = FileSides(change.path, self._counted(_sides(self.git, change)), self.parses)
+        self._files[key] = found
+        return found
+
+    def _counted(self, sides: Callable[[], tuple[bytes | None, bytes | None]]
+                 ) -> Callable[[], tuple[bytes | None, bytes | None]]:
+        def read() -> tuple[bytes | None, bytes | None]:
+            old, new = sides()
+            self.left -= len(old or b"") + len(new or b"")
+            return old, new
+        return read
+
+    def __call__(self, previous: HunkRecord, current: HunkRecord) -> bool:
+        was, now = self.previous.get(previous.path), self.current.get(current.path)
+        if was is None or now is None or self.left <= 0:
+            return False
+        return same_change(previous, self._sides(was), current, self._sides(now))
 
 
 def _dossier(dossier: object, repo: str | os.PathLike[str], base: str, head: str, store: Store | None) -> object:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from bisect import bisect_left
 from collections import Counter
-from typing import Iterator
+from typing import Callable, Iterator
 
 from msgspec import Struct
 
@@ -90,11 +90,22 @@ def _ref(h: HunkRecord) -> HunkRef:
     return HunkRef(h.id, h.path)
 
 
+# Whether a previous and a current hunk whose lines are the same but for whitespace make the same
+# change but for layout, by the rule the packet classes a hunk by (`delta.hunks.same_change`)
+SameChange = Callable[[HunkRecord, HunkRecord], bool]
+# A `changed` pair whose lines are the same but for whitespace that is data (a space put into a
+# string, a line re-indented out of its block) scores this much below its 1.0: 1.0 says layout alone
+LAYOUT_ONLY_MARGIN = 0.001
+
+
 def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: list[HunkRecord],
-            unread: list[Unread] | None = None, renames: Unknown | None = None) -> SuccessorAccount:
+            unread: list[Unread] | None = None, renames: Unknown | None = None,
+            same_change: SameChange | None = None) -> SuccessorAccount:
     """`unread`: the previous patchset's files whose hunks are not in `previous`; the current
     hunks at their paths are set aside as `uncompared`, where they would have been new, or
-    moved from a hunk whose own file's hunks say otherwise."""
+    moved from a hunk whose own file's hunks say otherwise. `same_change` tells a `changed`
+    pair whose lines differ in whitespace alone whether that whitespace is layout (similarity
+    1.0) or data (just below); without it, none is known to be layout."""
     unread_paths = {u.path for u in unread or ()}
     uncompared = [_ref(h) for h in current if h.path in unread_paths]
     if uncompared:
@@ -140,7 +151,7 @@ def account(previous_range: RangeIdentity, previous: list[HunkRecord], current: 
             taken_cur.add(found)
             taken_prev.add(i)
 
-    changed, unscored = _cost_match(previous, current, taken_prev, taken_cur)
+    changed, unscored = _cost_match(previous, current, taken_prev, taken_cur, same_change)
     dropped = [_ref(previous[i]) for i in prev_left if i not in taken_prev]
     new = [_ref(current[j]) for j in cur_left if j not in taken_cur]
     counts = {"carried": len(carried), "moved": len(moved), "changed": len(changed),
@@ -194,9 +205,10 @@ def _pairs(previous: list[HunkRecord], current: list[HunkRecord], prev: list[int
 
 
 def _cost_match(previous: list[HunkRecord], current: list[HunkRecord], taken_prev: set[int],
-                taken_cur: set[int]) -> tuple[list[Succession], int]:
+                taken_cur: set[int], same_change: SameChange | None = None) -> tuple[list[Succession], int]:
     """The `changed` successions, and how many pairs `_pairs` gave were left unscored past
-    MATCH_CELLS."""
+    MATCH_CELLS. A pair chosen whose lines are the same but for whitespace scores 1.0 only
+    where `same_change` finds that whitespace layout: it is read only of the pairs chosen."""
     prev = [i for i in range(len(previous)) if i not in taken_prev]
     cur = [j for j in range(len(current)) if j not in taken_cur]
     # a current hunk's body read once as difflib's second side, and how often it holds each line
@@ -233,5 +245,8 @@ def _cost_match(previous: list[HunkRecord], current: list[HunkRecord], taken_pre
             continue
         taken_prev.add(i)
         taken_cur.add(j)
-        out.append((i, Succession(_ref(previous[i]), _ref(current[j]), round(score, 3))))
+        a, b = previous[i], current[j]
+        if a.body == b.body and (same_change is None or not same_change(a, b)):
+            score -= LAYOUT_ONLY_MARGIN  # the same lines but for whitespace that is data
+        out.append((i, Succession(_ref(a), _ref(b), round(score, 3))))
     return [s for _, s in sorted(out, key=lambda t: t[0])], unscored

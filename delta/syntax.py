@@ -15,7 +15,8 @@ grammar's to say:
 - Any other file is compared as lines alone (`plain`): what no literal within one line can
   hold may differ (indentation, blank lines, trailing whitespace, line ends); spacing between
   the words of a line is a change, as the grammar could not say it lies outside a string, and
-  a line ending in a backslash keeps what follows it, and the blank line after it.
+  a line ending in a backslash keeps what follows it, and the blank line after it. YAML's
+  block scalars and multi-line scalars are read so too (`delta.yaml_scalars`).
 
 Parsing is paid only for candidates, within `SYNTAX_BYTES` a packet (`Parses`), in the
 packet's own order, so the same range gives the same classes on any machine.

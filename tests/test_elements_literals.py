@@ -382,3 +382,13 @@ def test_random_whitespace_edits_modify_exactly_the_symbols_with_one_in_a_litera
         assert got == want, (base_files, head_files)
         again = _packet(Path(tmp) / "r", Path(tmp) / "home", base, head)
         assert msgspec.json.encode(once.elements) == msgspec.json.encode(again.elements)
+
+
+def test_a_cr_put_into_a_shell_function_modifies_it_and_a_python_crlf_does_not(tmp_path):
+    """Bash reads a CR as part of the word it ends (`cd /tmp\\r` is another folder), though its
+    grammar reads it as a blank: a shell function with a line made CRLF is modified (was: not
+    listed, its words and tree the same). A Python function made CRLF whole is not."""
+    sh = "clean() {\n  cd /tmp\n  rm -rf build\n}\n\ncalm() {\n  echo ok\n}\n"
+    head = {"m.sh": sh.replace("cd /tmp\n", "cd /tmp\r\n"), "m.py": PY.replace("\n", "\r\n")}
+    got = _elements(tmp_path, {"m.sh": sh, "m.py": PY}, head)
+    assert got == {"m.sh": {("modified", "clean")}, "m.py": set()}

@@ -240,3 +240,45 @@ def test_a_python_file_parsed_from_its_comment_view_is_read_by_its_grammar(tmp_p
     packet = _packet(tmp_path / "r", tmp_path / "home", base, head)
     modified = {fe.path: {c.qualified for c in fe.changes.items if c.change == "modified"} for fe in packet.elements.items}
     assert modified == {"layout.py": set(), "data.py": {"QUERY"}}, modified
+
+
+def _crlf(text: str, line: str | None = None) -> str:
+    """`text` with every line, or the one holding `line`, ended by a CRLF."""
+    return "".join(s.replace("\n", "\r\n") if line is None or line in s else s for s in text.splitlines(True))
+
+
+def test_a_cr_is_data_to_a_shell_and_a_line_end_elsewhere(tmp_path):
+    """Bash splits words at spaces and tabs alone: a CR is part of the word it ends (`cd /tmp\\r`
+    names another folder, `\\r` alone is a command), though tree-sitter-bash reads it as a blank.
+    Was: a line made CRLF in a shell script whitespace_only, file and hunk. The same CRLF in
+    Python, C, JavaScript, YAML, a Makefile (GNU make drops the CR) or a Dockerfile's
+    instructions is a line end, whitespace only."""
+    sh = 'd=/tmp/build\ncd /tmp\nrm -rf "$d"\n\nexit 0\n'
+    docker = "FROM alpine\nRUN apk add curl\n"
+    heredoc = "FROM alpine\nRUN <<EOF\napk add curl\nEOF\n"
+    same = {"app.py": "def f(a, b):\n    return a + b\n", "lib.c": "int f(int a) {\n  return a;\n}\n",
+            "app.js": "const f = (a) => {\n  return a;\n};\n", "ci.yml": "jobs:\n  run: |\n    make build\n",
+            "Makefile": "A = x\nall:\n\techo $(A)\n", "img/Dockerfile": docker, "notes.txt": "a b\n"}
+    data = {"one.sh": sh, "all.sh": sh, "blank.sh": sh, "deploy": "#!/bin/sh\n" + sh, "x.zsh": sh,
+            "y.fish": sh, "run.bats": "#!/usr/bin/env bats\n" + sh, ".env": "HOME_DIR=/srv\n",
+            "Dockerfile": heredoc}
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({**same, **data, "part.sh": sh + FILLER.replace("def", "#") + sh,
+                     "part.py": FILLER + "x = 1\n" + FILLER})
+    head = b.commit({
+        **{p: _crlf(t) for p, t in same.items()},
+        "one.sh": _crlf(sh, "cd /tmp"), "all.sh": _crlf(sh), "blank.sh": sh.replace("\n\n", "\n\r\n"),
+        "deploy": "#!/bin/sh\n" + _crlf(sh, "rm -rf"), "x.zsh": _crlf(sh), "y.fish": _crlf(sh, "cd"),
+        "run.bats": _crlf("#!/usr/bin/env bats\n" + sh), ".env": _crlf("HOME_DIR=/srv\n"),
+        "Dockerfile": _crlf(heredoc),
+        # a real change beside: the hunk that made a line CRLF stands alone
+        "part.sh": _crlf(sh, "cd /tmp") + FILLER.replace("def", "#") + sh.replace("exit 0", "exit 1"),
+        "part.py": _crlf(FILLER, "fn_1(") + "x = 2\n" + FILLER,
+    })
+    found = classes(tmp_path / "r", base, head)
+    assert {p: found[p] for p in data} == {p: (None, [None] * len(found[p][1])) for p in data}
+    assert {p: found[p][0] for p in same} == dict.fromkeys(same, "whitespace_only")
+    assert found["part.sh"] == (None, [None, None])
+    assert found["part.py"] == (None, ["whitespace_only", None])
+    capped = classes(tmp_path / "r", base, head, capture_cap=10)  # the two sides alone, to the same answer
+    assert {p: capped[p][0] for p in found} == {p: found[p][0] for p in found}

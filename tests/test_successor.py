@@ -10,7 +10,7 @@ from corpora.gitbuild import RepoBuilder
 from delta import build_delta_packet
 from delta.hunks import HunkRecord, hunk_id
 from delta.range import RangeIdentity
-from delta.successor import OTHER_FILE_PENALTY, account
+from delta.successor import LAYOUT_ONLY_MARGIN, OTHER_FILE_PENALTY, account
 from tests.examples import examples
 from tests.lines_run import counted
 
@@ -101,8 +101,71 @@ def test_a_hunk_whose_whitespace_the_force_push_changed_is_changed_not_carried_n
     prev = {f.path: f.hunks[0].id for f in previous.files}
     cur = {f.path: f.hunks[0].id for f in built.packet.files}
     assert prev["app.py"] == cur["app.py"]  # the id is git's patch-id's, whitespace left out
+    # the same lines but for whitespace that is data score just below 1.0 (test below)
     assert {(c.previous.path, c.current.path, c.similarity) for c in acc.changed} == {
-        ("app.py", "app.py", 1.0), ("run.sh", "b.sh", 1.0 - OTHER_FILE_PENALTY)}
+        ("app.py", "app.py", 1.0 - LAYOUT_ONLY_MARGIN), ("run.sh", "b.sh", round(1.0 - OTHER_FILE_PENALTY - LAYOUT_ONLY_MARGIN, 3))}
+
+
+def test_a_force_push_that_changed_whitespace_alone_scores_1_only_where_the_packets_rule_finds_layout(
+        tmp_path, monkeypatch):
+    """A `changed` pair whose lines are the same but for whitespace scores 1.0 only where that
+    whitespace is layout by the rule the packet classes hunks by (its grammar, YAML's block
+    scalars, a shell's CR), just below where it is data. Was: 1.0 for any whitespace on the same
+    lines, as the bodies compared leave it all out, so a trailing space put into a SQL string or
+    a `run: |` script, or a CR into `cd /tmp`, by the force-push read as the same change
+    respaced. The line rule the previous patchset's hunks were classed by disagrees with the
+    grammar both ways: a call respaced between its tokens is layout, a trailing space inside a
+    string is not."""
+    import delta.packet as packet
+    import delta.syntax as syntax
+
+    sql = 'def q():\n    return """\nSELECT a\n  FROM t\n"""\n'
+    ci = "jobs:\n  run: |\n    make build\n    make test\n"
+    keys = "a: 1\nb: 2\n"
+    sh = "cd /tmp\nrm -rf build\n"
+    pre = "".join(f"def f{i}():\n    return {i}\n\n" for i in range(6))
+    b = RepoBuilder(tmp_path / "r")
+    fork = b.commit({"x.py": pre, "y.py": pre, "ci.yml": "on: push\n", "k.yml": "on: push\n", "s.sh": "set -e\n",
+                     "w.py": pre + sql})
+    v1 = b.commit({"x.py": pre + "total = f(a, b)\n", "y.py": pre + sql, "ci.yml": "on: push\n" + ci,
+                   "k.yml": "on: push\n" + keys, "s.sh": "set -e\n" + sh,
+                   "w.py": pre + sql.replace("SELECT a\n", "SELECT a  \n")},  # whitespace only to the lines alone
+                  branch="feature", parents=[fork])
+    b.tag("feature-v1", v1)
+    b.checkout(fork)
+    b.commit({"x.py": pre + "total = f(a,  b)\n",  # between tokens: layout
+              "y.py": pre + sql.replace("SELECT a\n", "SELECT a \n"),  # inside the string: data
+              "ci.yml": "on: push\n" + ci.replace("make build\n", "make build \n"),  # inside the block: data
+              "k.yml": "on: push\n" + keys.replace("a: 1\n", "a: 1  \n"),  # outside a block: layout
+              "s.sh": "set -e\n" + sh.replace("cd /tmp\n", "cd /tmp\r\n")},  # a CR is a shell's word's
+             branch="feature", parents=[fork])
+    seen: list[list[HunkRecord]] = []
+    parsed: list[tuple[int, str, int]] = []  # the packet's parse budgets, what each parsed
+    real, real_parse = packet.account, syntax.Parses.__call__
+    monkeypatch.setattr(syntax.Parses, "__call__", lambda self, path, data: parsed.append(
+        (id(self), path, len(data))) or real_parse(self, path, data))
+    monkeypatch.setattr(packet, "account", lambda prev, previous, *a, **k: seen.append(previous) or real(
+        prev, previous, *a, **k))
+    built = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                               previous_head="feature-v1", index=False, write=False)
+    acc = built.packet.successor
+    assert {c.current.path: c.similarity for c in acc.changed} == {
+        "x.py": 1.0, "y.py": 1.0 - LAYOUT_ONLY_MARGIN, "ci.yml": 1.0 - LAYOUT_ONLY_MARGIN, "k.yml": 1.0,
+        "s.sh": 1.0 - LAYOUT_ONLY_MARGIN}
+    # one budget of parse bytes served both patchsets: the previous one's w.py and y.py were read through it
+    assert len({budget for budget, _, _ in parsed}) == 1
+    assert {(path, size) for _, path, size in parsed} >= {("w.py", len(pre + sql) + 2), ("y.py", len(pre + sql) + 1)}
+    # past the bytes the account reads to judge pairs, none is found layout
+    monkeypatch.setattr(packet, "SAME_CHANGE_BYTES", 0)
+    capped = build_delta_packet(tmp_path / "r", "main", "feature", previous_base="main",
+                                previous_head="feature-v1", index=False, write=False).packet.successor
+    assert {c.current.path: c.similarity for c in capped.changed} == dict.fromkeys(
+        ("x.py", "y.py", "ci.yml", "k.yml", "s.sh"), 1.0 - LAYOUT_ONLY_MARGIN)
+    # the previous patchset's hunks are classed by the same rule as a packet of it alone classes them
+    alone = build_delta_packet(tmp_path / "r", "main", "feature-v1", index=False, write=False).packet
+    assert {h.path: h.whitespace_only for h in seen[0]} == {
+        f.path: f.hunks[0].noise == "whitespace_only" for f in alone.files} == {
+        "x.py": False, "y.py": False, "ci.yml": False, "k.yml": False, "s.sh": False, "w.py": False}
 
 
 def _rec(path: str, section: str, body: tuple[bytes, ...]) -> HunkRecord:
