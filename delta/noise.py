@@ -95,16 +95,23 @@ class BlobReadings:
         self.parses = Parses()
         self.hunks: Verdicts = {}  # `delta.hunks.index_hunks`'s answers of whitespace, by blob
 
+    # A reading is kept for the blob only when the blob was read: `content()` gives None at a
+    # path the packet does not read (one the budget left undiffed), and that is no answer for
+    # another path of the same blob that it does read.
     def header(self, oid: str, content: Callable[[], bytes | None]) -> str | None:
         if oid not in self._header:
             data = content()
+            if data is None:
+                return None
             self._header[oid] = _generated_header(data) if data else None
         return self._header[oid]
 
     def sample(self, oid: str, content: Callable[[], bytes | None]) -> tuple[int, int] | None:
         if oid not in self._sample:
             data = content()
-            self._sample[oid] = _sample(data) if data is not None else None
+            if data is None:
+                return None
+            self._sample[oid] = _sample(data)
         return self._sample[oid]
 
     def found_same(self, old_oid: str, new_oid: str, path: str) -> bool:
