@@ -193,6 +193,7 @@ class FileSides:
         self._parsed: dict[int, tuple[Parsed, list[int]] | None] = {}
         self._cr: list[bool] = []
         self._yaml: dict[int, list[bytes | None] | None] = {}
+        self._lines: dict[int, list[bytes]] = {}
 
     def data(self) -> tuple[bytes | None, bytes | None]:
         if not self._data:
@@ -204,6 +205,13 @@ class FileSides:
         if not self._cr:
             self._cr.append(cr_is_data(self.path, *self.data()) if self.sides is not None else cr_is_data(self.path))
         return self._cr[0]
+
+    def lines(self, side: int) -> list[bytes]:
+        """A side's lines, split once however many hunks of the file are judged ([] unread)."""
+        if side not in self._lines:
+            data = self.data()[side]
+            self._lines[side] = data.split(b"\n") if data is not None else []
+        return self._lines[side]
 
     def yaml(self, side: int) -> list[bytes | None] | None:
         """A side's lines as YAML's are compared (`delta.yaml_scalars.view`), None without it."""
@@ -282,8 +290,8 @@ def same_change(a: HunkRecord, a_sides: FileSides, b: HunkRecord, b_sides: FileS
         for side in (0, 1):
             (first_a, end_a), (first_b, end_b) = run_a[2 * side:2 * side + 2], run_b[2 * side:2 * side + 2]
             data_a, data_b = a_sides.data()[side], b_sides.data()[side]
-            lines_a = data_a.split(b"\n")[first_a - 1:end_a - 1] if data_a is not None else []
-            lines_b = data_b.split(b"\n")[first_b - 1:end_b - 1] if data_b is not None else []
+            lines_a = a_sides.lines(side)[first_a - 1:end_a - 1]
+            lines_b = b_sides.lines(side)[first_b - 1:end_b - 1]
             if words(lines_a, shell) != words(lines_b, shell) or (indented and indents(lines_a) != indents(lines_b)):
                 return False
             tree_a = a_sides.parsed(side) if data_a is not None else None

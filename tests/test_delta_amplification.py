@@ -675,6 +675,45 @@ def test_a_blob_diffed_at_one_path_and_not_at_another_takes_its_noise_class_wher
             assert files[diffed].noise is not None and files[diffed].noise.cls == cls, (cls, undiffed)
 
 
+def test_the_successor_account_splits_each_side_it_judges_once_however_many_pairs(tmp_path, monkeypatch):
+    """Pairs of hunks whose lines differ in whitespace alone are judged on their files' sides
+    (`delta.hunks.same_change`); each pair split its files' sides into lines again, so a force-
+    push respacing a string every 40 lines of one file cost the square of the file (80,000
+    lines: 20 s of CPU). Each side is now split once: the bytes split stay within a few times
+    the sides' bytes, however many pairs are judged."""
+    import delta.packet as packet
+
+    split = [0]
+
+    class Counted(bytes):
+        def split(self, *args, **kwargs):  # type: ignore[override]
+            split[0] += len(self)
+            return super().split(*args, **kwargs)
+
+    real = packet._sides
+
+    def counted(repo, change):
+        sides = real(repo, change)
+        return lambda: tuple(Counted(s) if s is not None else None for s in sides())
+
+    monkeypatch.setattr(packet, "_sides", counted)
+    n = 4000
+    line = "x_{} = 'a{}b {}'\n"
+    base = "".join(line.format(i, " ", i) for i in range(n))
+    prev = "".join(line.format(i, "  " if i % 40 == 0 else " ", i) for i in range(n))
+    cur = "".join(line.format(i, "   " if i % 40 == 0 else " ", i) for i in range(n))
+    b = RepoBuilder(tmp_path / "r")
+    root = b.commit({"m.py": base})
+    b.commit({"m.py": prev}, branch="prev", parents=[root])
+    b.checkout(root)
+    b.commit({"m.py": cur}, branch="cur", parents=[root])
+    p = packet.build_delta_packet(tmp_path / "r", "main", "cur", previous_base="main", previous_head="prev",
+                                  elements=False, index=False, write=False).packet
+    assert p.successor.counts["changed"] == n // 40  # every pair judged: the same lines but for whitespace
+    sides = len(base) * 2 + len(prev) + len(cur)
+    assert split[0] <= 4 * sides, (split[0], sides)
+
+
 def test_the_shipped_diff_work_refuses_the_costliest_shape_and_holds_64_mib_of_code():
     """At the shipped bounds: two 4 MiB sides of lines of two kinds (12 s of CPU to diff) are
     past DIFF_WORK alone, and 64 MiB of code with every line in play (16 files of 4 MiB sides,
