@@ -206,6 +206,14 @@ def _read(path: str) -> tuple[Family, Reading, str] | None:
     return None
 
 
+def test_rule(path: str) -> str | None:
+    """The rule that reads the file at `path` as a test, or as what tests use (a file in a test
+    folder), by the conventions the counterparts pair by; None for an implementation, or a file
+    of no family they know."""
+    found = _read(path)
+    return found[1].rule if found is not None and found[1].role != "implementation" else None
+
+
 class _Stem:
     """The files of one (family, role, stem), in path order, and by their folders read from the
     last, to find those nearest a file (`nearest`)."""

@@ -99,11 +99,14 @@ def test_a_private_modules_names_are_no_public_api(scratch_server):
     """Was: `def helper()` in `pkg/_impl.py` (a module PEP 8 calls internal: its name starts with an
     underscore) listed as public API added, basis `python:no_leading_underscore`, as were names of
     a `_vendor` package. Now a module or package named so holds no public API; `__init__.py` is
-    no private module."""
+    no private module. Nor does a test file, or a file in a test folder (was: `test_run` of
+    `tests/test_api.py` and `make_app` of `tests/helpers.py` listed as public API added)."""
     builder = RepoBuilder(scratch_server.place("private") / "repo")
     builder.commit({"pkg/__init__.py": ""})
     builder.commit({"pkg/__init__.py": "def top():\n    pass\n", "pkg/_impl.py": "def helper():\n    pass\n",
-                    "pkg/_vendor/six.py": "def moves():\n    pass\n", "pkg/api.py": "def run():\n    pass\n"},
+                    "pkg/_vendor/six.py": "def moves():\n    pass\n", "pkg/api.py": "def run():\n    pass\n",
+                    "tests/test_api.py": "def test_run():\n    pass\n", "tests/helpers.py": "def make_app():\n    pass\n",
+                    "web/api.spec.ts": "export function check() {}\n"},
                    branch="topic", parents=[str(builder.repo.references["refs/heads/main"].target)])
     repo = str(builder.path)
     _, _, novelty = _calls(scratch_server, [

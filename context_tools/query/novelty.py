@@ -180,8 +180,14 @@ def visibility(language: str, qualified: str, kind: str, signature: str, path: s
 
 
 def _api_changes(head: Snapshot, base: Snapshot, symbols: list[SymbolChange]) -> list[ApiChange]:
+    """The symbol changes that are public API: none of a test file, or of a file in a test
+    folder (`delta.counterparts.test_rule`), whose names no caller of the code uses."""
+    from delta.counterparts import test_rule
+
     out = []
     for s in symbols:
+        if test_rule(s.path):
+            continue
         side = base if s.change == "removed" else head
         f = side.file(s.path)
         basis = visibility(f.language if f else "", s.qualified, s.kind, s.signature, s.path)
