@@ -526,6 +526,14 @@ def test_outside_any_repository_the_error_names_the_folder_and_what_to_do(client
     with pytest.raises(RennetError) as err:
         client.call("context.overview", repo="sub")
     assert err.value.message == f"sub ({tmp_path / 'sub'}) is not a git repository, nor is any folder above it"
+    # an agent runs nothing inside a folder: its face says what to pass, and no CLI option
+    from context_tools.faces.dispatch import Executor
+    from context_tools.faces.roots import Roots
+
+    agent = Executor("mcp", store=str(tmp_path / "home"), roots=Roots.of([str(tmp_path)])).run("context.overview", {})
+    assert agent.envelope["error"]["message"] == (
+        f". ({tmp_path}) is not a git repository, nor is any folder above it - pass `repo`: the path of a Git "
+        f"repository on the server's machine, under one of its roots ({tmp_path})")
 
 
 def test_python_face_refuses_commands_it_does_not_run(world):

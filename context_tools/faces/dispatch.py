@@ -216,6 +216,9 @@ class Executor:
 
         message = sanitize_line(exc.message, 400)
         if self.roots is not None and exc.code == "not_a_repository":
+            from indexer.git.read import RUN_INSIDE
+
+            message = message.removesuffix(RUN_INSIDE)
             message += (" - pass `repo`: the path of a Git repository on the server's machine, under one of "
                         f"its roots ({self.roots.describe()})")
         envelope = error_envelope(command_id, exc.code, message, **extra)

@@ -75,6 +75,11 @@ class TreeEntry(msgspec.Struct, frozen=True, gc=False):
     oid: str  # hex; for a gitlink, the submodule's commit
 
 
+# What a user who ran a command outside any repository may do; an agent's face says its own
+# (`context_tools.faces.dispatch`), as an agent runs nothing "inside" a folder.
+RUN_INSIDE = ": run inside one, or name one as repo (--repo PATH)"
+
+
 def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
     """Open the repository containing `path` (a work tree, a subfolder of one, or a bare repository)."""
     path = os.fspath(path)
@@ -92,7 +97,7 @@ def open_repo(path: str | os.PathLike[str]) -> pygit2.Repository:
         raise NotARepository(f"{_named(path)} is not a git repository ({exc})") from None
     if found is None:
         raise NotARepository(f"{_named(path)} is not a git repository, nor is any folder above it"
-                             + (": run inside one, or name one as repo (--repo PATH)" if path == "." else ""))
+                             + (RUN_INSIDE if path == "." else ""))
     try:
         # opened from `path`, not from the git directory found: a `.git` file naming one
         # elsewhere (`--separate-git-dir`) leaves no trace there of the work tree it serves
