@@ -703,3 +703,34 @@ def test_a_nested_repository_with_no_commit_and_an_untracked_fifo_are_not_in_the
     tree = read_worktree(pygit2.Repository(str(repo)))
     assert tree.skipped == [] and tree.changed == []
     assert tree.tree_oid == git(repo, "rev-parse", "HEAD^{tree}")
+
+
+def test_a_worktree_servers_agent_is_told_what_its_answers_and_misses_are_of(edited, worktree_server, tmp_path):
+    """A coding agent on a `--worktree` server: its instructions say its calls answer from the
+    working tree and index it themselves (were: "at a pinned commit", "read tools never index");
+    a miss of a name or file it deleted names the working tree, since an error carries no
+    freshness (was: a bare tree OID, as a commit is named); and `repo_snapshots` lists the
+    checkout's working-tree snapshot as `worktree` (was: `unknown`, "WORKTREE no longer resolves
+    in the repository", beside answers of that very tree)."""
+    from tests.mcp_clients import text_of
+
+    async def work(client):
+        gone = await client.call_tool("context_symbol", {"repo": str(edited), "name": "gone_function",
+                                                         "fuzzy": False})
+        no_file = await client.call_tool("context_file", {"repo": str(edited), "path": "pkg/gone.py"})
+        no_refs = await client.call_tool("context_references", {"repo": str(edited), "name": "gone_function",
+                                                                "kind": "function"})
+        listed = await client.call_tool("repo_snapshots", {"repo": str(edited)})
+        return client.instructions, text_of(gone), text_of(no_file), text_of(no_refs), text_of(listed)
+
+    told, gone, no_file, no_refs, listed = worktree_server.run(work)
+    assert "working tree as it is now" in told and "Read tools never index" not in told
+    assert "a Git repository at a pinned commit" not in told
+    tree = written_tree(edited, tmp_path / "scratch")
+    named = f"the working tree as it is now (tree {tree[:12]})"
+    assert gone["error"]["code"] == "not_found" and named in gone["error"]["message"], gone
+    assert no_file["error"]["code"] == "not_found" and f"is not a file of {named}" in no_file["error"]["message"]
+    assert no_refs["error"]["code"] == "not_found" and named in no_refs["error"]["message"], no_refs
+    rows = {row["rev"]: row for row in listed["data"]["revs"]}
+    assert rows["WORKTREE"]["pinned_oid"] == tree and rows["WORKTREE"]["status"] == "worktree"
+    assert rows["WORKTREE"]["current_oid"]["unknown"] == "not_assessed"
