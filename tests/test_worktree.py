@@ -734,3 +734,27 @@ def test_a_worktree_servers_agent_is_told_what_its_answers_and_misses_are_of(edi
     rows = {row["rev"]: row for row in listed["data"]["revs"]}
     assert rows["WORKTREE"]["pinned_oid"] == tree and rows["WORKTREE"]["status"] == "worktree"
     assert rows["WORKTREE"]["current_oid"]["unknown"] == "not_assessed"
+
+
+def test_a_changed_file_the_index_did_not_parse_is_named_in_the_freshness(edited, tmp_path, monkeypatch):
+    """An agent that writes a file past the parse cap (1 MiB) asks for a name in it and reads a
+    miss: the answer's freshness names each changed file left unparsed and why, so the miss is
+    not read as the name's absence (was: nothing said it; `worktree.skipped` lists only files the
+    working tree's read left out). A binary file is not named: nobody looks in one for a name.
+    A file the read left out is not called unreadable when it is over the cap (was: "N unreadable
+    files left out" for both)."""
+    from indexer.git import worktree
+
+    monkeypatch.setattr(worktree, "FILE_CAP", 2_000_000)
+    big = "def big_one():\n    return 1\n" + "x = 1\n" * 200_000
+    (edited / "pkg" / "big.py").write_text(big)
+    (edited / "pkg" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00" * 64)
+    (edited / "dump.sql").write_text("-- data\n" * 300_000)
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    result = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
+    assert result.freshness.status == "worktree"
+    reason = result.freshness.reason
+    assert "1 of the changed files were not parsed, so no answer finds their names: pkg/big.py (too_large)" in reason
+    assert "logo.png" not in reason and "dump.sql" not in reason
+    assert "; 1 files left out of it (listed in worktree.skipped)" in reason
+    assert result.freshness.worktree.skipped == ["dump.sql"]
