@@ -191,6 +191,20 @@ def test_bare_repository_is_a_typed_error(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def test_a_checkout_with_no_commit_yet_is_named_as_every_other_message_names_it(tmp_path):
+    """An agent's new project (`git init`, files written, nothing committed): `empty_repository`,
+    the checkout named by its path as elsewhere (was: with a trailing `/`, libgit2's workdir)."""
+    repo = tmp_path / "new"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "a.py").write_text("def first():\n    pass\n")
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    with pytest.raises(RennetError) as caught:
+        client.call("context.symbol", repo=str(repo), name="first", worktree=True)
+    assert caught.value.code == "empty_repository"
+    assert caught.value.message.startswith(f"{repo} has no commit yet: "), caught.value.message
+
+
 def test_rennet_delta_worktree_lists_the_uncommitted_change(edited, tmp_path):
     before = state_of(edited)
     proc = rennet("delta", "--repo", str(edited), "--base", "main", "--worktree", "--out", str(tmp_path / "out"),
@@ -711,7 +725,8 @@ def test_a_worktree_servers_agent_is_told_what_its_answers_and_misses_are_of(edi
     a miss of a name or file it deleted names the working tree, since an error carries no
     freshness (was: a bare tree OID, as a commit is named); and `repo_snapshots` lists the
     checkout's working-tree snapshot as `worktree` (was: `unknown`, "WORKTREE no longer resolves
-    in the repository", beside answers of that very tree)."""
+    in the repository", beside answers of that very tree); a commit not indexed is `not_indexed`
+    with the call to make, not "this tool only reads and never indexes", untrue there."""
     from tests.mcp_clients import text_of
 
     async def work(client):
@@ -721,9 +736,14 @@ def test_a_worktree_servers_agent_is_told_what_its_answers_and_misses_are_of(edi
         no_refs = await client.call_tool("context_references", {"repo": str(edited), "name": "gone_function",
                                                                 "kind": "function"})
         listed = await client.call_tool("repo_snapshots", {"repo": str(edited)})
-        return client.instructions, text_of(gone), text_of(no_file), text_of(no_refs), text_of(listed)
+        novelty = await client.call_tool("context_novelty", {"repo": str(edited), "base": "main"})
+        return (client.instructions, text_of(gone), text_of(no_file), text_of(no_refs), text_of(listed),
+                text_of(novelty))
 
-    told, gone, no_file, no_refs, listed = worktree_server.run(work)
+    told, gone, no_file, no_refs, listed, novelty = worktree_server.run(work)
+    # the base commit is not indexed: the call to make, and no claim that this server's tools never index
+    assert novelty["error"]["code"] == "not_indexed" and "`repo_index` tool" in novelty["error"]["message"]
+    assert "never indexes" not in novelty["error"]["message"], novelty
     assert "working tree as it is now" in told and "Read tools never index" not in told
     assert "a Git repository at a pinned commit" not in told
     tree = written_tree(edited, tmp_path / "scratch")
