@@ -726,8 +726,13 @@ def test_a_worktree_servers_agent_is_told_what_its_answers_and_misses_are_of(edi
     freshness (was: a bare tree OID, as a commit is named); and `repo_snapshots` lists the
     checkout's working-tree snapshot as `worktree` (was: `unknown`, "WORKTREE no longer resolves
     in the repository", beside answers of that very tree); a commit not indexed is `not_indexed`
-    with the call to make, not "this tool only reads and never indexes", untrue there."""
+    with the call to make, not "this tool only reads and never indexes", untrue there; a cursor of
+    a page read before an edit says the working tree changed (was: "issued for another snapshot",
+    which named no cause an agent could see)."""
     from tests.mcp_clients import text_of
+
+    # a commit of its own: the shared server's store may hold another test's commit of the same tree and time
+    git(edited, "commit", "-q", "--allow-empty", "-m", str(tmp_path))
 
     async def work(client):
         gone = await client.call_tool("context_symbol", {"repo": str(edited), "name": "gone_function",
@@ -737,16 +742,25 @@ def test_a_worktree_servers_agent_is_told_what_its_answers_and_misses_are_of(edi
                                                                 "kind": "function"})
         listed = await client.call_tool("repo_snapshots", {"repo": str(edited)})
         novelty = await client.call_tool("context_novelty", {"repo": str(edited), "base": "main"})
+        first = text_of(await client.call_tool("context_file", {"repo": str(edited), "path": "pkg/helpers.py",
+                                                                "limit": 1}))
+        tree = written_tree(edited, tmp_path / "scratch")  # what the calls above read
+        (edited / "pkg" / "other.py").write_text("def another():\n    pass\n")  # an edit elsewhere
+        moved = await client.call_tool("context_file", {"repo": str(edited), "path": "pkg/helpers.py",
+                                                        "limit": 1, "cursor": first["page"]["cursor"]})
         return (client.instructions, text_of(gone), text_of(no_file), text_of(no_refs), text_of(listed),
-                text_of(novelty))
+                text_of(novelty), text_of(moved), tree)
 
-    told, gone, no_file, no_refs, listed, novelty = worktree_server.run(work)
+    told, gone, no_file, no_refs, listed, novelty, moved, tree = worktree_server.run(work)
+    # a page's cursor after an edit: the edit is named as why, with what to do over MCP
+    assert moved["error"]["code"] == "bad_cursor"
+    assert "the working tree changed since the page it came from" in moved["error"]["message"], moved
+    assert "repeat the query without a cursor" in moved["error"]["message"]
     # the base commit is not indexed: the call to make, and no claim that this server's tools never index
     assert novelty["error"]["code"] == "not_indexed" and "`repo_index` tool" in novelty["error"]["message"]
     assert "never indexes" not in novelty["error"]["message"], novelty
     assert "working tree as it is now" in told and "Read tools never index" not in told
     assert "a Git repository at a pinned commit" not in told
-    tree = written_tree(edited, tmp_path / "scratch")
     named = f"the working tree as it is now (tree {tree[:12]})"
     assert gone["error"]["code"] == "not_found" and named in gone["error"]["message"], gone
     assert no_file["error"]["code"] == "not_found" and f"is not a file of {named}" in no_file["error"]["message"]

@@ -54,6 +54,9 @@ def open_worktree(ctx: CallContext, repo: str) -> tuple[Snapshot, Freshness]:
 
         raise Forbidden("an answer from the working tree indexes it into the store, and this server's read "
                         "tools write nothing: start it with `rennet mcp --worktree` to allow working-tree answers")
+    from context_tools.faces.context import WORKTREE_READ
+
+    ctx.extras[WORKTREE_READ] = True  # a cursor of another snapshot then says the working tree moved on
     where = os.path.realpath(repo)
     with _held(_lock_of(where), api.waited()):  # one reader of a checkout's repository object at a time
         checkout = _checkout(ctx, repo)
