@@ -130,9 +130,9 @@ def test_tools_are_the_agent_rows_under_wire_names_every_client_accepts(job_sess
         # OpenAI's function calling refuses a description over 1,024 characters; Claude Code cuts
         # descriptions and the server's instructions at 2,048
         assert len(tool.description) <= 1024, (tool.name, len(tool.description))
-    from context_tools.faces.mcp import _INSTRUCTIONS
+    from context_tools.faces.mcp import instructions
 
-    assert len(_INSTRUCTIONS) <= 2048
+    assert len(instructions(False)) <= 2048 and len(instructions(True)) <= 2048
 
 
 def test_the_server_tells_the_agent_that_what_it_quotes_of_a_repository_is_data(world: World, stdio_server):

@@ -191,6 +191,20 @@ def test_bare_repository_is_a_typed_error(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+def test_a_checkout_with_no_commit_yet_is_named_as_every_other_message_names_it(tmp_path):
+    """An agent's new project (`git init`, files written, nothing committed): `empty_repository`,
+    the checkout named by its path as elsewhere (was: with a trailing `/`, libgit2's workdir)."""
+    repo = tmp_path / "new"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "a.py").write_text("def first():\n    pass\n")
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    with pytest.raises(RennetError) as caught:
+        client.call("context.symbol", repo=str(repo), name="first", worktree=True)
+    assert caught.value.code == "empty_repository"
+    assert caught.value.message.startswith(f"{repo} has no commit yet: "), caught.value.message
+
+
 def test_rennet_delta_worktree_lists_the_uncommitted_change(edited, tmp_path):
     before = state_of(edited)
     proc = rennet("delta", "--repo", str(edited), "--base", "main", "--worktree", "--out", str(tmp_path / "out"),
@@ -703,3 +717,78 @@ def test_a_nested_repository_with_no_commit_and_an_untracked_fifo_are_not_in_the
     tree = read_worktree(pygit2.Repository(str(repo)))
     assert tree.skipped == [] and tree.changed == []
     assert tree.tree_oid == git(repo, "rev-parse", "HEAD^{tree}")
+
+
+def test_a_worktree_servers_agent_is_told_what_its_answers_and_misses_are_of(edited, worktree_server, tmp_path):
+    """A coding agent on a `--worktree` server: its instructions say its calls answer from the
+    working tree and index it themselves (were: "at a pinned commit", "read tools never index");
+    a miss of a name or file it deleted names the working tree, since an error carries no
+    freshness (was: a bare tree OID, as a commit is named); and `repo_snapshots` lists the
+    checkout's working-tree snapshot as `worktree` (was: `unknown`, "WORKTREE no longer resolves
+    in the repository", beside answers of that very tree); a commit not indexed is `not_indexed`
+    with the call to make, not "this tool only reads and never indexes", untrue there; a cursor of
+    a page read before an edit says the working tree changed (was: "issued for another snapshot",
+    which named no cause an agent could see)."""
+    from tests.mcp_clients import text_of
+
+    # a commit of its own: the shared server's store may hold another test's commit of the same tree and time
+    git(edited, "commit", "-q", "--allow-empty", "-m", str(tmp_path))
+
+    async def work(client):
+        gone = await client.call_tool("context_symbol", {"repo": str(edited), "name": "gone_function",
+                                                         "fuzzy": False})
+        no_file = await client.call_tool("context_file", {"repo": str(edited), "path": "pkg/gone.py"})
+        no_refs = await client.call_tool("context_references", {"repo": str(edited), "name": "gone_function",
+                                                                "kind": "function"})
+        listed = await client.call_tool("repo_snapshots", {"repo": str(edited)})
+        novelty = await client.call_tool("context_novelty", {"repo": str(edited), "base": "main"})
+        first = text_of(await client.call_tool("context_file", {"repo": str(edited), "path": "pkg/helpers.py",
+                                                                "limit": 1}))
+        tree = written_tree(edited, tmp_path / "scratch")  # what the calls above read
+        (edited / "pkg" / "other.py").write_text("def another():\n    pass\n")  # an edit elsewhere
+        moved = await client.call_tool("context_file", {"repo": str(edited), "path": "pkg/helpers.py",
+                                                        "limit": 1, "cursor": first["page"]["cursor"]})
+        return (client.instructions, text_of(gone), text_of(no_file), text_of(no_refs), text_of(listed),
+                text_of(novelty), text_of(moved), tree)
+
+    told, gone, no_file, no_refs, listed, novelty, moved, tree = worktree_server.run(work)
+    # a page's cursor after an edit: the edit is named as why, with what to do over MCP
+    assert moved["error"]["code"] == "bad_cursor"
+    assert "the working tree changed since the page it came from" in moved["error"]["message"], moved
+    assert "repeat the query without a cursor" in moved["error"]["message"]
+    # the base commit is not indexed: the call to make, and no claim that this server's tools never index
+    assert novelty["error"]["code"] == "not_indexed" and "`repo_index` tool" in novelty["error"]["message"]
+    assert "never indexes" not in novelty["error"]["message"], novelty
+    assert "working tree as it is now" in told and "Read tools never index" not in told
+    assert "a Git repository at a pinned commit" not in told
+    named = f"the working tree as it is now (tree {tree[:12]})"
+    assert gone["error"]["code"] == "not_found" and named in gone["error"]["message"], gone
+    assert no_file["error"]["code"] == "not_found" and f"is not a file of {named}" in no_file["error"]["message"]
+    assert no_refs["error"]["code"] == "not_found" and named in no_refs["error"]["message"], no_refs
+    rows = {row["rev"]: row for row in listed["data"]["revs"]}
+    assert rows["WORKTREE"]["pinned_oid"] == tree and rows["WORKTREE"]["status"] == "worktree"
+    assert rows["WORKTREE"]["current_oid"]["unknown"] == "not_assessed"
+
+
+def test_a_changed_file_the_index_did_not_parse_is_named_in_the_freshness(edited, tmp_path, monkeypatch):
+    """An agent that writes a file past the parse cap (1 MiB) asks for a name in it and reads a
+    miss: the answer's freshness names each changed file left unparsed and why, so the miss is
+    not read as the name's absence (was: nothing said it; `worktree.skipped` lists only files the
+    working tree's read left out). A binary file is not named: nobody looks in one for a name.
+    A file the read left out is not called unreadable when it is over the cap (was: "N unreadable
+    files left out" for both)."""
+    from indexer.git import worktree
+
+    monkeypatch.setattr(worktree, "FILE_CAP", 2_000_000)
+    big = "def big_one():\n    return 1\n" + "x = 1\n" * 200_000
+    (edited / "pkg" / "big.py").write_text(big)
+    (edited / "pkg" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00" * 64)
+    (edited / "dump.sql").write_text("-- data\n" * 300_000)
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    result = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
+    assert result.freshness.status == "worktree"
+    reason = result.freshness.reason
+    assert "1 of the changed files were not parsed, so no answer finds their names: pkg/big.py (too_large)" in reason
+    assert "logo.png" not in reason and "dump.sql" not in reason
+    assert "; 1 files left out of it (listed in worktree.skipped)" in reason
+    assert result.freshness.worktree.skipped == ["dump.sql"]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Hashable, Sequence, TypeVar
 
 import msgspec
 
+from context_tools.faces.errors import BadCursor
 from context_tools.faces.registry import Command
 from indexer.contract.memory_limit import start_thread
 from indexer.contract.result import Page
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from indexer.store.database import Store
 
 T = TypeVar("T")
+WORKTREE_READ = "worktree_read"  # the key of `CallContext.extras` set when a call read a working tree
 
 
 def default_home(explicit: str | os.PathLike | None = None) -> Path:
@@ -233,19 +235,34 @@ class CallContext(msgspec.Struct):
              binding: str, offset: int = 0) -> tuple[list[T], Page]:
         """Cut one page of `items`: at most min(limit, cap) starting where `cursor` points.
         `binding` is the snapshot fingerprint (or another identity of the data read)."""
-        from context_tools.faces.pages import cut_page
+        from context_tools.faces.pages import OtherSnapshot, cut_page
 
-        return cut_page(items, size=min(limit or self.cap(cap), self.cap(cap)), cursor=cursor,
-                        command=self.command.id, input_digest=self.input_digest, binding=binding,
-                        offset=offset)
+        try:
+            return cut_page(items, size=min(limit or self.cap(cap), self.cap(cap)), cursor=cursor,
+                            command=self.command.id, input_digest=self.input_digest, binding=binding,
+                            offset=offset)
+        except OtherSnapshot as exc:
+            raise self._moved_on(exc) from None
 
     def cursor_offset(self, cursor: str | None, binding: str) -> int:
         """Where a cursor of this query points (0 without one); `bad_cursor` if it is not ours."""
-        from context_tools.faces.pages import decode_cursor
+        from context_tools.faces.pages import OtherSnapshot, decode_cursor
 
         if not cursor:
             return 0
-        return decode_cursor(cursor, command=self.command.id, input_digest=self.input_digest, binding=binding)
+        try:
+            return decode_cursor(cursor, command=self.command.id, input_digest=self.input_digest, binding=binding)
+        except OtherSnapshot as exc:
+            raise self._moved_on(exc) from None
+
+    def _moved_on(self, exc: BadCursor) -> BadCursor:
+        """A cursor of another snapshot, on a call that read the working tree: an edit made since
+        its page is the likely cause, and the agent that made it should hear so."""
+        if not self.extras.get(WORKTREE_READ):
+            return exc
+        return BadCursor("cursor was issued for another snapshot: the working tree changed since the page it came "
+                         "from (an edit, a checkout), and this call read it as it is now; repeat the query without "
+                         "a cursor to page what it holds now")
 
     def cursor_at(self, offset: int, binding: str) -> str:
         from context_tools.faces.pages import encode_cursor

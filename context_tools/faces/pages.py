@@ -21,6 +21,11 @@ from indexer.contract.encode import encode_json
 from indexer.contract.result import Page
 
 T = TypeVar("T")
+
+
+class OtherSnapshot(BadCursor):
+    """A cursor of this query issued on another snapshot than the one read now."""
+
 _MAC_CHARS = 24
 MAX_CURSOR_CHARS = 256  # ours are under 100: a longer one was not issued here
 CURSOR_DEPTH = 1  # the payload is one flat object
@@ -66,7 +71,7 @@ def decode_cursor(cursor: str, *, command: str, input_digest: str, binding: str)
     except (Undecodable, ValueError, KeyError, TypeError, UnicodeDecodeError):
         raise BadCursor("cursor is malformed") from None
     if snap != binding[:12]:
-        raise BadCursor("cursor was issued for another snapshot; repeat the query without a cursor")
+        raise OtherSnapshot("cursor was issued for another snapshot; repeat the query without a cursor")
     if digest != input_digest[:12]:
         raise BadCursor("cursor was issued for a different query: give it with the same inputs as the call that "
                         "returned it (a CLI option too), or repeat the query without a cursor to start over")

@@ -177,7 +177,7 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
             hint = f"; {at[1]} is a file: pass `start_line: {at[2]}` for that line"
         if input.path.startswith("/"):  # an absolute path outside the checkout read
             hint += f"; a path is relative to the top folder of the repository {snap.repo_path}"
-        raise NotFound(f"{path} is not a file of snapshot {snap.oid[:12]}{hint}")
+        raise NotFound(f"{path} is not a file of {_snapshot_named(snap)}{hint}")
     textual = f.lines >= 0 and f.language not in NOT_TEXT
     # a blob over what indexing reads (gitread.READ_CAP) was listed unread: its lines are not known
     unread = f.lines < 0 and f.skipped == "too_large" and f.language not in NOT_TEXT
@@ -241,6 +241,13 @@ def _fitting(items: Sequence[object], room: int) -> int:
         if used > room:
             return max(i, 1)
     return len(items)
+
+
+def _snapshot_named(snap: Snapshot) -> str:
+    """A commit's snapshot as "snapshot OID"; a working tree's as `Snapshot.named` says it."""
+    from indexer.git.worktree import WORKTREE
+
+    return snap.named if snap.rev == WORKTREE else f"snapshot {snap.named}"
 
 
 def _outline(snap: Snapshot, f: FileEntry) -> list[OutlineItem] | Unknown:

@@ -66,8 +66,11 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
         try:
             snap = api.snapshot(repo, rev, store=ctx.store, index_if_absent=ctx.may_index)
         except NotIndexed as exc:
-            raise NotIndexed(f"{exc.message.split(';')[0]}; this tool only reads and never indexes: index it "
-                             f"first with the `repo_index` tool (repo {repo!r}, rev {rev!r}), then ask again") from None
+            # a `--worktree` server's tools do index, the working tree only: "never indexes" would be untrue there
+            does = ("this tool indexes the working tree, never a commit" if ctx.may_snapshot_worktree else
+                    "this tool only reads and never indexes")
+            raise NotIndexed(f"{exc.message.split(';')[0]}; {does}: index it first with the `repo_index` tool "
+                             f"(repo {repo!r}, rev {rev!r}), then ask again") from None
         memo[key] = snap
     return snap, freshness_of(snap, answer_advice(snap.rev, ctx))
 

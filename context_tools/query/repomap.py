@@ -143,7 +143,7 @@ def personalized_rank(snap: Snapshot, seeds: list[str]) -> dict[str, float]:
 def _entry(snap: Snapshot, path: str, rank: float, per_file: int, focus: frozenset[str] = frozenset()) -> MapFile:
     f = snap.file(path)
     if f is None:  # the candidates are the snapshot's files
-        raise NotFound(f"{path} is not a file of {snap.oid[:12]}")
+        raise NotFound(f"{path} is not a file of {snap.named}")
     facts = snap.core_facts(path)
     listed = facts.symbols if facts else []
     all_names = listed_in_all(listed, lambda: snap.blob_bytes(path)) if f.language == "python" else None

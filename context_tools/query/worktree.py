@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
 
 SKIPPED_SHOWN = 20
+UNPARSED_SHOWN = 5
 
 
 def _checkout(ctx: CallContext, repo: str) -> pygit2.Repository:
@@ -53,6 +54,9 @@ def open_worktree(ctx: CallContext, repo: str) -> tuple[Snapshot, Freshness]:
 
         raise Forbidden("an answer from the working tree indexes it into the store, and this server's read "
                         "tools write nothing: start it with `rennet mcp --worktree` to allow working-tree answers")
+    from context_tools.faces.context import WORKTREE_READ
+
+    ctx.extras[WORKTREE_READ] = True  # a cursor of another snapshot then says the working tree moved on
     where = os.path.realpath(repo)
     with _held(_lock_of(where), api.waited()):  # one reader of a checkout's repository object at a time
         checkout = _checkout(ctx, repo)
@@ -112,8 +116,25 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
     reason = (f"read from the working tree as it is now: {len(tree.changed)} paths differ from HEAD "
               f"({tree.base_oid[:12]})")
     if tree.skipped:
-        reason += f"; {len(tree.skipped)} unreadable files left out"
+        reason += f"; {len(tree.skipped)} files left out of it (listed in worktree.skipped)"
+    unparsed = _unparsed(snap, tree.changed)
+    if unparsed:
+        shown = ", ".join(f"{path} ({why})" for path, why in unparsed[:UNPARSED_SHOWN])
+        reason += (f"; {len(unparsed)} of the changed files were not parsed, so no answer finds their names: "
+                   f"{shown}" + (", ..." if len(unparsed) > UNPARSED_SHOWN else ""))
     return Freshness(repo=snap.repo_path, rev=WORKTREE, pinned_oid=tree.tree_oid, current_oid=tree.tree_oid,
                      status="worktree", reason=reason,
                      indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
                      fingerprint=snap.fingerprint, worktree=state)
+
+
+def _unparsed(snap: Snapshot, changed: list[str]) -> list[tuple[str, str]]:
+    """The changed files the index did not parse, with why (too_large, minified, unparseable, ...):
+    an agent that just wrote one would otherwise read a miss of its names as their absence. A
+    binary file is left out: nobody looks in one for a name."""
+    found = []
+    for path in changed:
+        entry = snap.file(path)
+        if entry is not None and entry.skipped and entry.skipped != "binary":
+            found.append((path, entry.skipped))
+    return found

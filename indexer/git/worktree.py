@@ -69,7 +69,7 @@ def require_checkout(repo: pygit2.Repository) -> str:
 
 def base_commit(repo: pygit2.Repository) -> pygit2.Commit:
     if repo.head_is_unborn:
-        raise EmptyRepository(f"{repo.workdir} has no commit yet: a working-tree snapshot is read against HEAD's "
+        raise EmptyRepository(f"{repo.workdir.rstrip('/')} has no commit yet: a working-tree snapshot is read against HEAD's "
                               "commit; commit once first")
     check_trees_intact(repo, str(repo.head.target))  # before libgit2 reads the commit and its trees
     return repo.head.peel(pygit2.Commit)

@@ -13,6 +13,7 @@ import pygit2
 
 from indexer.contract.errors import NotFound, NotIndexed, TooLarge
 from indexer.git import read as gitread
+from indexer.git.worktree import WORKTREE
 from indexer.model import (
     BlobFacts,
     Edge,
@@ -108,6 +109,15 @@ class Snapshot:
         # a file's imports and edges by the import each is (`import_key`), grouped once a file
         self._specs_by_import: dict[str, dict[tuple[int, str, str], list[ImportSpec]]] = {}
         self._edges_by_import: dict[str, dict[tuple[int, str, str], list[Edge]]] = {}
+
+    @property
+    def named(self) -> str:
+        """How a message names this snapshot: a commit's by its OID; a working tree's as what it
+        is, since an error carries no freshness and an agent that just edited a file must be able
+        to tell a miss of its edit from a miss of a commit that lacks it."""
+        if self.rev == WORKTREE:
+            return f"the working tree as it is now (tree {self.oid[:12]})"
+        return self.oid[:12]
 
     @cached_property
     def missing_objects(self) -> int:

@@ -42,11 +42,19 @@ class SnapshotsInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     cursor: Annotated[str, msgspec.Meta(description="cursor from the previous page of the same query")] | None = None
 
 
+# What the working tree holds now is read only by a call that answers from it (which writes its
+# snapshot): this read-only listing does not read it, and says so rather than "no longer resolves".
+_WORKTREE_NOW = Unknown("not_assessed", "WORKTREE is the checkout's working tree, read only by a call that answers "
+                                        "from it (`worktree: true`); this listing does not read it, so whether it "
+                                        "still holds this tree is not assessed")
+
+
 class IndexedRev(msgspec.Struct):
     rev: str  # as it was indexed (a branch, a tag, HEAD, a sha)
     pinned_oid: str
     current_oid: str | Unknown  # what the rev resolves to now; unknown when it no longer resolves
-    status: str  # current | stale | unknown | dirty | partial, as every answer read from it says in its freshness
+    status: str  # current | stale | unknown | dirty | partial, as every answer read from it says in its freshness;
+    # `worktree` for WORKTREE, the checkout's newest working-tree snapshot
     indexed_at: str | Unknown
 
 
@@ -96,7 +104,7 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
     import hashlib
 
     from indexer.git import read as gitread
-    from indexer.git.worktree import changed_on
+    from indexer.git.worktree import WORKTREE, changed_on
     from indexer.store.records import indexed_at_in, load_stored_record, missing_in, pin_key, pinned_in, repo_key
 
     repo = gitread.open_repo(input.repo)
@@ -129,6 +137,12 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
 
     revs = []
     for rev, oid in sorted(pins):
+        stamp = stamps.get(oid)
+        stamped = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
+        indexed_at = stamped or Unknown("not_recorded", "the store holds no indexing time for this snapshot")
+        if rev == WORKTREE:  # no rev git resolves: the checkout's newest working-tree snapshot
+            revs.append(IndexedRev(rev, oid, _WORKTREE_NOW, "worktree", indexed_at))
+            continue
         try:
             current: str | None = gitread.resolve_rev(repo, rev)
         except Exception:  # a rev that no longer resolves is reported, not an error
@@ -136,9 +150,6 @@ def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
         # as every answer read from it says (`freshness_of`)
         status = standing(rev, oid, current, partial(changed_at, oid), partial(missing_at, oid),
                           answer_advice(rev)).status
-        stamp = stamps.get(oid)
-        stamped = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
-        indexed_at = stamped or Unknown("not_recorded", "the store holds no indexing time for this snapshot")
         revs.append(IndexedRev(rev, oid, current_or_gone(current, rev), status, indexed_at))
     binding = hashlib.sha256(repr([(r.rev, r.pinned_oid) for r in revs]).encode()).hexdigest()
     items, page = ctx.page(revs, cap="revs", limit=input.limit, cursor=input.cursor, binding=binding)

@@ -49,7 +49,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     defs = find_exact(snap, input.name, input.kind, input.path)
     via = _through_hierarchy(snap, input, defs)
     if not defs and _narrowed(input):
-        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.oid[:12]}"
+        raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.named}"
                        f"{other_kinds(snap, input)}")
     # Every page of an answer needs all of its sites (to sort and count them): a caller paging
     # through thousands of sites, or asking again, gets them computed once per snapshot.

@@ -63,13 +63,13 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
                 more[key] = {"inherited_from": source, "chain": chain}
     kinds = (other_kinds(snap, input) or _defined_as(input, missed)) if not hits else ""
     if kinds:  # the name is defined, as another kind: near names would say it is not
-        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}{kinds}")
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.named}{kinds}")
     fuzzy = False
     if not hits and input.fuzzy:
         hits = find_fuzzy(ctx, snap, input.name, input.kind, input.path)
         fuzzy = bool(hits)
     if not hits:
-        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.oid[:12]}")
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.named}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     modules = modules_of(snap)
     shown = []
@@ -86,7 +86,7 @@ def _hierarchy(input: SymbolInput, ctx: CallContext, snap: Snapshot, fresh: Fres
     """The classes of the name, and the first's bases and known subclasses, paged."""
     classes = [hit for hit in find_exact(snap, input.name, input.kind, input.path) if is_class(hit[1])]
     if not classes:
-        raise NotFound(f"no class named {input.name!r}{_filters(input)} in {snap.oid[:12]}")
+        raise NotFound(f"no class named {input.name!r}{_filters(input)} in {snap.named}")
     h = Hierarchy(snap)
     path, sym, _ = classes[0]
     found = relatives(h, Cls(path, sym))
