@@ -140,6 +140,22 @@ def test_dirty_checkout_is_never_current_and_a_clean_one_is(tmp_path):
     assert dirty.freshness.pinned_oid == git(repo, "rev-parse", "HEAD")
 
 
+def test_a_working_tree_answer_says_when_the_tree_is_clean_and_counts_one_path_as_one(tmp_path):
+    """An agent that committed its edit reads the working tree again: the reason says the tree
+    is clean, as HEAD, and how to read the commit itself (was: "0 paths differ from HEAD", read
+    as if something still differed); one path changed is counted as one."""
+    repo = make_checkout(tmp_path)
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    head = git(repo, "rev-parse", "HEAD")[:12]
+    clean = client.call("context.symbol", repo=str(repo), name="old_helper", worktree=True).freshness
+    assert clean.status == "worktree" and clean.worktree.changed == 0
+    assert clean.reason == (f"read from the working tree as it is now: clean, the same files as HEAD ({head}); "
+                            "an answer asked with rev HEAD reads that commit")
+    (repo / "pkg" / "helpers.py").write_text("def old_helper():\n    return 2\n")
+    one = client.call("context.symbol", repo=str(repo), name="old_helper", worktree=True).freshness
+    assert one.reason == f"read from the working tree as it is now: 1 path differs from HEAD ({head})"
+
+
 def test_one_edited_path_is_dirty_and_a_rev_not_checked_out_stays_current(tmp_path):
     """`dirty` is for the commit the checkout is on, whatever the number of paths that differ."""
     repo = make_checkout(tmp_path)

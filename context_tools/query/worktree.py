@@ -113,8 +113,11 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
 
     state = WorktreeState("snapshot", tree.base_oid, tree.tree_oid, len(tree.changed),
                           [s.path for s in tree.skipped[:SKIPPED_SHOWN]], len(tree.skipped))
-    reason = (f"read from the working tree as it is now: {len(tree.changed)} paths differ from HEAD "
-              f"({tree.base_oid[:12]})")
+    count = len(tree.changed)
+    reason = (f"read from the working tree as it is now: {count} path{'' if count == 1 else 's'} differ"
+              f"{'s' if count == 1 else ''} from HEAD ({tree.base_oid[:12]})" if count else
+              f"read from the working tree as it is now: clean, the same files as HEAD ({tree.base_oid[:12]}); "
+              f"an answer asked with rev HEAD reads that commit")
     if tree.skipped:
         reason += f"; {len(tree.skipped)} files left out of it (listed in worktree.skipped)"
     unparsed = _unparsed(snap, tree.changed)
