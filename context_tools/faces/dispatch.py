@@ -274,8 +274,9 @@ class Executor:
 PAGE_TRIES = 6
 
 
-def _page_within(ceiling: int, command_id: str, handler: Callable[[Any, CallContext], Result], value: msgspec.Struct, ctx: CallContext,
-                 result: Result, envelope: dict[str, Any]) -> tuple[Result, dict[str, Any]]:
+def _page_within(ceiling: int, command_id: str, handler: Callable[[Any, CallContext], Result],
+                 value: msgspec.Struct, ctx: CallContext, result: Result,
+                 envelope: dict[str, Any]) -> tuple[Result, dict[str, Any]]:
     """A read's reply whose page passes the ceiling, read again with a smaller `limit` until it
     fits: a page an agent reads in its reply, with the cursor to the next, serves it better
     than a file it must open. `limit` is no part of the query a cursor is bound to, so the
