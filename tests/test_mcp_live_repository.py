@@ -131,3 +131,21 @@ def test_a_partial_snapshot_given_way_to_the_complete_one_is_read_afresh(scratch
     for answer, path in zip(after, ("pkg/a.py", "pkg/b.py")):
         assert answer["freshness"]["status"] == "current", answer
         assert [d["path"] for d in answer["data"]["definitions"]] == [path], answer
+
+
+def test_a_worktree_servers_kept_checkout_moved_away_is_opened_afresh(worktree_server, tmp_path):
+    """Was: a `--worktree` server kept the checkout's repository object from its first call, so a
+    read after the folder was moved away answered `internal_error: GitError: head reference does
+    not exist`. Now it says `not_a_repository`, as a first call does, and reads the folder put
+    back."""
+    from tests.test_worktree import make_checkout
+
+    checkout = make_checkout(tmp_path)
+    ask = ("context_symbol", {"repo": str(checkout), "name": "old_helper"})
+    assert _calls(worktree_server, [ask])[0]["freshness"]["status"] == "worktree"
+    os.rename(checkout, tmp_path / "elsewhere")
+    gone = _calls(worktree_server, [ask])[0]
+    assert gone["error"]["code"] == "not_a_repository", gone
+    os.rename(tmp_path / "elsewhere", checkout)
+    back = _calls(worktree_server, [ask])[0]
+    assert back["freshness"]["status"] == "worktree" and back["data"]["definitions"], back
