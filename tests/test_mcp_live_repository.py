@@ -149,3 +149,23 @@ def test_a_worktree_servers_kept_checkout_moved_away_is_opened_afresh(worktree_s
     os.rename(tmp_path / "elsewhere", checkout)
     back = _calls(worktree_server, [ask])[0]
     assert back["freshness"]["status"] == "worktree" and back["data"]["definitions"], back
+
+
+def test_a_kept_workspace_member_moved_away_is_not_read(scratch_server):
+    """Was: a workspace member read once went on answering from the server's memo after its folder
+    was moved away, `unknown` ("HEAD no longer resolves in the repository; served from the
+    pinned snapshot") with its definitions, where `workspace_status` said "repository not
+    readable". Now a read says what a first one does: the member was not read."""
+    place = scratch_server.place("member-moved")
+    path = place / "repo"
+    RepoBuilder(path).commit({"a.py": "def member_moved():\n    return 1\n"})
+    python = Client(str(scratch_server.store))
+    assert python.envelope("workspace.create", name="live-moved")["ok"]
+    assert python.envelope("workspace.add", name="live-moved", repo=str(path))["ok"]
+    ask = ("context_symbol", {"workspace": "live-moved", "name": "member_moved"})
+    before = _calls(scratch_server, [ask])[0]
+    assert before["freshness"]["status"] == "current" and before["data"]["definitions"], before
+    os.rename(path, place / "elsewhere")
+    gone = _calls(scratch_server, [ask])[0]
+    assert gone["error"] == {"code": "not_found", "message": "no definition of 'member_moved' in workspace "
+                             "'live-moved' (members: repo (not read: not_a_repository))"}, gone
