@@ -158,7 +158,9 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     collector paused (pipeline/collector.py); extraction workers have it on. `earlier`: the
     snapshots to start from (see `plan`)."""
     workers = workers or os.cpu_count() or 1
-    start = plan(store, repo, oid, version, earlier)
+    # A partial clone starts from no earlier snapshot: one carries its files as read, and the
+    # clone may lack their blobs, which assembly then reads (each file is looked at afresh).
+    start = plan(store, repo, oid, version, [] if gitread.partial_clone(repo) else earlier)
     extracted = extract(store, repo, start, workers, lock, ParseProgress(progress), require_complete)
     try:
         if progress:

@@ -442,3 +442,29 @@ def test_a_snapshot_completes_another_of_its_commit_lacking_a_part_of_its_missin
     for stored, record in ((lacking("a"), lacking("a")), (lacking(), lacking()), (lacking("a", "b"), lacking("c")),
                            (lacking("a"), lacking("a", "b"))):
         assert not bundle.completes(stored, record)
+
+
+def test_a_partial_clone_indexes_in_a_store_holding_the_facts_of_blobs_it_lacks(tmp_path):
+    """Was: `missing_objects: blob ... is missing from the object database`, the whole index
+    refused, for a blobless partial clone indexed into a store that already held the facts of
+    blobs it lacks (the default store, where a full clone of the project was indexed): they were
+    taken as read, and assembly read the manifest's blob from the clone. Now each blob the clone
+    lacks is listed as missing, as a store without those facts lists it, to the same snapshot;
+    and the earlier snapshot (the full clone's parent commit) is not carried over, its files
+    being read as present."""
+    builder = RepoBuilder(tmp_path / "src")
+    first = builder.commit(FILES)
+    second = builder.commit({"pkg/c.py": "def gamma():\n    return 3\n"})
+    subprocess.run(["git", "-C", str(builder.path), "config", "uploadpack.allowFilter", "true"], check=True)
+    part = tmp_path / "part"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{builder.path}",
+                    str(part)], check=True, capture_output=True)
+    with Store.open(tmp_path / "fresh") as store:
+        cold = api.index(str(part), second, store=store, workers=1)
+    assert {s.reason for s in cold.skipped} == {"missing_object"} and len(cold.skipped) == 5
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(builder.path), first, store=store, workers=1)
+        report = api.index(str(part), second, store=store, workers=1)
+        assert report.fingerprint == cold.fingerprint
+        assert report.skipped == cold.skipped
+        assert api.snapshot(str(part), second, store=store).missing_objects == 5

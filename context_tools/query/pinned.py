@@ -2,7 +2,8 @@
 
 The snapshot a rev was last indexed at is served even when the rev has moved since;
 the freshness then says `stale` and why. Snapshots stay open in the face's store
-handle between calls (a warm call re-reads only the rev's pin), so an in-process or
+handle between calls (a warm call re-reads the rev's pin and checks that the snapshot is
+still stored and the repository's folder the same, `_still_serves`), so an in-process or
 MCP caller pays the open once.
 """
 
@@ -46,7 +47,6 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
     checkout's working tree (see `context_tools/query/worktree.py`)."""
     from indexer import api
     from indexer.git.worktree import WORKTREE
-    from indexer.store.snapshot import pinned_oid
 
     if rev == WORKTREE:
         from context_tools.query.worktree import open_worktree
@@ -56,10 +56,8 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
     key = ("snapshot", os.path.realpath(repo), rev)
     memo = ctx.handle.memo
     snap = memo.get(key)
-    if snap is not None:
-        pin = pinned_oid(ctx.store, snap.repo, rev)
-        if pin is not None and pin != snap.oid:  # re-indexed since: serve the new pin
-            snap = None
+    if snap is not None and not _still_serves(ctx, snap):
+        snap = None
     if snap is None:
         from indexer.contract.errors import NotIndexed
 
@@ -75,20 +73,50 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
     return snap, freshness_of(snap, answer_advice(snap.rev, ctx))
 
 
+def _still_serves(ctx: CallContext, snap: Snapshot) -> bool:
+    """Is a snapshot kept from an earlier call still what opening (repo, rev) afresh gives? The
+    repository and the store may have changed under a long-lived face meanwhile: the folder
+    moved, deleted or replaced (a fresh open says `not_a_repository`, or reads the repository
+    now there), the rev indexed again (its pin moved), the snapshot dropped by a `rennet store
+    gc` (a rev written as an OID holds no pin), or a partial snapshot given way to the
+    complete one of the same commit, the one record the store ever replaces."""
+    from indexer.store.records import load_stored_record
+    from indexer.store.snapshot import folder_stamp, pinned_oid
+    from indexer.store.worktrees import stored
+
+    if snap.folder is None or folder_stamp(snap.repo.path) != snap.folder:
+        return False
+    pin = pinned_oid(ctx.store, snap.repo, snap.rev)
+    if pin is not None and pin != snap.oid:
+        return False
+    if not snap.missing_objects:
+        return stored(ctx.store, snap.oid, snap.extractor_version)
+    now = load_stored_record(ctx.store, snap.oid, snap.extractor_version)
+    return now is not None and now.lazy_head().fingerprint == snap.fingerprint
+
+
 def answer_advice(rev: str, ctx: CallContext | None = None) -> Advice:
     """What an answer's reason tells its reader to do when `rev` is not `current`. An agent
     (`ctx` of an agent face) has tools, not the CLI's commands and flags: it refreshes a moved
     rev with `repo_index`, and reads the working tree only where its server was started with
     `--worktree` (its read tools otherwise refuse `worktree`, `forbidden`)."""
     if ctx is not None and ctx.roots is not None:
-        return Advice(moved=f"call the `repo_index` tool with rev {rev!r} to refresh",
+        return Advice(moved=f"{refresh_call(rev, ctx)} to refresh",
                       dirty=("pass `worktree: true` to answer from the working tree" if ctx.worktree else
                              "this server answers from commits; one started with `rennet mcp --worktree` "
                              "answers from the working tree"),
                       partial="fetch them and index again for a complete snapshot")
-    return Advice(moved=f"run `rennet index --rev {rev}` to refresh",
+    return Advice(moved=f"{refresh_call(rev, ctx)} to refresh",
                   dirty="pass --worktree to answer from the working tree",
                   partial="fetch them and index again for a complete snapshot")
+
+
+def refresh_call(rev: str, ctx: CallContext | None = None) -> str:
+    """How the reader of an answer indexes `rev` again, in the words of its face: an agent
+    calls its `repo_index` tool, the machine's user runs `rennet index`."""
+    if ctx is not None and ctx.roots is not None:
+        return f"call the `repo_index` tool with rev {rev!r}"
+    return f"run `rennet index --rev {rev}`"
 
 
 def freshness_of(snap: Snapshot, advice: Advice | None = None) -> Freshness:

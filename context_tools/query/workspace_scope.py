@@ -189,9 +189,12 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
     from context_tools.faces.errors import Forbidden
     from context_tools.query.pinned import freshness_of
     from indexer.fleet import workspace
+    from indexer.store.snapshot import folder_stamp
 
     key = ("member_snapshot", member.path, member.rev, member.oid, member.fingerprint)
     snap = ctx.handle.memo.get(key)
+    if snap is not None and (snap.folder is None or folder_stamp(snap.repo.path) != snap.folder):
+        snap = None  # the member's folder moved, deleted or replaced since: read as a first call reads it
     # asked of every call, kept or not: another client's call may have left the member in the memo
     refusal = refused_member(ctx)
     refused = None if refusal is None else refusal(member.path)

@@ -33,13 +33,16 @@ UNPARSED_SHOWN = 5
 
 def _checkout(ctx: CallContext, repo: str) -> pygit2.Repository:
     from indexer.git.read import open_repo
+    from indexer.store.snapshot import folder_stamp
 
     key = ("checkout", os.path.realpath(repo))
     memo = ctx.handle.memo
-    found = memo.get(key)
-    if found is None:
-        found = open_repo(repo)
-        memo[key] = found
+    kept = memo.get(key)
+    # a checkout moved, deleted or replaced since is opened afresh, as a first call opens it
+    if kept is not None and kept[1] is not None and folder_stamp(kept[0].path) == kept[1]:
+        return kept[0]
+    found = open_repo(repo)
+    memo[key] = (found, folder_stamp(found.path))
     return found
 
 

@@ -909,6 +909,20 @@ def blob_size(repo: pygit2.Repository, oid: str) -> int:
     return size
 
 
+def partial_clone(repo: pygit2.Repository) -> bool:
+    """Is the repository a partial clone (`git clone --filter=...`), whose object database may
+    lack blobs its trees name? Git marks one so in its config: `extensions.partialClone`, or a
+    remote that is a promisor."""
+    try:
+        config = repo.config
+        if "extensions.partialclone" in config:
+            return True
+        return any(entry.name.startswith("remote.") and entry.name.endswith(".promisor")
+                   and (entry.value or "").lower() in ("true", "yes", "on", "1") for entry in config)
+    except pygit2.GitError:  # a config git cannot read: the index reads what it finds
+        return False
+
+
 def present_sizes(repo: pygit2.Repository, oids: Iterable[str]) -> Iterator[int | None]:
     """`present_size` of each of `oids`; where the repository holds no loose object (a clone,
     after `git gc`), each is asked of libgit2 alone, with no look for its loose file."""

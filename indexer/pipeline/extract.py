@@ -407,10 +407,12 @@ def missing_facts() -> BlobFacts:
     return BlobFacts(language=MISSING, lines=-1, skipped=MISSING_OBJECT)
 
 
-def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool) -> dict[bytes, BlobJob]:
-    """The jobs (by facts key) whose blob the object database lacks; with `require_complete`,
-    any such blob is the typed refusal `missing_objects` instead. The others' sizes, read from
-    their headers, must keep within the `blob_bytes` limit before any is parsed."""
+def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool,
+            stored: list[BlobJob] | None = None) -> dict[bytes, BlobJob]:
+    """The jobs (by facts key) whose blob the object database lacks, of those to parse and of
+    `stored` (blobs whose facts the store holds); with `require_complete`, any such blob is the
+    typed refusal `missing_objects` instead. The sizes of those to parse, read from their
+    headers, must keep within the `blob_bytes` limit before any is parsed."""
     absent: dict[bytes, BlobJob] = {}
     total = 0
     for j, size in zip(jobs, gitread.present_sizes(repo, (j.blob for j in jobs))):
@@ -419,11 +421,29 @@ def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool
         else:
             total += read_bytes(size)
     check_read_bytes(total, partial=True)
+    for j, size in zip(stored or (), gitread.present_sizes(repo, (j.blob for j in stored or ()))):
+        if size is None:
+            absent[facts_key(j.blob, j.language, j.version)] = j
     if absent and require_complete:
         first = min(absent.values(), key=lambda j: j.path)
         raise MissingObjects(f"{len(absent)} blob(s) are missing from the object database (first: {first.path}, "
                              f"{first.blob[:12]}); without --require-complete they are listed as skipped")
     return absent
+
+
+def _stored_jobs(plan: Plan, missing: dict[bytes, BlobJob]) -> list[BlobJob]:
+    """A job for each blob of the plan's tree whose facts are stored: a partial clone may lack
+    such a blob all the same (another clone of the project indexed it), and is then indexed as
+    a store without its facts indexes it, the blob listed as `missing_object` (assembly would
+    read a manifest or `.gitattributes` of it from the object database)."""
+    from indexer.pipeline.plan import NOT_BLOBS
+
+    jobs: dict[bytes, BlobJob] = {}
+    for e in plan.tree:
+        key = plan.keys.get(e.path)
+        if e.mode not in NOT_BLOBS and key is not None and key not in missing and key not in jobs:
+            jobs[key] = BlobJob(e.oid, e.path, plan.languages[e.path], plan.version)
+    return list(jobs.values())
 
 
 def extract(store: Store, repo: pygit2.Repository, plan: Plan, workers: int, lock: WriteLock,
@@ -471,7 +491,8 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers:
         missing: dict[bytes, BlobJob] = {}
         for key, job in plan.fresh(present, missing):
             missing[key] = job
-    absent = _absent(repo, list(missing.values()), require_complete)
+    stored = _stored_jobs(plan, missing) if gitread.partial_clone(repo) else None
+    absent = _absent(repo, list(missing.values()), require_complete, stored)
     jobs = sorted((j for k, j in missing.items() if k not in absent), key=lambda j: j.blob)
     parsing.total = len(jobs)
 

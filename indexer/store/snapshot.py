@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left
 from functools import cached_property
 from itertools import compress
@@ -11,7 +12,7 @@ from typing import Callable, Iterator, TypeVar
 import msgspec
 import pygit2
 
-from indexer.contract.errors import NotFound, NotIndexed, TooLarge
+from indexer.contract.errors import MissingObjects, NotFound, NotIndexed, TooLarge
 from indexer.git import read as gitread
 from indexer.git.worktree import WORKTREE
 from indexer.model import (
@@ -87,6 +88,7 @@ class Snapshot:
         self.repo = repo
         self.repo_path = gitread.repo_display_path(repo)
         self.repo_id = gitread.repo_identity(repo)
+        self.folder = folder_stamp(repo.path)
         self.rev = rev
         self._stored = stored._replace(head=b"")  # the tail, for `record`; the head is decoded
         self.oid = head.oid
@@ -242,7 +244,14 @@ class Snapshot:
     def _read_blob(self, blob: str) -> bytes:
         """The bytes of a blob the file table names (an OID: the head's blobs are checked as
         they are decoded, `records.LazyHead`)."""
-        size, data = gitread.read_blob_within(self.repo, blob)
+        try:
+            size, data = gitread.read_blob_within(self.repo, blob)
+        except MissingObjects as exc:
+            # asked of the repository opened afresh: libgit2 counts an object its cache still holds
+            # (a commit read before the prune) as present
+            if self.oid in gitread.open_repo(self.repo.path):  # a partial clone's, or a damaged object
+                raise
+            raise CommitGone(self.rev, self.oid, self.current_oid(), exc.message) from None
         if data is None:  # git inflates an object whole: one of gigabytes is never read for a query
             raise TooLarge(f"blob {blob[:12]} holds {size:,} bytes, over the {gitread.READ_CAP:,} a query reads of "
                            f"one file")
@@ -567,6 +576,40 @@ class Snapshot:
         from indexer.store import canonical
 
         return canonical.lines(self.record, self.all_facts())
+
+
+def folder_stamp(path: str) -> tuple[int, int] | None:
+    """The device and inode of a repository's git folder, None when it is gone: a folder moved
+    or deleted, or another one (another repository) put at its path, has another or none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+class CommitGone(MissingObjects):
+    """A blob of a stored snapshot that the repository no longer holds, nor the commit the
+    snapshot is of: the history was rewritten and pruned since it was indexed (`git gc` after a
+    reset or an amend), or the folder now holds another repository. What only the repository
+    held (a file's lines, reference sites) cannot be read from it any more; the snapshot of what
+    `rev` names now (`now`, None when it names nothing) can. The face ends the message with how
+    its reader indexes that (`advised`)."""
+
+    def __init__(self, rev: str, oid: str, now: str | None, message: str) -> None:
+        super().__init__(message)
+        self.rev, self.oid, self.now = rev, oid, now
+
+    def __reduce__(self):
+        return type(self), (self.rev, self.oid, self.now, self.message)
+
+    def advised(self, refresh: str) -> MissingObjects:
+        """The typed error its reader is told: `refresh` says how to index `rev` again."""
+        then = (f"{self.rev} names {self.now[:12]} now: {refresh}, then ask again" if self.now is not None else
+                f"{self.rev} no longer resolves in the repository either: ask of a rev that does")
+        return MissingObjects(f"{self.message}, and so is the commit {self.oid[:12]} that {self.rev} was pinned to "
+                              f"when it was indexed (a history rewritten, then pruned, or another repository at its "
+                              f"path): its files' lines cannot be read; {then}")
 
 
 def pinned_oid(store: Store, repo: pygit2.Repository, rev: str) -> str | None:

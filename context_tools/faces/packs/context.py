@@ -154,7 +154,14 @@ class NoveltyInput(Struct, forbid_unknown_fields=True, kw_only=True):
 def _handler(module: str, name: str):
     """The handler `module.name`, imported on its first call: loading the registry stays cheap."""
     def handler(input, ctx):
-        return getattr(importlib.import_module(f"context_tools.query.{module}"), name)(input, ctx)
+        from indexer.store.snapshot import CommitGone
+
+        try:
+            return getattr(importlib.import_module(f"context_tools.query.{module}"), name)(input, ctx)
+        except CommitGone as gone:  # told in the words of the face's own tools
+            from context_tools.query.pinned import refresh_call
+
+            raise gone.advised(refresh_call(gone.rev, ctx)) from None
 
     handler.__name__ = name
     return handler
