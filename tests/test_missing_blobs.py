@@ -468,3 +468,29 @@ def test_a_partial_clone_indexes_in_a_store_holding_the_facts_of_blobs_it_lacks(
         assert report.fingerprint == cold.fingerprint
         assert report.skipped == cold.skipped
         assert api.snapshot(str(part), second, store=store).missing_objects == 5
+
+
+def test_a_batch_of_a_partial_clone_indexes_in_a_store_holding_the_facts_of_blobs_it_lacks(tmp_path):
+    """`rennet batch` as `rennet index` (above): a blobless partial clone batched into a store
+    holding the facts of blobs it lacks failed its job (`missing_objects: blob ... is missing
+    from the object database`, the stored facts taken as read and assembly reading a manifest's
+    blob). Each blob it lacks is now listed as missing, to the snapshot a store without those
+    facts builds."""
+    from indexer.fleet import batch
+
+    builder = RepoBuilder(tmp_path / "src")
+    first = builder.commit(FILES)
+    second = builder.commit({"pkg/c.py": "def gamma():\n    return 3\n"})
+    subprocess.run(["git", "-C", str(builder.path), "config", "uploadpack.allowFilter", "true"], check=True)
+    part = tmp_path / "part"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{builder.path}",
+                    str(part)], check=True, capture_output=True)
+    with Store.open(tmp_path / "fresh") as store:
+        [cold] = batch.run(store, [batch.JobSpec(str(part), second)], workers=1).jobs
+    assert cold.ok and cold.missing_objects == 5, cold
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(builder.path), first, store=store, workers=1)
+        [job] = batch.run(store, [batch.JobSpec(str(part), second)], workers=1).jobs
+        assert job.ok, job.error
+        assert (job.fingerprint, job.missing_objects) == (cold.fingerprint, 5)
+        assert api.snapshot(str(part), second, store=store).missing_objects == 5

@@ -473,6 +473,13 @@ def _extract_missing(store, pending: list[_Pending], version: str, pool,
                 missing[key] = (job.repo_path, blob_job)
                 mine.append(key)
                 total += read_bytes(size)
+            if job.repo is not None and gitread.partial_clone(job.repo):
+                # the blobs whose facts are stored, or another job parses, the clone may lack all the same
+                checked = set(mine) | set(job.absent.values())
+                others = job.planned.blobs_besides(checked)
+                for blob_job, size in zip(others, gitread.present_sizes(job.repo, (j.blob for j in others))):
+                    if size is None:
+                        job.absent[blob_job.path] = job.planned.keys[blob_job.path]
             try:
                 check_read_bytes(total, partial=True)
             except RennetError as exc:  # this job fails alone, before any of its blobs is parsed

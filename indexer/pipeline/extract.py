@@ -431,21 +431,6 @@ def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool
     return absent
 
 
-def _stored_jobs(plan: Plan, missing: dict[bytes, BlobJob]) -> list[BlobJob]:
-    """A job for each blob of the plan's tree whose facts are stored: a partial clone may lack
-    such a blob all the same (another clone of the project indexed it), and is then indexed as
-    a store without its facts indexes it, the blob listed as `missing_object` (assembly would
-    read a manifest or `.gitattributes` of it from the object database)."""
-    from indexer.pipeline.plan import NOT_BLOBS
-
-    jobs: dict[bytes, BlobJob] = {}
-    for e in plan.tree:
-        key = plan.keys.get(e.path)
-        if e.mode not in NOT_BLOBS and key is not None and key not in missing and key not in jobs:
-            jobs[key] = BlobJob(e.oid, e.path, plan.languages[e.path], plan.version)
-    return list(jobs.values())
-
-
 def extract(store: Store, repo: pygit2.Repository, plan: Plan, workers: int, lock: WriteLock,
             parsing: ParseProgress, require_complete: bool = False) -> Extraction:
     """Extract the blobs of the plan's tree that the store lacks (on `workers` workers, see
@@ -491,7 +476,10 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers:
         missing: dict[bytes, BlobJob] = {}
         for key, job in plan.fresh(present, missing):
             missing[key] = job
-    stored = _stored_jobs(plan, missing) if gitread.partial_clone(repo) else None
+    # a partial clone may lack a blob whose facts are stored: it is indexed as a store without
+    # them indexes it, the blob listed as `missing_object` (assembly would read a manifest or a
+    # `.gitattributes` of it from the object database)
+    stored = plan.blobs_besides(missing) if gitread.partial_clone(repo) else None
     absent = _absent(repo, list(missing.values()), require_complete, stored)
     jobs = sorted((j for k, j in missing.items() if k not in absent), key=lambda j: j.blob)
     parsing.total = len(jobs)

@@ -123,6 +123,17 @@ class Plan:
             if key is not None and e.path not in carried and key not in known and not present(key):
                 yield key, BlobJob(e.oid, e.path, self.languages[e.path], self.version)
 
+    def blobs_besides(self, known: Container[bytes]) -> list[BlobJob]:
+        """A job for each blob of the tree whose facts key is not in `known`, each key once: in a
+        partial clone, the blobs whose facts are stored (another clone of the project indexed
+        them) are asked for too, as the clone may lack them all the same."""
+        jobs: dict[bytes, BlobJob] = {}
+        for e in self.tree:
+            key = self.keys.get(e.path)
+            if e.mode not in NOT_BLOBS and key is not None and key not in known and key not in jobs:
+                jobs[key] = BlobJob(e.oid, e.path, self.languages[e.path], self.version)
+        return list(jobs.values())
+
     def fresh(self, present: Callable[[bytes], bool], known: Container[bytes]) -> Iterator[tuple[bytes, BlobJob]]:
         """`missing`, trusting carried blobs, from the entries the diff names when the plan has
         them: the rest of the tree is not keyed for it."""
