@@ -421,6 +421,10 @@ class _BySyntax:
             return False if self.receivers.makes(receiver[-1]) else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
+        if receiver == ("super",) and rules.language == "javascript":  # `super.get()`: the bases' member
+            if not self.classes:
+                return "name_match", "attribute of super, not a function"
+            return self._this_member(path, occ.line, head, bases_only=True) or False
         if len(receiver) == 1 and (head in rules.instance_names or self._instance_alias(path, occ, head, lines)):
             if not self.classes:
                 return "name_match", f"attribute of {head}, not a function"
@@ -830,15 +834,18 @@ class _BySyntax:
                                                       lambda s: s.line)
         return next(found.holding(line), None)
 
-    def _this_member(self, path: str, line: int, head: str) -> tuple[str, str] | None:
+    def _this_member(self, path: str, line: int, head: str, bases_only: bool = False) -> tuple[str, str] | None:
         """`this.name` in a class's body (JavaScript, TypeScript): a `name_match` unless the
         member the class has of the name, its own or one it inherits as the hierarchy knows
         it, is a definition asked (an interface's `get` is not the `get` of a class declaring
-        its own; a base class's `this.set` is no subclass's `set`). In a function assigned to
+        its own; a base class's `this.set` is no subclass's `set`); `super.name` (`bases_only`)
+        likewise, of the member its bases have, never the class's own. In a function assigned to
         an object's property (`app.init = function () { this.set(...) }`), the member that
         object has in the file: None (the file decides) when it is a definition asked, else a
         `name_match`. None elsewhere outside a class."""
         cls = self.members.enclosing(path, line)
+        if cls is None and bases_only:  # no class, no bases: an object literal's `super` is its prototype's
+            return "name_match", f"attribute of {head} outside a class"
         if cls is None:
             holder = self._property_function_at(path, line)
             if holder is None:
@@ -849,9 +856,10 @@ class _BySyntax:
             if (path, member.line) not in self.def_sites:
                 return "name_match", f"attribute of {head} in a function of {holder.container} is {member.qualified}"
             return None
-        found = self.members.member(cls, self.simple)
+        found = self.members.member(cls, self.simple, bases_only)
         if found is None:
-            return "name_match", f"attribute of {head} in {cls.sym.qualified}, which has no member {self.simple}"
+            return "name_match", f"attribute of {head} in {cls.sym.qualified}, which has no member {self.simple}" + (
+                " in its bases" if bases_only else "")
         if (found[0], found[1].line, found[1].start_byte) not in self.members.keys:
             return "name_match", f"attribute of {head} in {cls.sym.qualified} is {found[1].qualified}"
         return None
