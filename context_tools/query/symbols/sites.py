@@ -356,6 +356,7 @@ class _BySyntax:
         self._named: dict[str, dict[str, Symbol]] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self._assigned: dict[tuple[str, str, int], str | None] = {}
+        self._aliases: dict[str, frozenset[str]] = {}  # a file's own names for a method's class (`_class_aliases`)
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes, reading.classes_read)
@@ -418,7 +419,8 @@ class _BySyntax:
         if syntax.called and receiver == ("super",) and rules.language == "python":
             return self._super_member(path, occ, how)
         if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
-            return False if self.receivers.makes(receiver[-1]) else (
+            made = self.receivers.makes(receiver[-1]) or len(receiver) == 1 and receiver[0] in self._class_aliases(path)
+            return False if made else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
         if receiver == ("super",) and rules.language == "javascript":  # `super.get()`: the bases' member
@@ -492,7 +494,30 @@ class _BySyntax:
         language writes that (`Bindings.typings`: `app = Flask(...)`, `const app = new App()`, Go's `s := &Server{}` or
         receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
         the index makes: the file's own lines, read as written, whatever scope they are in."""
-        return bool(self.classes) and not self.classes.isdisjoint(self.reading.line_types(path, name, lines))
+        if not self.classes:
+            return False
+        written = self.reading.line_types(path, name, lines)
+        return not self.classes.isdisjoint(written) or not self._class_aliases(path).isdisjoint(written)
+
+    def _class_aliases(self, path: str) -> frozenset[str]:
+        """The file's own names for a method's class that its imports bind under another name
+        (`import { Client as C }`, `import C from` a file exporting Client as default, `const C
+        = require` of one whose `module.exports` it is), so that `new C()` makes an instance of
+        it: each import's local name for a name a file it reaches offers the class under.
+        JavaScript and TypeScript, whose imports rename; read once for each file."""
+        if path not in self._aliases:
+            self._aliases[path] = frozenset(self._class_aliases_anew(path))
+        return self._aliases[path]
+
+    def _class_aliases_anew(self, path: str) -> set[str]:
+        facts = self.snap.import_facts(path) if self.reading.rules(path).language == "javascript" else None
+        found: set[str] = set()
+        for spec in facts.imports if facts else ():
+            for e in self.snap.edges_of_import(path, spec):
+                offered = self.offers.get(e.target, set()) if e.target else set()
+                found.update(local for inner, local in target_binds(self.snap, spec, e.target) if offered
+                             and local and local not in self.classes and inner in offered and inner != self.simple)
+        return found
 
     def _super_member(self, path: str, occ: Occurrence, how: str) -> tuple[str, str]:
         """`super().name` in the body of class X: the member of the first class after X in X's
