@@ -90,6 +90,11 @@ class JavaScriptBindings(Bindings):
             return (("*", spec.aliases[0]),)
         return self.binds(spec)
 
+    def default_binds_whole(self, snap: Snapshot, spec: ImportSpec, target: str) -> bool:
+        """`import m from "./m"` of a CommonJS module binds its `module.exports`, what `const m =
+        require("./m")` binds: `m.get` is an attribute of it as it is of the `require`'s."""
+        return JS_DEFAULT in spec.names and not _es_module(snap, target)
+
     def offered(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         return zip(spec.names, spec.exports)
 
