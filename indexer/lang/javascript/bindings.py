@@ -92,8 +92,16 @@ class JavaScriptBindings(Bindings):
 
     def default_binds_whole(self, snap: Snapshot, spec: ImportSpec, target: str) -> bool:
         """`import m from "./m"` of a CommonJS module binds its `module.exports`, what `const m =
-        require("./m")` binds: `m.get` is an attribute of it as it is of the `require`'s."""
-        return JS_DEFAULT in spec.names and not _es_module(snap, target)
+        require("./m")` binds: `m.get` is an attribute of it as it is of the `require`'s. So
+        does one of an ES module whose default export is no name of its own nor another's
+        (`export default { get, set }`, axios' utils), read as the object of its names."""
+        if JS_DEFAULT not in spec.names:
+            return False
+        facts = snap.import_facts(target)
+        if facts is None or not facts.es_module:
+            return True
+        return not any(name == JS_DEFAULT for _, name in facts.exported_as) and not any(
+            JS_DEFAULT in imp.exports for imp in facts.imports)
 
     def offered(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         return zip(spec.names, spec.exports)
