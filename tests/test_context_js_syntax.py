@@ -64,6 +64,9 @@ def test_a_qualified_query_lists_no_bare_call(app):
     ("javascript", "case get:", 5, "get", "bare", ()),
     ("typescript", "  get?: number;", 2, "get", "keyword", ()),
     ("typescript", "get(1)", 0, "get", "bare", ()),
+    ("typescript", "this.lid!.get()", 10, "get", "attribute", ("this", "lid")),
+    ("typescript", "a.b! . c!.get()", 10, "get", "attribute", ("a", "b", "c")),
+    ("javascript", "x = !.5; y.get()", 11, "get", "attribute", ("y",)),
 ])
 def test_the_form_of_a_site_read_from_its_line(language, line, col, name, form, receiver):
     found = of_language(language).site_syntax(line.encode(), col, name)

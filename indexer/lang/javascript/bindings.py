@@ -26,6 +26,9 @@ JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, 
 # name: v`, a key alone on its line), or a TypeScript member's or parameter's name (`name?: T`)
 _KEY_BEFORE = (b"{", b",", b"(")
 _EXPORTS = (("exports",), ("module", "exports"))
+# TypeScript's non-null assertion before a dot (`this.lid!.open()`): no JavaScript writes `!`
+# after a name, `)` or `]` before a dot, so the receiver reads as without it
+_NON_NULL = re.compile(rb"(?<=[\w$)\]])[ \t]*!(?=[ \t]*\.)")
 _THIS = re.compile(rb"\s*this\s*(?:;|,|$)")  # the whole value of a declaration: `this`, no `this.x`
 
 
@@ -38,12 +41,14 @@ class JavaScriptBindings(Bindings):
     instance_names = frozenset({"this"})
 
     def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
-        """`x.name` (and `x?.name`) an attribute of the dotted names before it (of nothing known
+        """`x.name` (and `x?.name`, `x!.name`) an attribute of the dotted names before it (of nothing known
         after a call or subscript: `f().name`, `a[0].name`); a key of an object literal or
         pattern (`{ name: v }`, `const { name: alias } = o`), a label, or a TypeScript member's
         or parameter's name with its type (`name: T`, `name?: T`) a property's name, no use of a
         binding (`keyword`); anything else bare."""
         before = line[:col].rstrip()
+        if b"!" in before:
+            before = _NON_NULL.sub(b"", before)
         if before.endswith(b"?."):
             before = before[:-2].rstrip() + b"."
         if before.endswith(b"."):
