@@ -303,7 +303,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
             if by_syntax.decide(path, occ, how) is None:
                 continue  # a keyword argument's or an object key's name: no site of anything
             promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ) or \
-                by_syntax.declared_receiver(path, occ)
+                by_syntax.declared_receiver(path, occ) or by_syntax.required_attribute(path, occ)
             if promoted:
                 how, rule = "import", promoted
         sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
@@ -536,6 +536,23 @@ class _BySyntax:
                 return (how if how in _BOUND else "import"), f"super() in {owner.name}"
             return "name_match", f"super() in {owner.name} reaches {found[1].qualified}"
         return "name_match", f"super() in {owner.name}, whose bases the index knows define no {self.simple}"
+
+    def required_attribute(self, path: str, occ: Occurrence) -> str | None:
+        """For a site its file does not tie: the rule making it the definition's when it is a
+        name of a module `require(...)` returns, called in place, whose own edge reaches a
+        defining or re-exporting file (`require("./cj").helper()`, in a file binding nothing
+        of cj.js's: the `require` binds no name, so no import of the file reaches it); None
+        otherwise, and for a method, which no module offers as its own name."""
+        rules = self.reading.rules(path)
+        if self.methods_only or rules.site_syntax(b"", 0, "") is None:
+            return None
+        lines = self.reading.source_lines(path)
+        if not 0 < occ.line <= len(lines):
+            return None
+        syntax = self.reading.syntax(rules, path, occ, lines)
+        if syntax is None or syntax.form != "attribute" or not syntax.called or not rules.imports_by_call(syntax.receiver):
+            return None
+        return "attribute of a module `require(...)` binds, which reaches it" if self._line_reaches(path, occ.line) else None
 
     def _uncalled_attribute(self, path: str, occ: Occurrence) -> SiteSyntax | None:
         """The site's syntax when it is an attribute of a receiver, not called (`app.name`,
