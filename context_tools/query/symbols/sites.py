@@ -444,8 +444,8 @@ class _BySyntax:
             # (a file defining or re-exporting it; one offering only a method's class offers no name of it)
             return False if path in self.reaching and (path in self.defining or self.simple in self.offers.get(
                 path, ())) else ("name_match", "a name of the file's own exports")
-        if len(receiver) == 1 and head in self.classes:
-            return False
+        if len(receiver) == 1 and (head in self.classes or head in self._class_aliases(path)):
+            return False  # the class, or the object holding the method, by its own or an import's name
         if rules.language != "python":  # typed by a line of the file, as the language writes it
             if len(receiver) == 1 and self._typed_by_line(path, head, lines):
                 return False
@@ -502,11 +502,13 @@ class _BySyntax:
     def _class_aliases(self, path: str) -> frozenset[str]:
         """The file's own names for a method's class that its imports bind under another name
         (`import { Client as C }`, `import C from` a file exporting Client as default, `const C
-        = require` of one whose `module.exports` it is), so that `new C()` makes an instance of
-        it: each import's local name for a name a file it reaches offers the class under.
+        = require` of one whose `module.exports` it is, `import { client }` of an index's
+        `export { default as client } from "./api"`), so that `new C()` makes an instance of
+        it and `client.get()` is the object's member: each import's local name for a name a
+        file it reaches offers the class or object under.
         JavaScript and TypeScript, whose imports rename; read once for each file."""
         if path not in self._aliases:
-            self._aliases[path] = frozenset(self._class_aliases_anew(path))
+            self._aliases[path] = frozenset(self._class_aliases_anew(path)) if self.classes else frozenset()
         return self._aliases[path]
 
     def _class_aliases_anew(self, path: str) -> set[str]:
