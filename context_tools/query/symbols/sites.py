@@ -768,7 +768,7 @@ class _BySyntax:
             if how == "same_file":
                 return False
             reached = self._import_reaches(path)
-            if reached is None and how == "import" and rules.bare_needs_import and (
+            if reached is None and how == "import" and (rules.bare_needs_import or rules.language == "javascript") and (
                     occ.line not in self._declared_lines(path, lines)):
                 return "name_match", "bare name no import binds"
             return False if reached is not False else ("name_match", "bare name an import of another module binds")
