@@ -303,7 +303,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
             if by_syntax.decide(path, occ, how) is None:
                 continue  # a keyword argument's or an object key's name: no site of anything
             promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ) or \
-                by_syntax.declared_receiver(path, occ) or by_syntax.required_attribute(path, occ)
+                by_syntax.declared_receiver(path, occ) or by_syntax.required_attribute(path, occ) or \
+                by_syntax.namespace_attribute(path, occ)
             if promoted:
                 how, rule = "import", promoted
         sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
@@ -459,6 +460,8 @@ class _BySyntax:
         reached = self._module_reaches(path, head)
         if reached is None:
             return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+        if not reached and len(receiver) == 1 and self._namespace_reexported(path, head):
+            return False
         if reached and self.methods_only and not (
                 self._class_bound(path, head) if len(receiver) == 1 else receiver[-1] in self.classes):
             return "name_match", f"attribute of module `{'.'.join(receiver)}`, not a method's"
@@ -538,6 +541,37 @@ class _BySyntax:
                 return (how if how in _BOUND else "import"), f"super() in {owner.name}"
             return "name_match", f"super() in {owner.name} reaches {found[1].qualified}"
         return "name_match", f"super() in {owner.name}, whose bases the index knows define no {self.simple}"
+
+    def namespace_attribute(self, path: str, occ: Occurrence) -> str | None:
+        """For a site its file does not tie: the rule making it the definition's when it is an
+        attribute of a namespace a file the import reaches re-exports under the name the
+        import binds (`import { repo } from "./models"` over models' `export * as repo from
+        "./user"`: `repo.makeUser()` is user.ts's), that namespace's module reaching the
+        definition; None otherwise, and for a method, which no module offers as its own name."""
+        if self.methods_only or self.reading.rules(path).language != "javascript":
+            return None
+        syntax = self._uncalled_attribute(path, occ)
+        if syntax is None or len(syntax.receiver) != 1:
+            return None
+        found = self._namespace_reexported(path, syntax.receiver[0])
+        return f"attribute of namespace `{syntax.receiver[0]}` {found} re-exports" if found else None
+
+    def _namespace_reexported(self, path: str, head: str) -> str | None:
+        """The file an import of the file binding `head` reaches that re-exports, as the name
+        imported, a module whole (`export * as repo from "./user"`) reaching a defining or
+        re-exporting file; None when there is none. One hop: a namespace of a namespace is not
+        followed."""
+        facts = self.snap.import_facts(path)
+        for spec in facts.imports if facts else ():
+            rules = of_import(spec.kind)
+            names = [inner for inner, local in rules.binds(spec) if local == head and inner not in ("*", "default")]
+            for e in self.snap.edges_of_import(path, spec) if names else ():
+                held = self.snap.import_facts(e.target) if e.target else None
+                if any(relay.names == ("*",) and relay.exports and relay.exports[0] in names
+                       and any(r.target in self.reaching for r in self.snap.edges_of_import(e.target, relay))
+                       for relay in (held.imports if held else ())):
+                    return e.target
+        return None
 
     def required_attribute(self, path: str, occ: Occurrence) -> str | None:
         """For a site its file does not tie: the rule making it the definition's when it is a
