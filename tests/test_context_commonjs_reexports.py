@@ -30,6 +30,9 @@ def test_a_name_no_test_uses_has_no_site_there(app):
     ("exports.x = require('./a');", ("default",), ("x",), ("x",)),
     ("const m = require('./a');\nmodule.exports = m;", ("default", "*"), (), ("default", "*")),
     ("const m = require('./a');\nexports.x = m;", ("default",), ("x",), ("x",)),
+    ("var x = require('./a').y;", ("y",), ("x",), ()),
+    ("const y = require('./a').y;", ("y",), (), ()),
+    ("const { x } = require('./a').y;", (), (), ()),
     ("require('./a').y;", (), (), ()),
     ("other.x = require('./a').y;", (), (), ()),
 ])

@@ -49,7 +49,8 @@ def test_what_a_file_exports_its_own_names_as(source, exported_as, path):
 @pytest.mark.parametrize(("source", "names", "aliases"), [
     ("const m = require('./a');\n", (), ("m",)),  # the module itself, as `import m = require`
     ("const { a, b: c, default: d } = require('./a');\n", ("a", "b", "default"), ("", "c", "d")),
-    ("const b = require('./a').b;\nrequire('./a');\n", (), ()),  # binds no name the module exports
+    ("const c = require('./a').b;\nrequire('./a');\n", ("b",), ("c",)),  # a's b as c
+    ("require('./a').b;\nrequire('./a');\n", (), ()),  # binds nothing
 ])
 def test_what_a_require_binds(source, names, aliases):
     imports = extract_blob(source.encode(), "m.js", "javascript").imports

@@ -33,6 +33,15 @@ def test_each_site_says_which_binding_decided_it(app):
     assert [s.rule for s in f.data.sites if s.line == 22] == ["bare name, not a method's"]
 
 
+def test_super_in_a_class_is_its_bases_member_never_its_own(app):
+    """`super.area()` in Square, which declares its own area, is Shape's: no site of
+    Square.area (it was a `name_match` of every area, its receiver untyped)."""
+    assert sites(app, "Square.area") == []
+    r = app.call("context.references", name="area")
+    assert {(s.line, s.rule) for s in r.data.sites if s.path == "lib/shape.js"} == {
+        (8, "defining file"), (13, "attribute of super outside a class")}
+
+
 def test_a_qualified_query_lists_no_bare_call(app):
     assert ("app.js", 22, "name_match") not in sites(app, "Client.fetch")
 
@@ -55,6 +64,9 @@ def test_a_qualified_query_lists_no_bare_call(app):
     ("javascript", "case get:", 5, "get", "bare", ()),
     ("typescript", "  get?: number;", 2, "get", "keyword", ()),
     ("typescript", "get(1)", 0, "get", "bare", ()),
+    ("typescript", "this.lid!.get()", 10, "get", "attribute", ("this", "lid")),
+    ("typescript", "a.b! . c!.get()", 10, "get", "attribute", ("a", "b", "c")),
+    ("javascript", "x = !.5; y.get()", 11, "get", "attribute", ("y",)),
 ])
 def test_the_form_of_a_site_read_from_its_line(language, line, col, name, form, receiver):
     found = of_language(language).site_syntax(line.encode(), col, name)

@@ -56,7 +56,7 @@ def test_an_untyped_container_or_element_leaves_the_receiver_untyped(app):
              if s.resolution == "name_match"}
     untyped = "attribute of an untyped receiver"
     assert rules == {
-        (19, 83): untyped,  # what `find` returns: no rule of this one
+        (19, 83): "attribute of what `this.crates.find(...)` returns",  # `find(...)!`: no rule of find's
         (40, 23): untyped, (40, 40): untyped, (40, 58): untyped,  # an inferred array, `any[]`, `Array<Box | Crate>`
         (41, 25): f"{untyped} `b`", (42, 25): f"{untyped} `b`",  # their callbacks' parameters
         (43, 31): f"{untyped} `b`",  # annotated otherwise

@@ -86,7 +86,7 @@ def test_what_no_declaration_decides_stays_untyped(app):
     }
     assert _rules(app, "has_", resolved=False) == {
         ("src/keys.ts", 9, 11): untyped,  # `[$mobx]` is a method of Other
-        ("src/store.ts", 25, 37): untyped,  # the element is one branch of a conditional
+        ("src/store.ts", 25, 37): f"{untyped} `either`",  # the element is one branch of a conditional
         ("src/reassigned.ts", 34, 11): f"{untyped} `c`",  # a `var` of make()'s Admin assigned a parameter
     }
     assert _rules(app, "dispose", resolved=False) == {

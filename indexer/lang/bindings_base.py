@@ -94,6 +94,12 @@ class Bindings:
         """`binds` of the import resolved to the file at `target`."""
         return self.binds(spec)
 
+    def default_binds_whole(self, snap: Snapshot, spec: ImportSpec, target: str) -> bool:
+        """Does the import, resolved to the file at `target`, bind a name of the file to what
+        that module exports as a whole, as a module bound whole is (a JS default import of a
+        CommonJS module)? Never by default."""
+        return False
+
     def reexports(self, spec: ImportSpec) -> Iterator[tuple[str, str]]:
         """(name in the imported file, name the importing file offers its own importers) for
         each name the import passes on. A `*` offers every name as is; a namespace (`import *

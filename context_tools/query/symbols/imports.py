@@ -178,6 +178,8 @@ def binds_one(snap: Snapshot, spec: ImportSpec, target: str, names: set[str], wh
             inner in names for inner, _ in rules.target_binds(snap, spec, target))
     if rules.binds_module(spec, target):
         return whole()
+    if rules.default_binds_whole(snap, spec, target) and whole():
+        return True
     for inner, _ in rules.binds(spec):
         if inner in names or (inner == "*" and _passes_any(rules.star_passes(snap, spec, target), names)):
             return True

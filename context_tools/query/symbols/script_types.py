@@ -364,7 +364,8 @@ class ScriptTypes:
 
     def _field(self, declared: Declared, name: str, path: str, read: Reader = named) -> Declared | None:
         """The declared type of a field of the class (`atom_: IAtom`, `keysAtom_!: IAtom`,
-        `public enhancer_: IEnhancer<V> = e`), its own or a base's, when every class the
+        `public enhancer_: IEnhancer<V> = e`, a parameter property `constructor(private svc:
+        Service)`), its own or a base's, when every class the
         declaration may name declares the same; seen from the file declaring the field."""
         said = set()
         files = set()
@@ -373,8 +374,10 @@ class ScriptTypes:
             if found is None or found[1].kind != "field":
                 return None
             text = found[1].signature.encode()
-            m = re.match(rb"\s*(?:(?:public|private|protected|readonly|static|declare|override)\s+)*"
-                         + re.escape(name.encode()) + rb"\s*[!?]?\s*:\s*", text)
+            # a field's own line starts with it; a constructor's parameter property
+            # (`constructor(private readonly svc: Service)`) stands after a `(` or `,` of its line
+            m = re.search(rb"(?:^|[(,])\s*(?:(?:public|private|protected|readonly|static|declare|override)\s+)*"
+                          + re.escape(name.encode()) + rb"\s*[!?]?\s*:\s*", text)
             said.add(read(text[m.end():]) if m else None)
             files.add(found[0])
         typed = said.pop() if len(said) == 1 else None

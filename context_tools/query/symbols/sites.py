@@ -303,7 +303,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
             if by_syntax.decide(path, occ, how) is None:
                 continue  # a keyword argument's or an object key's name: no site of anything
             promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ) or \
-                by_syntax.declared_receiver(path, occ)
+                by_syntax.declared_receiver(path, occ) or by_syntax.required_attribute(path, occ) or \
+                by_syntax.namespace_attribute(path, occ)
             if promoted:
                 how, rule = "import", promoted
         sites.append(Site(path, occ.line, occ.col, occ.role, how, rule=rule))
@@ -356,6 +357,7 @@ class _BySyntax:
         self._named: dict[str, dict[str, Symbol]] = {}
         self.instance_memo: dict[tuple[str, str], str] = {}
         self._assigned: dict[tuple[str, str, int], str | None] = {}
+        self._aliases: dict[str, frozenset[str]] = {}  # a file's own names for a method's class (`_class_aliases`)
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes, reading.classes_read)
@@ -418,9 +420,14 @@ class _BySyntax:
         if syntax.called and receiver == ("super",) and rules.language == "python":
             return self._super_member(path, occ, how)
         if syntax.called:  # `Headers(...).get`: an instance of the method's class, else untyped
-            return False if self.receivers.makes(receiver[-1]) else (
+            made = self.receivers.makes(receiver[-1]) or len(receiver) == 1 and receiver[0] in self._class_aliases(path)
+            return False if made else (
                 "name_match", f"attribute of what `{'.'.join(receiver)}(...)` returns")
         head = receiver[0]
+        if receiver == ("super",) and rules.language == "javascript":  # `super.get()`: the bases' member
+            if not self.classes:
+                return "name_match", "attribute of super, not a function"
+            return self._this_member(path, occ.line, head, bases_only=True) or False
         if len(receiver) == 1 and (head in rules.instance_names or self._instance_alias(path, occ, head, lines)):
             if not self.classes:
                 return "name_match", f"attribute of {head}, not a function"
@@ -438,8 +445,8 @@ class _BySyntax:
             # (a file defining or re-exporting it; one offering only a method's class offers no name of it)
             return False if path in self.reaching and (path in self.defining or self.simple in self.offers.get(
                 path, ())) else ("name_match", "a name of the file's own exports")
-        if len(receiver) == 1 and head in self.classes:
-            return False
+        if len(receiver) == 1 and (head in self.classes or head in self._class_aliases(path)):
+            return False  # the class, or the object holding the method, by its own or an import's name
         if rules.language != "python":  # typed by a line of the file, as the language writes it
             if len(receiver) == 1 and self._typed_by_line(path, head, lines):
                 return False
@@ -453,6 +460,8 @@ class _BySyntax:
         reached = self._module_reaches(path, head)
         if reached is None:
             return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+        if not reached and len(receiver) == 1 and self._namespace_reexported(path, head):
+            return False
         if reached and self.methods_only and not (
                 self._class_bound(path, head) if len(receiver) == 1 else receiver[-1] in self.classes):
             return "name_match", f"attribute of module `{'.'.join(receiver)}`, not a method's"
@@ -488,7 +497,32 @@ class _BySyntax:
         language writes that (`Bindings.typings`: `app = Flask(...)`, `const app = new App()`, Go's `s := &Server{}` or
         receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
         the index makes: the file's own lines, read as written, whatever scope they are in."""
-        return bool(self.classes) and not self.classes.isdisjoint(self.reading.line_types(path, name, lines))
+        if not self.classes:
+            return False
+        written = self.reading.line_types(path, name, lines)
+        return not self.classes.isdisjoint(written) or not self._class_aliases(path).isdisjoint(written)
+
+    def _class_aliases(self, path: str) -> frozenset[str]:
+        """The file's own names for a method's class that its imports bind under another name
+        (`import { Client as C }`, `import C from` a file exporting Client as default, `const C
+        = require` of one whose `module.exports` it is, `import { client }` of an index's
+        `export { default as client } from "./api"`), so that `new C()` makes an instance of
+        it and `client.get()` is the object's member: each import's local name for a name a
+        file it reaches offers the class or object under.
+        JavaScript and TypeScript, whose imports rename; read once for each file."""
+        if path not in self._aliases:
+            self._aliases[path] = frozenset(self._class_aliases_anew(path)) if self.classes else frozenset()
+        return self._aliases[path]
+
+    def _class_aliases_anew(self, path: str) -> set[str]:
+        facts = self.snap.import_facts(path) if self.reading.rules(path).language == "javascript" else None
+        found: set[str] = set()
+        for spec in facts.imports if facts else ():
+            for e in self.snap.edges_of_import(path, spec):
+                offered = self.offers.get(e.target, set()) if e.target else set()
+                found.update(local for inner, local in target_binds(self.snap, spec, e.target) if offered
+                             and local and local not in self.classes and inner in offered and inner != self.simple)
+        return found
 
     def _super_member(self, path: str, occ: Occurrence, how: str) -> tuple[str, str]:
         """`super().name` in the body of class X: the member of the first class after X in X's
@@ -507,6 +541,54 @@ class _BySyntax:
                 return (how if how in _BOUND else "import"), f"super() in {owner.name}"
             return "name_match", f"super() in {owner.name} reaches {found[1].qualified}"
         return "name_match", f"super() in {owner.name}, whose bases the index knows define no {self.simple}"
+
+    def namespace_attribute(self, path: str, occ: Occurrence) -> str | None:
+        """For a site its file does not tie: the rule making it the definition's when it is an
+        attribute of a namespace a file the import reaches re-exports under the name the
+        import binds (`import { repo } from "./models"` over models' `export * as repo from
+        "./user"`: `repo.makeUser()` is user.ts's), that namespace's module reaching the
+        definition; None otherwise, and for a method, which no module offers as its own name."""
+        if self.methods_only or self.reading.rules(path).language != "javascript":
+            return None
+        syntax = self._uncalled_attribute(path, occ)
+        if syntax is None or len(syntax.receiver) != 1:
+            return None
+        found = self._namespace_reexported(path, syntax.receiver[0])
+        return f"attribute of namespace `{syntax.receiver[0]}` {found} re-exports" if found else None
+
+    def _namespace_reexported(self, path: str, head: str) -> str | None:
+        """The file an import of the file binding `head` reaches that re-exports, as the name
+        imported, a module whole (`export * as repo from "./user"`) reaching a defining or
+        re-exporting file; None when there is none. One hop: a namespace of a namespace is not
+        followed."""
+        facts = self.snap.import_facts(path)
+        for spec in facts.imports if facts else ():
+            rules = of_import(spec.kind)
+            names = [inner for inner, local in rules.binds(spec) if local == head and inner not in ("*", "default")]
+            for e in self.snap.edges_of_import(path, spec) if names else ():
+                held = self.snap.import_facts(e.target) if e.target else None
+                if any(relay.names == ("*",) and relay.exports and relay.exports[0] in names
+                       and any(r.target in self.reaching for r in self.snap.edges_of_import(e.target, relay))
+                       for relay in (held.imports if held else ())):
+                    return e.target
+        return None
+
+    def required_attribute(self, path: str, occ: Occurrence) -> str | None:
+        """For a site its file does not tie: the rule making it the definition's when it is a
+        name of a module `require(...)` returns, called in place, whose own edge reaches a
+        defining or re-exporting file (`require("./cj").helper()`, in a file binding nothing
+        of cj.js's: the `require` binds no name, so no import of the file reaches it); None
+        otherwise, and for a method, which no module offers as its own name."""
+        rules = self.reading.rules(path)
+        if self.methods_only or rules.site_syntax(b"", 0, "") is None:
+            return None
+        lines = self.reading.source_lines(path)
+        if not 0 < occ.line <= len(lines):
+            return None
+        syntax = self.reading.syntax(rules, path, occ, lines)
+        if syntax is None or syntax.form != "attribute" or not syntax.called or not rules.imports_by_call(syntax.receiver):
+            return None
+        return "attribute of a module `require(...)` binds, which reaches it" if self._line_reaches(path, occ.line) else None
 
     def _uncalled_attribute(self, path: str, occ: Occurrence) -> SiteSyntax | None:
         """The site's syntax when it is an attribute of a receiver, not called (`app.name`,
@@ -720,7 +802,7 @@ class _BySyntax:
             if how == "same_file":
                 return False
             reached = self._import_reaches(path)
-            if reached is None and how == "import" and rules.bare_needs_import and (
+            if reached is None and how == "import" and (rules.bare_needs_import or rules.language == "javascript") and (
                     occ.line not in self._declared_lines(path, lines)):
                 return "name_match", "bare name no import binds"
             return False if reached is not False else ("name_match", "bare name an import of another module binds")
@@ -830,15 +912,18 @@ class _BySyntax:
                                                       lambda s: s.line)
         return next(found.holding(line), None)
 
-    def _this_member(self, path: str, line: int, head: str) -> tuple[str, str] | None:
+    def _this_member(self, path: str, line: int, head: str, bases_only: bool = False) -> tuple[str, str] | None:
         """`this.name` in a class's body (JavaScript, TypeScript): a `name_match` unless the
         member the class has of the name, its own or one it inherits as the hierarchy knows
         it, is a definition asked (an interface's `get` is not the `get` of a class declaring
-        its own; a base class's `this.set` is no subclass's `set`). In a function assigned to
+        its own; a base class's `this.set` is no subclass's `set`); `super.name` (`bases_only`)
+        likewise, of the member its bases have, never the class's own. In a function assigned to
         an object's property (`app.init = function () { this.set(...) }`), the member that
         object has in the file: None (the file decides) when it is a definition asked, else a
         `name_match`. None elsewhere outside a class."""
         cls = self.members.enclosing(path, line)
+        if cls is None and bases_only:  # no class, no bases: an object literal's `super` is its prototype's
+            return "name_match", f"attribute of {head} outside a class"
         if cls is None:
             holder = self._property_function_at(path, line)
             if holder is None:
@@ -849,9 +934,10 @@ class _BySyntax:
             if (path, member.line) not in self.def_sites:
                 return "name_match", f"attribute of {head} in a function of {holder.container} is {member.qualified}"
             return None
-        found = self.members.member(cls, self.simple)
+        found = self.members.member(cls, self.simple, bases_only)
         if found is None:
-            return "name_match", f"attribute of {head} in {cls.sym.qualified}, which has no member {self.simple}"
+            return "name_match", f"attribute of {head} in {cls.sym.qualified}, which has no member {self.simple}" + (
+                " in its bases" if bases_only else "")
         if (found[0], found[1].line, found[1].start_byte) not in self.members.keys:
             return "name_match", f"attribute of {head} in {cls.sym.qualified} is {found[1].qualified}"
         return None

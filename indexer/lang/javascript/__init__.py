@@ -27,7 +27,8 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # 10: private methods (`#evict() {}`) and private function-valued fields are methods (were: no
 #     symbol, a field); a class field's named function expression is no second symbol; the
 #     fields of a class expression a variable holds are the variable's (`Box.size`, was `size`)
-VERSION = "10"
+# 11: `var x = require("./a").y` imports a's y as x (was: no import)
+VERSION = "11"
 
 LANGUAGE = Language(
     name="javascript",

@@ -26,6 +26,9 @@ JS_DEFAULT = "default"  # what a JS or TS module exports its default export as, 
 # name: v`, a key alone on its line), or a TypeScript member's or parameter's name (`name?: T`)
 _KEY_BEFORE = (b"{", b",", b"(")
 _EXPORTS = (("exports",), ("module", "exports"))
+# TypeScript's non-null assertion before a dot (`this.lid!.open()`): no JavaScript writes `!`
+# after a name, `)` or `]` before a dot, so the receiver reads as without it
+_NON_NULL = re.compile(rb"(?<=[\w$)\]])[ \t]*!(?=[ \t]*\.)")
 _THIS = re.compile(rb"\s*this\s*(?:;|,|$)")  # the whole value of a declaration: `this`, no `this.x`
 
 
@@ -38,12 +41,14 @@ class JavaScriptBindings(Bindings):
     instance_names = frozenset({"this"})
 
     def site_syntax(self, line: bytes, col: int, name: str) -> SiteSyntax | None:
-        """`x.name` (and `x?.name`) an attribute of the dotted names before it (of nothing known
+        """`x.name` (and `x?.name`, `x!.name`) an attribute of the dotted names before it (of nothing known
         after a call or subscript: `f().name`, `a[0].name`); a key of an object literal or
         pattern (`{ name: v }`, `const { name: alias } = o`), a label, or a TypeScript member's
         or parameter's name with its type (`name: T`, `name?: T`) a property's name, no use of a
         binding (`keyword`); anything else bare."""
         before = line[:col].rstrip()
+        if b"!" in before:
+            before = _NON_NULL.sub(b"", before)
         if before.endswith(b"?."):
             before = before[:-2].rstrip() + b"."
         if before.endswith(b"."):
@@ -89,6 +94,19 @@ class JavaScriptBindings(Bindings):
         if not spec.names and spec.aliases and _es_module(snap, target):
             return (("*", spec.aliases[0]),)
         return self.binds(spec)
+
+    def default_binds_whole(self, snap: Snapshot, spec: ImportSpec, target: str) -> bool:
+        """`import m from "./m"` of a CommonJS module binds its `module.exports`, what `const m =
+        require("./m")` binds: `m.get` is an attribute of it as it is of the `require`'s. So
+        does one of an ES module whose default export is no name of its own nor another's
+        (`export default { get, set }`, axios' utils), read as the object of its names."""
+        if JS_DEFAULT not in spec.names:
+            return False
+        facts = snap.import_facts(target)
+        if facts is None or not facts.es_module:
+            return True
+        return not any(name == JS_DEFAULT for _, name in facts.exported_as) and not any(
+            JS_DEFAULT in imp.exports for imp in facts.imports)
 
     def offered(self, spec: ImportSpec) -> Iterable[tuple[str, str]]:
         return zip(spec.names, spec.exports)

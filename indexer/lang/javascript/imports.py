@@ -141,16 +141,27 @@ def _exports_member(left: Node | None, data: bytes) -> str | None:
 def _require_bindings(call: Node, data: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(names, aliases) a CommonJS `require` binds when it is a declaration's whole value: `const
     m = require("./a")` binds the module itself to m -> no names, aliases ("m",), as TypeScript's
-    `import m = require("./a")`; `const { a, b: c } = require("./a")` binds a and b, b as c.
-    Nothing otherwise (`require("./a").b`, a nested or rest pattern's names)."""
+    `import m = require("./a")`; `const { a, b: c } = require("./a")` binds a and b, b as c;
+    `var c = require("./a").b` binds b as c. Nothing otherwise (`require("./a").b` unbound, a
+    nested or rest pattern's names)."""
     declarator = ancestry.parent(call)
+    picked = ""
+    if declarator is not None and declarator.type == "member_expression" and declarator.child_by_field_name("object") == call:
+        prop = declarator.child_by_field_name("property")
+        if prop is None or prop.type != "property_identifier":
+            return (), ()
+        picked, declarator = node_text(prop, data), ancestry.parent(declarator)
     if declarator is None or declarator.type != "variable_declarator":
         return (), ()
     target = declarator.child_by_field_name("name")
     if target is None:
         return (), ()
     if target.type == "identifier":
+        if picked:  # `var x = require("./a").y`: a's y as x, as `const { y: x } = require("./a")`
+            return (picked,), aliases_of([picked], [node_text(target, data)])
         return (), (node_text(target, data),)
+    if picked:
+        return (), ()
     names: list[str] = []
     aliases: list[str] = []
     for part in target.named_children if target.type == "object_pattern" else ():

@@ -35,7 +35,8 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #     `declare global { }`, `declare module "x" { }` and `module M { }`, and a top-level
 #     destructuring's names bound with a default (`const { a = 1 } = o`) (were: no symbol); the
 #     retry view reads a generic call signature whose type parameters span lines too
-VERSION = "14"
+# 15: `const x = require("./a").y` imports a's y as x, as JavaScript's 11
+VERSION = "15"
 
 LANGUAGE = Language(
     name="typescript",
