@@ -111,6 +111,23 @@ def test_a_focus_ranks_by_pagerank_restarting_at_its_files(app):
     assert ranks["dep.py"] > ranks["user.py"] > ranks["far.py"] == 0.0
 
 
+def test_the_focus_files_lead_the_map_whatever_outranks_them(app):
+    """a.py imports api.py, which three files import: the walk from a.py ranks api.py above
+    a.py itself. The focus file leads all the same, the rest follow in rank order, and at a
+    budget of one file that file is the focus (was: api.py alone, the file asked about left
+    out; agents saw this in express and mobx)."""
+    data = _map(app, focus=["a.py"]).data
+    ranks = {f.path: f.rank for f in data.files}
+    assert ranks["api.py"] > ranks["a.py"]
+    assert [f.path for f in data.files][:2] == ["a.py", "api.py"]
+    rest = [f.rank for f in data.files[1:]]
+    assert rest == sorted(rest, reverse=True)
+    one = _map(app, focus=["a.py"], budget=256).data
+    assert [f.path for f in one.files] == ["a.py"]
+    both = _map(app, focus=["a.py", "c.py"]).data  # several focus files: in rank order, then the rest
+    assert [f.path for f in both.files][:3] == ["a.py", "c.py", "api.py"]
+
+
 def test_a_folder_focus_is_its_files_not_a_file_named_alike(app):
     data = _map(app, focus=["pkg"]).data
     assert data.focus_files == ["pkg/inner.py"] and data.unmatched_focus == []

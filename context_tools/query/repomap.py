@@ -4,7 +4,10 @@ Without focus the snapshot's own PageRank orders the files. With focus (paths,
 folders or symbol names) the ranking is a personalized PageRank over the import
 graph: the walk restarts at the focus files and follows imports both ways (an
 imported file at full weight, an importer at half), so what the focus uses and what
-uses it rank first. Files marked generated or vendored are left out unless focused.
+uses it rank first. The focus files themselves lead the map, in rank order: a hub the
+walk reaches from everywhere may outrank them, and at a small budget the file a caller
+named would otherwise be left out. Files marked generated or vendored are left out
+unless focused.
 
 With `workspace`, every member's files are ranked in that member's own snapshot (focus
 applies in each member it matches) and interleaved by rank position, each file tagged with
@@ -259,7 +262,7 @@ def _ranked(ctx: CallContext, snap: Snapshot, focus: list[str]) -> Ranked:
             excluded += 1
             continue
         candidates.append(f.path)
-    ordered = sorted(candidates, key=lambda p: (-ranks.get(p, 0.0), p))
+    ordered = sorted(candidates, key=lambda p: (p not in focused, -ranks.get(p, 0.0), p))
     return Ranked(ordered, ranks, focus_files, unmatched, ranking, excluded)
 
 
