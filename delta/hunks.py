@@ -280,12 +280,13 @@ def same_change(a: HunkRecord, a_sides: FileSides, b: HunkRecord, b_sides: FileS
     changed lines hold the same words (split as a shell splits them where either file's CR is
     data), the same indentation where either path makes it syntax, and where the grammar reads
     both files' sides, the same tree and literals (`delta.syntax.stretch`, within the packet's
-    bounds: past one, not the same); else, as lines, YAML's views or `plain`."""
+    bounds: past one, not the same); else, as lines, YAML's views where either path is YAML's,
+    or `plain`."""
     if len(a.runs) != len(b.runs):
         return False
     shell = a_sides.cr_is_data() or b_sides.cr_is_data()
     indented = indent_significant(a.path) or indent_significant(b.path)
-    yaml = name_language(a.path) == name_language(b.path) == YAML
+    yaml = YAML in (name_language(a.path), name_language(b.path))  # a view keeps at least what `plain` does
     for run_a, run_b in zip(a.runs, b.runs):
         for side in (0, 1):
             (first_a, end_a), (first_b, end_b) = run_a[2 * side:2 * side + 2], run_b[2 * side:2 * side + 2]

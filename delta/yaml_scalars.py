@@ -17,7 +17,8 @@ So `view` gives each line as it is compared:
   can run across it: before the document's first line, or before a key or a comment, or an
   item or a document at the margin, in a document whose first line is a key or an item, with
   every line before it (but comments) holding its quotes in pairs and its brackets closed (a
-  plain scalar's line holds no `key: `, and a comment ends it).
+  plain scalar's line holds no `key: `, and a comment ends it). The empty rest after a file's
+  last line end is no line.
 
 Each reading errs toward data: a header found where YAML sees none (`key: a |`), a block
 taken deeper than it runs, a quote in a plain scalar (`it's`) or a blank line before a nested
@@ -125,8 +126,8 @@ def view(lines: list[bytes]) -> list[bytes | None]:
             started, collection = True, _NODE.match(line) is not None
         if not comment:
             balanced = balanced and _balanced(line)
-    for blank in pending:  # the blank lines that end the file
-        out[blank] = None if balanced else b""
+    for blank in pending:  # the blank lines that end the file; the empty rest after its last line end is no line
+        out[blank] = None if balanced or (blank == len(lines) - 1 and not lines[blank]) else b""
     if outside[-1] != len(lines) - 1:  # it ends in a block scalar: whether its last line ends is data
         out[-1] = b"\0end " + lines[-1]
     return out

@@ -21,7 +21,7 @@ from context_tools.faces.spill import (
     spill_dir,
     sweep,
 )
-from tests.test_context_world import Big, big  # noqa: F401 - fixture
+from tests.test_context_world import Big, World, big, world  # noqa: F401 - fixture
 
 
 def large_inputs(b: Big) -> dict[str, list[dict]]:
@@ -233,3 +233,56 @@ def all_definitions(executor: Executor, args: dict) -> list:
         cursor = reply.envelope["page"]["cursor"]
         if not cursor:
             return found
+
+
+def test_a_page_of_exactly_the_ceiling_is_kept_and_a_shorter_one_of_exactly_it_is_taken(big: Big):
+    """dispatch.py: only a page that passes the ceiling is read again, and the first shorter
+    page within it (one of exactly the ceiling too) is the reply."""
+    args = {"repo": big.repo, "rev": big.head, "name": "handler_1"}
+    full = Executor("python", store=big.store)
+    whole = full.run("context.symbol", args).envelope
+    count = whole["page"]["returned"]
+    assert count > 2
+    exact = Executor("mcp", store=big.store, ceiling=len(msgspec.json.encode(whole))).run("context.symbol", args)
+    assert exact.envelope == whole and exact.wire == whole and not exact.spill_path
+    one_less = full.run("context.symbol", {**args, "limit": count - 1}).envelope
+    shorter = Executor("mcp", store=big.store, ceiling=len(msgspec.json.encode(one_less))).run("context.symbol", args)
+    assert shorter.wire == one_less and not shorter.spill_path
+
+
+@pytest.mark.parametrize("seen, ceiling, expected", [
+    ([(10, 2000)], 1000, 5),  # in proportion
+    ([(2, 5000)], 1000, 1),  # never none
+    ([(10, 2000), (6, 1400)], 1000, 3),  # along the line: 150 bytes an item, 400 over
+    ([(10, 2000), (5, 2000)], 1000, 2),  # a line that does not fall: in proportion again
+])
+def test_fewer_asks_in_proportion_then_along_the_line_of_the_last_two(seen, ceiling, expected):
+    from context_tools.faces.dispatch import _fewer
+
+    assert _fewer(seen, ceiling) == expected
+
+
+@pytest.mark.parametrize("room, expected", [(0, 1), (6, 1), (7, 1), (14, 1), (15, 2), (19, 2), (20, 3)])
+def test_the_outline_keeps_the_items_that_fit_in_its_room_and_at_least_one(room, expected):
+    """file_view.py `_fitting`: each item counts its JSON and a comma (7, 8 and 5 bytes here)."""
+    from context_tools.query.file_view import _fitting
+
+    assert _fitting(["abcd", "abcde", "ab"], room) == expected
+
+
+def test_under_a_large_ceiling_the_outline_keeps_its_cap(big: Big):
+    """The outline is fitted to half the ceiling, but never past its cap of 200."""
+    args = {"repo": big.repo, "rev": big.head, "path": "src/bigpkg/long_module.py", "content": False}
+    wide = Executor("mcp", store=big.store, ceiling=64 * 1024 * 1024).run("context.file", args).envelope["data"]
+    assert (wide["outline"]["total"], wide["outline"]["returned"]) == (1500, 200)
+
+
+def test_under_a_small_ceiling_the_outline_keeps_one_item_and_the_importers_all(world: World):
+    """At a ceiling of 100 bytes the outline's room (50) holds less than its first item: it
+    keeps that one; the importers (about 90 bytes) are capped, never fitted."""
+    args = {"repo": world.repo, "path": "src/webapp/app.py", "content": False}
+    whole = Executor("python", store=world.store).run("context.file", args).envelope["data"]
+    small = Executor("mcp", store=world.store, ceiling=100).run("context.file", args).envelope["data"]
+    assert whole["outline"]["returned"] > 1 and small["outline"]["returned"] == 1
+    assert small["outline"]["items"] == whole["outline"]["items"][:1] and small["outline"]["cursor"]
+    assert whole["meta"]["importers"]["returned"] == 4 and small["meta"]["importers"] == whole["meta"]["importers"]

@@ -134,6 +134,8 @@ def test_references_across_members(run):
     assert {(s["member"], s["path"]) for s in qualified["data"]["sites"]} == {
         ("acme-lib", "acme_utils/text.py"), ("webapp", "webapp/views.py")}
     assert [d["member"] for d in qualified["data"]["definitions"]] == ["acme-lib"]
+    # and are counted apart, summed over the members: gokit's two (the last member, webapp, has none)
+    assert qualified["data"]["same_name_left_out"] == 2
 
 
 def test_overview_lists_members_and_cross_edges(run, fleet):

@@ -315,6 +315,11 @@ def test_a_packet_built_otherwise_than_by_default_has_a_folder_of_its_own(branch
     assert all(f.parent == plain.folder.parent and f.name.startswith(plain.folder.name + "+") for f in others)
     assert plain.packet_path.read_bytes() == kept
     assert build_delta_packet(repo, "main", "feature", index=False).folder == plain.folder
+    # the same packet is built again where it was: a dossier not asked for (False), paths in another order
+    assert build_delta_packet(repo, "main", "feature", index=False, dossier=False).folder == plain.folder
+    both = [build_delta_packet(repo, "main", "feature", index=False, paths=paths).folder
+            for paths in (["app.py", "notes.txt"], ["notes.txt", "app.py", "notes.txt"])]
+    assert both[0] == both[1] and both[0] not in {plain.folder, *others}
 
 
 def test_packet_is_deterministic(branchy, tmp_path):

@@ -151,3 +151,41 @@ def test_a_rev_naming_a_path_says_what_is_there(paths_repo, rev, says):
     message = raised.value.message
     expected = says.format(**oids)
     assert message == expected if expected.startswith("unknown") else message == f"{rev!r} {expected}, not a commit"
+
+
+def test_an_unknown_name_lists_five_branches_each_cut_to_100_characters(tmp_path):
+    """The branches a name may have meant: the first five in name order, then `...`; a ref name,
+    which may run to kilobytes, cut to 100 characters; none said where the repository has none."""
+    builder = RepoBuilder(tmp_path / "r")
+    oid = builder.commit({"a.py": "A = 1\n"})
+    repo = open_repo(tmp_path / "r")
+    commit = repo.get(oid)
+    for name in ("b1", "b2", "b3", "x" * 120):
+        repo.branches.local.create(name, commit)
+    with pytest.raises(UnknownRev) as raised:  # five: main and these four
+        resolve_rev(repo, "nope")
+    assert raised.value.message == f"unknown revision 'nope'; the repository's branches: b1, b2, b3, main, {'x' * 100}…"
+    repo.branches.local.create("a0", commit)
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(repo, "nope")
+    assert raised.value.message == "unknown revision 'nope'; the repository's branches: a0, b1, b2, b3, main, ..."
+    repo.set_head(commit.id)  # detached, and then no branch at all
+    for name in list(repo.branches.local):
+        repo.branches.local.delete(name)
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(repo, "nope")
+    assert raised.value.message == "unknown revision 'nope'"
+
+
+def test_a_walk_back_cut_short_counts_no_commits(tmp_path, monkeypatch):
+    """Past `_HISTORY_HINT` first parents the count stops, and a count that did not reach the
+    first commit is not told as the history's length (the bound lowered for the test)."""
+    from indexer.git import read
+
+    builder = RepoBuilder(tmp_path / "r")
+    for n in range(3):
+        builder.commit({"a.py": f"A = {n}\n"})
+    monkeypatch.setattr(read, "_HISTORY_HINT", 1)
+    with pytest.raises(UnknownRev) as raised:
+        resolve_rev(open_repo(tmp_path / "r"), "HEAD~5")
+    assert raised.value.message == "unknown revision 'HEAD~5'"

@@ -241,3 +241,40 @@ def test_an_id_reads_path_and_function_context_apart():
     body = (b"-x=1", b"+x=2")
     assert hunk_id("src/ab", "c", body) != hunk_id("src/a", "bc", body)
     assert hunk_id("p.py", "def f():", body) != hunk_id("p.py", "def f():" + "\n".join(x.decode() for x in body), ())
+
+
+def _one_hunk(path: str, runs: tuple[tuple[int, int, int, int], ...] = ((1, 2, 1, 2),)):
+    """A hunk of `path` for `same_change`, which reads its path and runs of changed lines alone."""
+    from delta.hunks import HunkRecord
+
+    return HunkRecord(id="h", path=path, header="@@ -1 +1 @@", section="", old_start=1, old_lines=1, new_start=1,
+                      new_lines=1, additions=1, deletions=1, size=0, whitespace_only=False, body=(), body_key="k",
+                      old_changed=(1, 1), new_changed=(1, 1), runs=runs)
+
+
+def _same(a_path: str, a_sides: tuple[bytes, bytes], b_path: str, b_sides: tuple[bytes, bytes],
+          a_runs: tuple[tuple[int, int, int, int], ...] = ((1, 2, 1, 2),),
+          b_runs: tuple[tuple[int, int, int, int], ...] = ((1, 2, 1, 2),)) -> tuple[bool, bool]:
+    """`same_change` of the two hunks, each way round."""
+    from delta.hunks import FileSides, same_change
+
+    a, b = _one_hunk(a_path, a_runs), _one_hunk(b_path, b_runs)
+    one = same_change(a, FileSides(a_path, lambda: a_sides, None), b, FileSides(b_path, lambda: b_sides, None))
+    other = same_change(b, FileSides(b_path, lambda: b_sides, None), a, FileSides(a_path, lambda: a_sides, None))
+    return one, other
+
+
+def test_two_hunks_are_the_same_change_only_by_the_stricter_of_their_files_rules():
+    """`delta.hunks.same_change` across a file renamed between two patchsets: a CR is data, and
+    indentation syntax, and YAML's block scalars read, where either file's path (or content)
+    says so; and a hunk of more runs than the other is another change."""
+    assert _same("notes.txt", (b"x\n", b"cd /tmp\n"), "notes.md", (b"x\n", b"cd /tmp\r\n")) == (True, True)
+    assert _same("notes.txt", (b"x\n", b"a b\n"), "notes.md", (b"x\n", b"a  b\n")) == (False, False)  # spacing kept
+    assert _same("notes.txt", (b"x\n", b"cd /tmp\n"), "run.sh", (b"x\n", b"cd /tmp\r\n")) == (False, False)
+    assert _same("notes.txt", (b"x\n", b"    y\n"), "app.py", (b"x\n", b"y\n")) == (False, False)
+    yaml_old, yaml_new = b"key: |\n  x\n", b"key: |\n  a  \n"
+    second = ((2, 3, 2, 3),)  # the block's line: its trailing spaces are data to YAML
+    assert _same("c.yml", (yaml_old, yaml_new), "c.yml", (yaml_old, b"key: |\n  a\n"), second, second) == (False, False)
+    assert _same("c.txt", (yaml_old, yaml_new), "c.yml", (yaml_old, b"key: |\n  a\n"), second, second) == (False, False)
+    two_runs = ((1, 2, 1, 2), (2, 3, 2, 3))
+    assert _same("a.txt", (b"x\ny\n", b"a\nb\n"), "a.txt", (b"x\n", b"a\n"), a_runs=two_runs) == (False, False)

@@ -183,3 +183,37 @@ def test_a_moved_member_is_said_to_be_re_pinned_by_the_user_not_by_a_tool(scratc
     assert all(r.endswith(told) for r in reasons), reasons
     cli = python.envelope("workspace.status", name="moved-shop")["data"]["members"][0]["reason"]
     assert cli.endswith("(run `rennet workspace sync moved-shop` to re-pin)"), cli
+
+
+def test_a_refusal_names_the_fields_of_the_face_it_came_through(tmp_path):
+    """A `--worktree` agent's read tools take `worktree`, so its refusal names it; the user's
+    own faces name every field, those an agent is not shown too (`dossier.build`'s tracker)."""
+    from context_tools.faces.dispatch import Executor
+    from context_tools.faces.roots import Roots
+
+    agent = Executor("mcp", store=str(tmp_path / "home"), roots=Roots.of([str(tmp_path)]), worktree=True)
+    refused = agent.run("context.references", {"symbol": "f"}).envelope["error"]
+    assert refused["code"] == "bad_input" and "worktree" in refused["message"].split("; it takes: ")[1].split(", ")
+    user = Executor("python", store=str(tmp_path / "home")).run("dossier.build", {"jira": "x"}).envelope["error"]
+    taken = user["message"].split("; it takes: ")[1].split(", ")
+    assert user["code"] == "bad_input" and "jira_url" in taken and "github_allow" in taken, user
+
+
+def test_a_workspace_miss_names_the_first_workspaces_and_counts_the_rest(tmp_path, monkeypatch):
+    """Past NAMES_SHOWN (lowered to 2 for the test) the miss counts the workspaces it leaves out."""
+    from indexer.fleet import workspace
+
+    monkeypatch.setattr(workspace, "NAMES_SHOWN", 2)
+    python = Client(str(tmp_path / "store"))
+    for name in ("w-c", "w-a", "w-b"):
+        assert python.envelope("workspace.create", name=name)["ok"]
+    miss = python.envelope("workspace.status", name="nope")["error"]
+    assert miss["message"].endswith("; this store holds 'w-a', 'w-b' and 1 more"), miss
+
+
+def test_a_partial_members_advice_to_an_agent_is_that_the_user_adds_it_again():
+    from indexer.fleet.workspace import member_advice
+
+    agent, user = member_advice("shop", agent=True), member_advice("shop")
+    assert agent.partial.startswith("no agent tool adds it again: the user fetches them") and "`rennet" in agent.partial
+    assert user.partial == "fetch them and `rennet workspace add` it again for a complete snapshot"

@@ -282,3 +282,15 @@ def test_a_cr_is_data_to_a_shell_and_a_line_end_elsewhere(tmp_path):
     assert found["part.py"] == (None, ["whitespace_only", None])
     capped = classes(tmp_path / "r", base, head, capture_cap=10)  # the two sides alone, to the same answer
     assert {p: capped[p][0] for p in found} == {p: found[p][0] for p in found}
+
+
+def test_a_side_not_read_says_a_cr_is_data_where_the_name_leaves_it_to_the_content():
+    """`delta.hunks.cr_is_data`: a file named for no language (`deploy`) may be a shell's, so a
+    side not read (None) says its CR is data; a name that tells the language decides alone."""
+    from delta.hunks import cr_is_data
+
+    assert cr_is_data("bin/deploy", b"plain words\n", None) and cr_is_data("bin/deploy", None, b"plain words\n")
+    assert not cr_is_data("bin/deploy", b"plain words\n", b"plain words\n")
+    assert not cr_is_data("app.py", None, None) and cr_is_data("run.sh", b"x\n", b"x\n")
+    assert cr_is_data("img/Dockerfile", None) and not cr_is_data("img/Dockerfile", b"FROM alpine\n")
+    assert cr_is_data("conf/.ENV.local", b"A=1\n")  # sourced by a shell, whatever its case

@@ -9,6 +9,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -172,3 +173,35 @@ def test_a_document_of_keys_and_comments_respaced_between_them_is_whitespace_onl
     for head in (old.replace("  - 2", "\n  - 2"), "k: 'a\n\nb: c'\n"):
         base = head.replace("\n\n", "\n")
         assert whitespace_verdict(base.encode(), head.encode(), "c.yaml") is None
+
+
+def test_whitespace_in_a_block_scalar_at_the_documents_root_is_data():
+    """A root block's text may start at the margin (YAML 1.2: its parent's indentation is -1;
+    PyYAML refuses it, so no load is compared): its trailing spaces and indentation are data."""
+    for old, new in (("--- |\nline one\n", "--- |\nline one  \n"),
+                     ("--- |\nline one\nline two\n", "--- |\nline one\n line two\n")):
+        assert whitespace_verdict(old.encode(), new.encode(), "c.yml") is None
+
+
+@pytest.mark.parametrize("old, new", [
+    ("key: |\n  a", "key: |\n  a\n"),  # a file ending in a block: whether its last line ends
+    ("key: | # c\n  a\n", "key: | # c\n  a  \n"),  # a header with a comment is a header
+    ("key: |\n  a\n   \n  b\n", "key: |\n  a\n  \t\n  b\n"),  # a tab is no space
+    ('k: "a\\\n  b"\n', 'k: "a\\ \n  b"\n'),  # after a line-end backslash, a space is escaped
+    ("- [a\n\n- b]\n", "- [a\n- b]\n"),  # a flow left open runs across the blank line
+])
+def test_whitespace_yaml_reads_as_data_is_signal(old, new):
+    assert _load(old) != _load(new)
+    assert whitespace_verdict(old.encode(), new.encode(), "c.yml") is None
+
+
+@pytest.mark.parametrize("old, new", [
+    ("key: |\n  a\n\n  b\n", "key: |\n  a\n  \n  b\n"),  # a line of spaces within the block's indentation
+    ("key: |\n  a\n  \nnext: 1\n", "key: |\n  a\nnext: 1\n"),  # a blank line ending a block, clipped
+    ("\n\na: 1\nb: 2\n", "a: 1\nb: 2\n"),  # before the document's first line
+    ("%YAML 1.1\n\n---\na: 1\n", "%YAML 1.1\n---\na: 1\n"),  # a directive is no line of the document
+    ('"a b\nc: d"\n\n', '"a b\nc: d"\n '),  # a file's final line end, after a quote spanning lines
+])
+def test_layout_yaml_reads_as_no_data_is_whitespace_only(old, new):
+    assert _load(old) == _load(new)
+    assert whitespace_verdict(old.encode(), new.encode(), "c.yml") == "lines"

@@ -63,3 +63,11 @@ def test_a_php_symbol_is_public_unless_declared_private_or_protected(qualified, 
 ])
 def test_a_go_name_is_exported_by_its_first_letter(qualified, basis):
     assert of_language("go").public_basis(qualified.split("."), "method", "") == basis
+
+
+@pytest.mark.parametrize("path, private", [
+    ("flask/_paths.py", True), ("_pytest/main.py", True), ("pkg/_vendor/six.py", True),
+    ("pkg/__init__.py", False), ("pkg/__main__.py", False), ("pkg/__about__.py", False), ("pkg/api.py", False),
+])
+def test_a_python_module_an_underscore_names_is_private_and_a_dunder_is_not(path, private):
+    assert of_language("python").private_module(path) is private

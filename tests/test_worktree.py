@@ -808,3 +808,13 @@ def test_a_changed_file_the_index_did_not_parse_is_named_in_the_freshness(edited
     assert "logo.png" not in reason and "dump.sql" not in reason
     assert "; 1 files left out of it (listed in worktree.skipped)" in reason
     assert result.freshness.worktree.skipped == ["dump.sql"]
+    # past UNPARSED_SHOWN (lowered to 1) the rest are counted, not named: a minified script is the second
+    from context_tools.query import worktree as freshness_of
+
+    monkeypatch.setattr(freshness_of, "UNPARSED_SHOWN", 1)
+    again = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True).freshness.reason
+    assert again.endswith("were not parsed, so no answer finds their names: pkg/big.py (too_large)")  # one, no more
+    (edited / "pkg" / "app.min.js").write_text("var a=" + "1+" * 3000 + "1;\n")
+    third = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True).freshness.reason
+    assert third.endswith("2 of the changed files were not parsed, so no answer finds their names: "
+                          "pkg/app.min.js (minified), ...")
