@@ -104,3 +104,47 @@ def test_a_long_parameter_list_is_read_once_a_function():
 
     small, large = run(SMALL), run(LARGE)
     assert large <= 2.5 * small, (small, large)
+
+
+SITES = str(Path(__file__).resolve().parents[1] / "context_tools" / "query" / "symbols" / "sites.py")
+LIB = "function f() {}\nfunction g() {}\nmodule.exports = { f, g };\n"
+REQUIRED = {n: Indexed({"lib.js": LIB, "user.js": "require('./lib').f();\n" * n}, f"rennet-required-sites-{n}-")
+            for n in (SMALL, LARGE)}
+
+
+def test_sites_of_a_require_called_in_place_cost_lines_in_proportion_to_them():
+    """`require('./lib').f()` on each of N lines: each line is an import and a site, and each
+    site asked whether an import on its line reaches the definition by reading every import of
+    the file, the square of the lines (a file's import lines that reach it are now found once).
+    Twice the sites may cost about twice the lines of sites.py, never four times."""
+    def ran(n: int) -> int:
+        answer, lines = references_counted(REQUIRED[n].asked(), "f", {SITES}, first="g")
+        assert answer.data.by_resolution["import"] == n  # each user.js site, tied through its line's require
+        return lines
+
+    small, large = ran(SMALL), ran(LARGE)
+    assert large <= 2.5 * small, (small, large)
+
+
+def _namespaced(n: int) -> Indexed:
+    others = {f"m{i}.js": f"export const x{i} = {i};\n" for i in range(n)}
+    main = "".join(f"import {{ x{i} }} from './m{i}';\n" for i in range(n)) + "import { repo } from './index';\n" \
+        + "repo.makeUser();\n" * n
+    return Indexed({**others, "user.js": "export function makeUser() {}\nexport function other() {}\n",
+                    "index.js": "export * as repo from './user';\n", "main.js": main}, f"rennet-namespace-sites-{n}-")
+
+
+NAMESPACED = {n: _namespaced(n) for n in (SMALL // 2, LARGE // 2)}
+
+
+def test_sites_through_a_reexported_namespace_cost_lines_in_proportion_to_them():
+    """`repo.makeUser()` N times in a file of N imports, `repo` an index's `export * as repo`:
+    each site looked for the namespace through every import of the file, the square of them
+    (now found once a file and name)."""
+    def ran(n: int) -> int:
+        answer, lines = references_counted(NAMESPACED[n].asked(), "makeUser", {SITES}, first="other")
+        assert answer.data.by_resolution["import"] == n
+        return lines
+
+    small, large = ran(SMALL // 2), ran(LARGE // 2)
+    assert large <= 2.5 * small, (small, large)

@@ -358,6 +358,8 @@ class _BySyntax:
         self.instance_memo: dict[tuple[str, str], str] = {}
         self._assigned: dict[tuple[str, str, int], str | None] = {}
         self._aliases: dict[str, frozenset[str]] = {}  # a file's own names for a method's class (`_class_aliases`)
+        self._namespaces: dict[tuple[str, str], str | None] = {}  # `_namespace_reexported`, read once a file and name
+        self._reaching_lines: dict[str, frozenset[int]] = {}  # `_line_reaches`: a file's import lines reaching one
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
         self.members = MemberSites(snap, defs, simple, classes, reading.classes_read)
@@ -484,8 +486,13 @@ class _BySyntax:
         return self.modules[key]
 
     def _line_reaches(self, path: str, line: int) -> bool:
-        """Does an import of the file on `line` reach a defining or re-exporting file?"""
-        return any(e.line == line and e.target in self.reaching for e in self.snap.imports(path))
+        """Does an import of the file on `line` reach a defining or re-exporting file? The lines
+        are found once a file: every site of a file of many imports asks."""
+        lines = self._reaching_lines.get(path)
+        if lines is None:
+            lines = self._reaching_lines[path] = frozenset(
+                e.line for e in self.snap.imports(path) if e.target in self.reaching)
+        return line in lines
 
     def _imported_on(self, path: str, line: int) -> bool:
         """Does an import of the file on `line` name the definition's name?"""
@@ -560,7 +567,13 @@ class _BySyntax:
         """The file an import of the file binding `head` reaches that re-exports, as the name
         imported, a module whole (`export * as repo from "./user"`) reaching a defining or
         re-exporting file; None when there is none. One hop: a namespace of a namespace is not
-        followed."""
+        followed. Read once a file and name: a file's every site of a receiver asks the same."""
+        key = (path, head)
+        if key not in self._namespaces:
+            self._namespaces[key] = self._namespace_reexported_anew(path, head)
+        return self._namespaces[key]
+
+    def _namespace_reexported_anew(self, path: str, head: str) -> str | None:
         facts = self.snap.import_facts(path)
         for spec in facts.imports if facts else ():
             rules = of_import(spec.kind)
