@@ -57,7 +57,7 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
             if input.kind and sym.kind != input.kind:
                 missed.add(sym.kind)
             elif key not in more:
-                # two classes of the name (flask's Flask and a test's `class Flask(flask.Flask)`)
+                # two classes of the name (a package's App and a test's `class App(pkg.App)`)
                 # inherit one member: one definition, shown with the first class's chain
                 hits.append((path, sym, "inherited"))
                 more[key] = {"inherited_from": source, "chain": chain}

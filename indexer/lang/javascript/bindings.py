@@ -99,7 +99,7 @@ class JavaScriptBindings(Bindings):
         """`import m from "./m"` of a CommonJS module binds its `module.exports`, what `const m =
         require("./m")` binds: `m.get` is an attribute of it as it is of the `require`'s. So
         does one of an ES module whose default export is no name of its own nor another's
-        (`export default { get, set }`, axios' utils), read as the object of its names."""
+        (`export default { get, set }`, a module of helpers), read as the object of its names."""
         if JS_DEFAULT not in spec.names:
             return False
         facts = snap.import_facts(target)

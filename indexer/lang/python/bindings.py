@@ -44,7 +44,7 @@ class PythonBindings(Bindings):
         yield from super().local_names(snap, spec, target, name)
 
     def private_module(self, path: str) -> bool:
-        """A module or package whose name starts with an underscore (`flask/_paths.py`,
+        """A module or package whose name starts with an underscore (`pkg/_paths.py`,
         `_pytest/main.py`; dunders such as `__init__.py` aside) is internal, as PEP 8 names it:
         what it defines is no public API, the package reaching it by a re-export if at all."""
         return any(_private(part) for part in module_stem(path).split("/"))
