@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import context_tools
@@ -41,10 +43,20 @@ def test_moved_branch_is_stale_and_still_served_from_the_pin(client, world):
 
 
 def test_deleted_branch_is_unknown_and_still_served(client, world):
+    """Its reason says where to find a rev that resolves, in the words of the face asked (was:
+    none): the CLI's command to a Python caller, the `repo_snapshots` tool to an agent."""
     r = client.call("context.symbol", repo=world.repo, rev="gone", name="X")
     assert r.freshness.status == "unknown" and r.freshness.current_oid.unknown == "not_applicable"
-    assert "no longer resolves" in r.freshness.reason
+    assert r.freshness.reason == ("gone no longer resolves in the repository; served from the pinned snapshot; "
+                                  "ask with a rev that resolves: `rennet snapshots` lists the revs indexed")
     assert r.data.definitions[0].path == "src/webapp/gone.py"
+    from context_tools.faces.dispatch import Executor
+    from context_tools.faces.roots import Roots
+
+    agent = Executor("mcp", store=world.store, roots=Roots.of([str(Path(world.repo).parent)]))
+    told = agent.run("context.symbol", {"repo": world.repo, "rev": "gone", "name": "X"}).envelope["freshness"]
+    assert told["status"] == "unknown" and told["reason"].endswith(
+        "; ask with a rev that resolves: the `repo_snapshots` tool lists the revs indexed")
 
 
 def test_file_lines_are_numbered_as_git_counts_them(client, world):

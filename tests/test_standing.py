@@ -24,6 +24,8 @@ def test_a_rev_gone_is_unknown_and_its_checkout_is_not_asked():
     now = standing("main", PIN, None, never, never, ADVICE)
     assert (now.status, now.worktree) == ("unknown", None)
     assert now.reason == "main no longer resolves in the repository; served from the pinned snapshot"
+    told = standing("main", PIN, None, never, never, ADVICE._replace(gone="list the revs"))
+    assert told.reason == "main no longer resolves in the repository; served from the pinned snapshot; list the revs"
 
 
 def test_a_rev_moved_is_stale_and_says_from_where_to_where():

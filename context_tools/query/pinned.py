@@ -105,10 +105,12 @@ def answer_advice(rev: str, ctx: CallContext | None = None) -> Advice:
                       dirty=("pass `worktree: true` to answer from the working tree" if ctx.worktree else
                              "this server answers from commits; one started with `rennet mcp --worktree` "
                              "answers from the working tree"),
-                      partial="fetch them and index again for a complete snapshot")
+                      partial="fetch them and index again for a complete snapshot",
+                      gone="ask with a rev that resolves: the `repo_snapshots` tool lists the revs indexed")
     return Advice(moved=f"{refresh_call(rev, ctx)} to refresh",
                   dirty="pass --worktree to answer from the working tree",
-                  partial="fetch them and index again for a complete snapshot")
+                  partial="fetch them and index again for a complete snapshot",
+                  gone="ask with a rev that resolves: `rennet snapshots` lists the revs indexed")
 
 
 def refresh_call(rev: str, ctx: CallContext | None = None) -> str:

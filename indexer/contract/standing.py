@@ -30,6 +30,7 @@ class Advice(NamedTuple):
     moved: str  # `stale`: how the pin follows the rev again
     dirty: str  # `dirty`: how to read what the working tree holds
     partial: str  # `partial`: how to get a complete snapshot
+    gone: str = ""  # `unknown`: how to find a rev that still resolves
 
 
 class Standing(NamedTuple):
@@ -48,8 +49,8 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
     `current` (PRECEDENCE). `changed` and `missing` are asked only of a rev that still resolves
     to the commit."""
     if current is None:
-        return Standing("unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot",
-                        None)
+        return Standing("unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot"
+                        + _then(advice.gone), None)
     if current != oid:
         return Standing("stale", f"{rev} moved from {oid[:12]} to {current[:12]} since it was pinned; served from "
                                  f"the pinned snapshot" + (f" ({advice.moved})" if advice.moved else ""), None)
