@@ -40,7 +40,7 @@ from delta.inventory import (
     read_bounded,
 )
 from delta.noise import NoiseMark
-from delta.range import RangeIdentity, normalize_paths, open_repository, resolve_range
+from delta.range import RangeIdentity, check_paths_named, normalize_paths, open_repository, resolve_range
 from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atomic, write_offer
 from delta.successor import CURRENT_UNREAD, SuccessorAccount, Unread, account
 from delta.syntax import Parses
@@ -261,6 +261,7 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
     git = open_repository(repo)
     selected = normalize_paths(git, paths)
     rng = resolve_range(git, base, head)
+    check_paths_named(git, rng, selected)
     if (previous_base is None) != (previous_head is None):
         from indexer.contract.errors import BadInput
 

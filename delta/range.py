@@ -103,6 +103,32 @@ def normalize_paths(repo: pygit2.Repository, paths: list[str] | None) -> list[st
     return out
 
 
+def check_paths_named(repo: pygit2.Repository, rng: RangeIdentity, selected: list[str] | None) -> None:
+    """`bad_input` for a path filter that names no file or folder at the range's merge base
+    nor at its head: the packet would be empty, read as "nothing changed there", where the
+    caller named a path that is not there (`src/hanlders`). A path the trees hold but the range
+    did not change is a filter like any, its packet empty."""
+    from indexer.contract.errors import BadInput
+
+    trees = [repo[oid].peel(pygit2.Tree) for oid in dict.fromkeys((rng.merge_base_oid, rng.head_oid))]
+    for path in selected or ():
+        if path and not any(_holds(tree, path) for tree in trees):
+            raise BadInput(f"`paths` ({path!r}) names no file or folder at the merge base ({rng.merge_base_oid[:12]}) "
+                           f"or the head ({rng.head_oid[:12]}) of the range")
+
+
+def _holds(tree: pygit2.Tree, path: str) -> bool:
+    """Does `tree` hold `path`? A lookup that fails otherwise than by not finding it (a damaged
+    tree on the way) is no proof of absence: the inventory reads that tree and says what it is."""
+    try:
+        tree[path]
+    except KeyError:
+        return False
+    except (ValueError, pygit2.GitError):
+        return True
+    return True
+
+
 def path_selected(path: str, selected: list[str] | None) -> bool:
     if selected is None:
         return True

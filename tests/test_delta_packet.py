@@ -161,7 +161,26 @@ def test_a_path_filter_of_the_root_selects_every_file_and_a_folder_only_its_own(
     linked = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=[str(tmp_path / "link/src")])
     assert [f.path for f in linked.packet.files] == ["src/a.py"]
     for paths, expect in (([str(tmp_path / "r")], every), (["."], every), (["src/.."], every), (["src"], ["src/a.py"]),
-                          (["src/"], ["src/a.py"]), (["src/a.py"], ["src/a.py"]), (["sr"], [])):
+                          (["src/"], ["src/a.py"]), (["src/a.py"], ["src/a.py"])):
+        packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=paths).packet
+        assert [f.path for f in packet.files] == expect, paths
+
+
+def test_a_path_filter_naming_nothing_in_the_range_is_bad_input_and_one_unchanged_is_empty(tmp_path):
+    """A filter that names no file or folder at the merge base nor at the head (`sr`, a prefix
+    of `src`; a typo) is refused naming it, where the packet would be empty and read as "nothing
+    changed there" (was: an empty packet, as git's own diff gives, without a word). A path the
+    head alone holds (added), or the base alone (deleted), is a filter; one held but unchanged
+    gives an empty packet."""
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"src/a.py": "a = 1\n", "old/gone.py": "g = 1\n", "same.py": "s = 1\n"})
+    head = b.commit({"src/a.py": "a = 2\n", "old/gone.py": None, "new/added.py": "n = 1\n"})
+    for paths in (["sr"], ["src", "nope/"], ["src/a.py/x"]):
+        with pytest.raises(RennetError) as refused:
+            build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=paths)
+        assert refused.value.code == "bad_input" and "names no file or folder" in refused.value.message, paths
+        assert repr(paths[-1].rstrip("/")) in refused.value.message
+    for paths, expect in ((["old"], ["old/gone.py"]), (["new/added.py"], ["new/added.py"]), (["same.py"], [])):
         packet = build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=paths).packet
         assert [f.path for f in packet.files] == expect, paths
 
