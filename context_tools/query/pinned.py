@@ -10,7 +10,10 @@ MCP caller pays the open once.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+import msgspec
+from msgspec import Struct
 
 from indexer.contract.result import Freshness, current_or_gone, not_recorded
 from indexer.contract.standing import Advice, standing
@@ -40,6 +43,18 @@ def snapshot_path(snap: Snapshot, path: str) -> str:
         if rel != ".." and not rel.startswith("../"):
             return tree_path(rel)
     return tree_path(path)
+
+
+Filtered = TypeVar("Filtered", bound=Struct)
+
+
+def path_filter_in(snap: Snapshot, input: Filtered) -> Filtered:
+    """`input` with its `path` filter taken as `snapshot_path` reads an absolute path inside the
+    checkout (as the agent's own file tools name it); any other filter is left as written."""
+    path = getattr(input, "path", None)
+    if path and os.path.isabs(path):
+        return msgspec.structs.replace(input, path=snapshot_path(snap, path))
+    return input
 
 
 def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshness]:

@@ -3,12 +3,11 @@ workspace's members, each tagged with how it was tied to the definitions (`sites
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 import msgspec
 
-from context_tools.query.pinned import open_pinned, snapshot_path
+from context_tools.query.pinned import open_pinned, path_filter_in
 from context_tools.query.symbols.answers import (
     RESOLUTIONS,
     ReferencesAnswer,
@@ -44,8 +43,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     if name is not None:
         return _references_across(input, ctx, name)
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
-    if input.path and os.path.isabs(input.path):  # a path in the checkout as the agent's own tools name it
-        input = msgspec.structs.replace(input, path=snapshot_path(snap, input.path))
+    input = path_filter_in(snap, input)
     defs = find_exact(snap, input.name, input.kind, input.path)
     via = _through_hierarchy(snap, input, defs)
     if not defs and _narrowed(input):

@@ -3,12 +3,9 @@ a workspace's members; near names, marked fuzzy, when nothing matches exactly.""
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
-import msgspec
-
-from context_tools.query.pinned import open_pinned, snapshot_path
+from context_tools.query.pinned import open_pinned, path_filter_in
 from context_tools.query.symbols.answers import SymbolAnswer, WorkspaceSymbolAnswer
 from context_tools.query.symbols.hierarchy import (
     Cls,
@@ -37,8 +34,7 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
     if name is not None:
         return _symbol_across(input, ctx, name)
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
-    if input.path and os.path.isabs(input.path):  # a path in the checkout as the agent's own tools name it
-        input = msgspec.structs.replace(input, path=snapshot_path(snap, input.path))
+    input = path_filter_in(snap, input)
     if input.hierarchy:
         return _hierarchy(input, ctx, snap, fresh)
     hits = find_exact(snap, input.name, input.kind, input.path)
