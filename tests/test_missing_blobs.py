@@ -35,14 +35,20 @@ def clones(tmp_path):
     return builder.path, part, oid
 
 
-def partial_clone(tmp_path, files) -> tuple[RepoBuilder, Path, str]:
-    """The builder of the source repository (one commit of `files`), its partial clone, the commit."""
-    builder = RepoBuilder(tmp_path / "src")
-    oid = builder.commit(files)
+def blobless_clone(builder: RepoBuilder, tmp_path) -> Path:
+    """A blobless partial clone of the builder's repository, at `tmp_path / "part"`, no blob fetched."""
     subprocess.run(["git", "-C", str(builder.path), "config", "uploadpack.allowFilter", "true"], check=True)
     part = tmp_path / "part"
     subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{builder.path}",
                     str(part)], check=True, capture_output=True)
+    return part
+
+
+def partial_clone(tmp_path, files) -> tuple[RepoBuilder, Path, str]:
+    """The builder of the source repository (one commit of `files`), its partial clone, the commit."""
+    builder = RepoBuilder(tmp_path / "src")
+    oid = builder.commit(files)
+    part = blobless_clone(builder, tmp_path)
     # git fetches one blob on demand; libgit2 (the indexer's reader) never does
     subprocess.run(["git", "-C", str(part), "cat-file", "-p", f"{oid}:pkg/a.py"], check=True, capture_output=True)
     repo = pygit2.Repository(str(part))
@@ -455,10 +461,7 @@ def test_a_partial_clone_indexes_in_a_store_holding_the_facts_of_blobs_it_lacks(
     builder = RepoBuilder(tmp_path / "src")
     first = builder.commit(FILES)
     second = builder.commit({"pkg/c.py": "def gamma():\n    return 3\n"})
-    subprocess.run(["git", "-C", str(builder.path), "config", "uploadpack.allowFilter", "true"], check=True)
-    part = tmp_path / "part"
-    subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{builder.path}",
-                    str(part)], check=True, capture_output=True)
+    part = blobless_clone(builder, tmp_path)
     with Store.open(tmp_path / "fresh") as store:
         cold = api.index(str(part), second, store=store, workers=1)
     assert {s.reason for s in cold.skipped} == {"missing_object"} and len(cold.skipped) == 5
@@ -481,10 +484,7 @@ def test_a_batch_of_a_partial_clone_indexes_in_a_store_holding_the_facts_of_blob
     builder = RepoBuilder(tmp_path / "src")
     first = builder.commit(FILES)
     second = builder.commit({"pkg/c.py": "def gamma():\n    return 3\n"})
-    subprocess.run(["git", "-C", str(builder.path), "config", "uploadpack.allowFilter", "true"], check=True)
-    part = tmp_path / "part"
-    subprocess.run(["git", "clone", "-q", "--no-checkout", "--filter=blob:none", f"file://{builder.path}",
-                    str(part)], check=True, capture_output=True)
+    part = blobless_clone(builder, tmp_path)
     with Store.open(tmp_path / "fresh") as store:
         [cold] = batch.run(store, [batch.JobSpec(str(part), second)], workers=1).jobs
     assert cold.ok and cold.missing_objects == 5, cold

@@ -284,6 +284,14 @@ def test_a_real_change_beside_a_noise_rule_stays_signal(tmp_path):
     }
 
 
+def assert_made_by_the_range(files: dict, made: dict[str, str], because: str) -> None:
+    """Each file of `made` is signal, its one cleared mark of the class given, the rule ending
+    in `because`: a class the range made for itself."""
+    assert {p: files[p].noise for p in made} == dict.fromkeys(made)
+    assert {p: [m.cls for m in files[p].noise_cleared] for p in made} == {p: [c] for p, c in made.items()}
+    assert all(m.rule.endswith(because) for p in made for m in files[p].noise_cleared)
+
+
 def test_the_range_cannot_make_noise_of_a_file_its_base_holds_as_signal(tmp_path):
     """Noise ranks last and loses its hunks first past a cap, so a change must not choose it for
     itself: a `.gitattributes` rule, a generated header, a minified rewrite or a rename into a
@@ -321,9 +329,7 @@ def test_the_range_cannot_make_noise_of_a_file_its_base_holds_as_signal(tmp_path
     assert files["third_party/move.py"].status == "renamed"
     made = {"src/auth.py": "generated", "src/pay.py": "vendored", "src/hdr.py": "generated", "web/app.js": "minified",
             "third_party/move.py": "vendored", "lib/x.py": "vendored"}
-    assert {p: files[p].noise for p in made} == dict.fromkeys(made)
-    assert {p: [m.cls for m in files[p].noise_cleared] for p in made} == {p: [c] for p, c in made.items()}
-    assert all(m.rule.endswith("(not so at the base: the range made it)") for p in made for m in files[p].noise_cleared)
+    assert_made_by_the_range(files, made, "(not so at the base: the range made it)")
     assert files["new/n.py"].noise is None and [m.cls for m in files["new/n.py"].noise_cleared] == ["generated"]
     kept = {p: (files[p].noise.cls, files[p].noise.rule) for p in (
         "old_gen/a.py", "old_vendor/b.py", "models/m.py", "vendor/dep/d.go", "old_vendor/gen.py")}
@@ -549,10 +555,7 @@ def test_a_gitattributes_rule_the_range_writes_makes_none_of_its_own_new_files_n
     assert files["keep_copy.py"].status == "copied"
     made = {"evil.py": "generated", "lib/evil.js": "vendored", "src/pay.py": "generated", "api/svc.pb.go": "generated",
             "tools/sub/run.pb.go": "generated", "keep_copy.py": "generated"}
-    assert {p: files[p].noise for p in made} == dict.fromkeys(made)
-    assert {p: [m.cls for m in files[p].noise_cleared] for p in made} == {p: [c] for p, c in made.items()}
-    assert all(files[p].noise_cleared[0].rule.endswith("(not so by the base's .gitattributes: the range made it)")
-               for p in made)
+    assert_made_by_the_range(files, made, "(not so by the base's .gitattributes: the range made it)")
     assert files["evil.py"].noise_cleared[0].rule.startswith("gitattributes:linguist-generated")
     assert files["api/svc.pb.go"].noise_cleared[0].rule.startswith("name:*.pb.go")  # the base's `=false` said no
     kept = files["gen/schema.py"].noise
