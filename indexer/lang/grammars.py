@@ -222,11 +222,15 @@ def _narrowed(text: str, lang: Language) -> tuple[str, tuple[tuple[str, frozense
     if _QUANTIFIER.search(_STRING.sub("", text)):
         return text, ()
     checks: list[tuple[str, frozenset[str]]] = []
+    plain = _STRING.sub(lambda m: " " * len(m.group()), text)
 
     def narrow(match: re.Match[str]) -> str:
         types = re.findall(r"\(([a-z_]+)\)", match.group(3))
         if len(types) < _NARROW_MIN_TYPES:
             return match.group()
+        before = plain[:match.start()]
+        if before.count("[") > before.count("]"):
+            return match.group()  # in a branch of another alternation: the capture would be missing from the others' matches
         for kind in types:
             kind_id = lang.id_for_node_kind(kind, True)
             # (`node_kind_is_supertype` answers True for every kind in py-tree-sitter 0.26.1)
