@@ -186,6 +186,20 @@ def assignments(text: bytes, name: str) -> list[bytes | None]:
     return found
 
 
+def field_assignments(text: bytes, name: str) -> list[bytes | None]:
+    """The values the code assigns to `this.name` (the text after `=`), None for each other
+    assignment of it (`this.name += 1`, `this.name++`, `[this.name] = pair`), as `assignments`
+    reads a plain name's."""
+    field = rb"\bthis\s*\.\s*" + re.escape(name.encode())
+    found: list[bytes | None] = []
+    for m in re.finditer(field + rb"(?![\w$])" + ASSIGNED, text):
+        operator = m.group()[m.group().rindex(name.encode()) + len(name.encode()):].strip()
+        found.append(text[m.end():] if operator == b"=" else None)
+    found += [None] * len(re.findall(rb"(?:\+\+|--)\s*" + field + rb"(?![\w$])|" + field + rb"\s*(?:\+\+|--)", text))
+    found += [None] * len(re.findall(rb"[\[{,]\s*(?:\.\.\.)?" + field + rb"\s*(?=[,\]}])[^=;]*?[\]}]\s*=(?![=>])", text))
+    return found
+
+
 class Passed(NamedTuple):
     """A callback written as an argument of a call of a plain name: the callee, the argument's
     place and the place of the callback's parameter asked."""

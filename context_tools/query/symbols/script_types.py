@@ -27,7 +27,9 @@ decides it:
   T(...)`, `x = createT()`; `x = other` leaves it untyped);
 - then each further part of a dotted receiver (`this.atom_`, `adm.values_`) a field of that
   class whose declaration names its type (`atom_: IAtom`, `keysAtom_!: IAtom`), the type
-  named as the field's own file names it;
+  named as the field's own file names it; a field no annotation types, by what the first
+  class of its bases that assigns it makes in every `this.name = value` of its body and in
+  the field's initializer (`new T(...)`, a call declared to return T);
 - an element taken out of a standard container whose type those bindings declare
   (`script_annotations`): `map.get(k)!.m` of `Map<K, T>`; `arr[i].m` of `T[]`, `Array<T>` or
   `ReadonlyArray<T>`; the parameter of a callback passed directly to `arr.forEach(...)` (`map`,
@@ -88,7 +90,7 @@ from context_tools.query.symbols.script_annotations import (
 )
 from context_tools.query.symbols.script_blocks import Braces, inner_functions
 from context_tools.query.symbols.script_casts import before_site, cast_type, parenthesized
-from context_tools.query.symbols.script_chains import chain_before, keyed_member
+from context_tools.query.symbols.script_chains import chain_before, field_assignments, keyed_member
 from context_tools.query.symbols.script_declared import Declared, Typed
 from context_tools.query.symbols.script_functions import ScriptFunctions
 from context_tools.query.symbols.script_names import DeclaredNames
@@ -109,6 +111,7 @@ _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 # declarations read through one another for one receiver's type (`const b = c ? a : a`, `a`'s
 # own declaration, ...): a commit chooses how they nest, and may make them a loop
 RECEIVER_DEPTH = 8
+_FIELD_MODIFIERS = rb"(?:(?:public|private|protected|readonly|static|declare|override|accessor)\s+)*#?"
 
 
 class ScriptTypes:
@@ -367,23 +370,60 @@ class ScriptTypes:
         `public enhancer_: IEnhancer<V> = e`, a parameter property `constructor(private svc:
         Service)`), its own or a base's, when every class the
         declaration may name declares the same; seen from the file declaring the field."""
-        said = set()
+        said: set[tuple[str, str] | None] = set()
         files = set()
+        rules = set()
         for c in self.classes(declared, path):
             found = self.members.member(c, name)
-            if found is None or found[1].kind != "field":
+            if found is not None and found[1].kind != "field":
                 return None
-            text = found[1].signature.encode()
+            text = found[1].signature.encode() if found is not None else b""
             # a field's own line starts with it; a constructor's parameter property
             # (`constructor(private readonly svc: Service)`) stands after a `(` or `,` of its line
             m = re.search(rb"(?:^|[(,])\s*(?:(?:public|private|protected|readonly|static|declare|override)\s+)*"
                           + re.escape(name.encode()) + rb"\s*[!?]?\s*:\s*", text)
-            said.add(read(text[m.end():]) if m else None)
-            files.add(found[0])
+            if m is not None:
+                typed = read(text[m.end():])
+                said.add(typed)
+                rules.add(f"field `{name}: {typed[1]}`" if typed else "")
+                files.add(found[0] if found is not None else c.path)
+                continue
+            assigned = self._assigned_field(c, name) if read is named else None
+            if assigned is None:
+                return None
+            said.add((assigned.type, assigned.type))
+            rules.add(assigned.rule)
+            files.add(assigned.seen_from or c.path)
         typed = said.pop() if len(said) == 1 else None
         # the type as the declaring class's file names it, as `_keyed` reads a key's
-        return Declared(typed[0], f"{declared.rule}, field `{name}: {typed[1]}`",
-                        seen_from=files.pop() if len(files) == 1 else None) if typed else None
+        return Declared(typed[0], f"{declared.rule}, {rules.pop()}", seen_from=files.pop() if len(files) == 1 else None
+                        ) if typed and len(rules) == 1 else None
+
+    def _assigned_field(self, c: Cls, name: str) -> Declared | None:
+        """The class an unannotated field holds (JavaScript's way): read in the first class of
+        `c`'s bases, in order, that assigns it, when every `this.name = value` of that class's
+        body and its field's initializer (`name = new T()`) make an instance of one class
+        (`new T(...)`, a call declared to return T); the type as that class's file names it."""
+        for k in self.members.h.mro(c):
+            lines = self.read.lines(k.path)
+            first, last = k.sym.line, min(k.sym.end_line, len(lines))
+            text = b"\n".join(t for t in lines[first - 1:last] if name.encode() in t)
+            values = field_assignments(text, name)
+            own = self.members.h.member_at(k, name)
+            if own is not None and own[1].kind == "field":
+                m = re.match(rb"\s*" + _FIELD_MODIFIERS + re.escape(name.encode()) + rb"\s*[!?]?\s*=(?![=>])",
+                             own[1].signature.encode())
+                if m is not None:
+                    values.append(own[1].signature.encode()[m.end():])
+            if not values:
+                continue
+            made = {self.values.made(v, k.path) if v is not None else None for v in values}
+            typed = made.pop() if len(made) == 1 else None
+            if typed is None:
+                return None
+            return Declared(typed.type, f"`this.{name}` an instance in {k.sym.qualified}'s methods",
+                            seen_from=typed.seen_from or k.path)
+        return None
 
     def _constructor(self, path: str, sym: Symbol) -> bool:
         """A function of its file's top whose prototype holds methods (`Layer.prototype.match =

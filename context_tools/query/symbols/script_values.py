@@ -189,19 +189,29 @@ class DeclaredValues:
         return all(v is not None and self._makes(v, typed, path) for v in self._assigned(path, n, name))
 
     def _makes(self, value: bytes, typed: str, path: str) -> bool:
-        """Does the assigned value (the text after `=`, to the end of the code read) make an
-        instance of the class: `new T(...)`, or a call alone on its line of a function every
-        definition the file sees declares it returns T (`Signatures.returns`)?"""
+        """Does the assigned value make an instance of the class (`made`)?"""
+        made = self.made(value, path)
+        return made is not None and made.type == typed
+
+    def made(self, value: bytes, path: str) -> Declared | None:
+        """The class the assigned value (the text after `=`, to the end of the code read) makes
+        an instance of: `new T(...)`, or a call alone on its line of a function every
+        definition the file sees declares it returns T (`Signatures.returns`, T named as the
+        function's file names it); None for any other value."""
         m = _MADE.match(value)
         if m is None:
-            return False
-        if m.group(1):
-            return m.group(2).decode() == typed
+            return None
+        callee = m.group(2).decode()
         line = value.split(b"\n", 1)[0]
         closed = closing_bracket(line, m.end() - 1, b"()[]{}")
-        rest = line[closed + 1:].strip().removeprefix(b";").strip() if closed is not None else b"?"
-        said = self.signatures.returns(m.group(2).decode(), path) if not rest or rest.startswith(b"//") else None
-        return said is not None and said.type == typed
+        # `new T(` may close on a later line; a call must close on its own, so that nothing after it is unseen
+        rest = line[closed + 1:].lstrip() if closed is not None else (b"" if m.group(1) else b"?")
+        if rest and not rest.startswith((b";", b"}", b"//")):
+            return None  # `new T().child`, `make().child`: what the call makes is not the value
+        if m.group(1):
+            return Declared(callee, f"new {callee}(...)")
+        said = self.signatures.returns(callee, path)
+        return Declared(said.type, f"{callee}(...), declared to return {said.type}", seen_from=said.seen_from) if said else None
 
     def _assigned(self, path: str, n: int, name: str) -> list[bytes | None]:
         """The assignments of the name in the function holding its declaration at line `n`
