@@ -184,6 +184,8 @@ ROWS = (
         title="Repository overview",
         examples=("rennet context overview", "rennet context overview --section languages --json"),
         summary="Identity, languages, packages, entry points, dependencies, top files and totals of a snapshot.",
+        description=("Start here on a repository new to you; then the Repo Map for its structure, a symbol's "
+                     "definitions for a name, a file for its lines."),
         input=OverviewInput, handler=_handler("overview", "overview"), exposure=_AGENT,
         caps={"section": 10, "items": 200},
         cli=CliShape(path=("context", "overview")), render=_render("overview"),
@@ -203,6 +205,9 @@ ROWS = (
         title="File at a commit",
         examples=("rennet context file README.md", "rennet context file README.md --no-content --json"),
         summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
+        description=("The path is the file's in the tree (an absolute path inside the checkout is read as one). "
+                     "Lines come a page at a time: pass the cursor back, or start_line. The outline gives each "
+                     "symbol's lines; section importers lists the files that import it."),
         input=FileInput, handler=_handler("file_view", "file_view"), exposure=_AGENT,
         caps={"lines": 400, "outline": 200, "neighbours": 20},
         cli=CliShape(path=("context", "file"), positional=("path",)), render=_render("file"),
@@ -212,6 +217,9 @@ ROWS = (
         title="Symbol definitions",
         examples=("rennet context symbol main", "rennet context symbol main --kind function --json"),
         summary="Definitions of a name or qualified name (exact first; a marked fuzzy fallback when none).",
+        description=("Where a name is defined, with its kind, signature and lines: ask it before reading whole "
+                     "files. A qualified name (Class.method, module.function) narrows it to one; hierarchy lists "
+                     "a class's bases and subclasses."),
         input=SymbolInput, handler=_handler("symbols.symbol", "symbol"), exposure=_AGENT,
         caps={"definitions": 50},
         cli=CliShape(path=("context", "symbol"), positional=("name",)), render=_render("symbol"),
@@ -221,6 +229,11 @@ ROWS = (
         title="Symbol references",
         examples=("rennet context references main --text", "rennet context references main --include-definitions --json"),
         summary="Reference sites of a symbol, each tagged import-resolved, same-file or name-matched.",
+        description=("Every use of a definition, for a rename, a change of signature or a review. import, "
+                     "same_file and same_package sites are uses of the very definition, as the code's imports "
+                     "and bindings show; name_match only shares the name (another symbol's, or a receiver whose "
+                     "type the code does not declare): read those before acting on them. Ask Class.method for a "
+                     "method; text adds each site's line."),
         input=ReferencesInput, handler=_handler("symbols.references", "references"), exposure=_AGENT,
         caps={"sites": 200, "definitions": 20},
         cli=CliShape(path=("context", "references"), positional=("name",)), render=_render("references"),
