@@ -28,7 +28,9 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 #     symbol, a field); a class field's named function expression is no second symbol; the
 #     fields of a class expression a variable holds are the variable's (`Box.size`, was `size`)
 # 11: `var x = require("./a").y` imports a's y as x (was: no import)
-VERSION = "11"
+# 12: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#     regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "12"
 
 LANGUAGE = Language(
     name="javascript",

@@ -36,7 +36,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #     destructuring's names bound with a default (`const { a = 1 } = o`) (were: no symbol); the
 #     retry view reads a generic call signature whose type parameters span lines too
 # 15: `const x = require("./a").y` imports a's y as x, as JavaScript's 11
-VERSION = "15"
+# 16: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#     regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "16"
 
 LANGUAGE = Language(
     name="typescript",
