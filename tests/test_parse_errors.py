@@ -236,3 +236,33 @@ def test_a_delta_packet_says_the_head_side_of_a_changed_file_does_not_parse(tmp_
         again = build_delta_packet(str(builder.path), head, fixed, store=store, write=False).packet
         assert [f.parse_errors for f in again.files] == [None]
 
+
+def test_a_worktree_servers_novelty_against_an_unindexed_base_says_so_before_indexing_the_working_tree(
+        worktree_server, tmp_path):
+    """Was: the working tree was indexed first, then the base's `not_indexed` answered; and once the
+    base was indexed, its freshness (`dirty`, the checkout being on it) told the agent to pass
+    `worktree: true`, which it had: the base is read from its commit, as the comparison asks. A
+    changed file that does not parse is named, as the symbols it lost are in no section."""
+    from tests.mcp_clients import text_of
+
+    repo = _checkout(tmp_path)
+    with open(os.path.join(repo, "pkg", "later.py"), "w") as f:
+        f.write("def later():\n    return 2\n")
+    with open(os.path.join(repo, "pkg", "shop.py"), "w") as f:
+        f.write(MID_EDIT)
+
+    async def work(client):
+        return [text_of(await client.call_tool(name, args)) for name, args in (
+            ("context_novelty", {"repo": repo, "base": "main"}), ("repo_snapshots", {"repo": repo}),
+            ("repo_index", {"repo": repo, "rev": "main"}), ("context_novelty", {"repo": repo, "base": "main"}))]
+
+    refused, listed, _, compared = worktree_server.run(work)
+    assert refused["error"]["code"] == "not_indexed" and "`repo_index` tool" in refused["error"]["message"], refused
+    assert "WORKTREE" not in str(listed["data"]), listed  # nothing indexed for an answer refused
+    assert compared["freshness"]["status"] == "worktree", compared
+    assert [s["qualified"] for s in compared["data"]["symbols"]["items"]] == ["later"], compared
+    assert compared["data"]["parse_errors"] == ["pkg/shop.py"], compared  # its `later` is in no section
+    base = compared["data"]["base_freshness"]
+    assert base["status"] == "dirty" and "worktree: true" not in str(base), base
+    assert base["reason"].endswith("the base is read from its commit, as the comparison asks; the head is the "
+                                   "working tree"), base

@@ -191,6 +191,9 @@ def novelty(result: Result) -> str:
                                                                      _s(c.spec or c.previous_spec or ""),
                                                                      f"[{c.ecosystem}]"))
     out += _section("new identifiers", d.identifiers, _name)
+    if d.parse_errors:
+        out.append(_line("syntax errors at head (symbols in or after them may read as removed): "
+                         + ", ".join(_name(p) for p in d.parse_errors)))
     return "\n".join(out + footer(result))
 
 
