@@ -45,6 +45,7 @@ from delta.regions import NoiseOffer, RegionMap, offered_region, write_json_atom
 from delta.successor import CURRENT_UNREAD, SuccessorAccount, Unread, account
 from delta.syntax import Parses
 from indexer.contract.encode import encode_json
+from indexer.contract.parse_errors import FileParseErrors, file_parse_errors
 from indexer.contract.result import Listed, Unknown, not_applicable, not_assessed
 from indexer.git.read import walk_tree
 
@@ -114,6 +115,9 @@ class PacketFile(Struct, kw_only=True, omit_defaults=True):
     hunks: list[PacketHunk]
     # why this file's hunks are not listed ("capture_cap", "hunk_cap"; "big_blob", "diff_cap", "diff_work": not diffed)
     hunks_dropped: str | None = None
+    # the head side's parse had errors (read from the head's snapshot, which the element differ
+    # reads: not assessed with --no-elements): where, and that its element changes may be misread
+    parse_errors: FileParseErrors | None = None
 
 
 class Drop(Struct, frozen=True):
@@ -342,9 +346,9 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
     own_store: list[Store] = []
     try:
-        base_snap, blast_absent, elements_out = _snapshots(repo, rng, [w.change for w in listed], store, home,
-                                                           index, elements, own_store, readings)
-        files = [_packet_file(w, pairs, base_snap, blast_absent) for w in listed]
+        base_snap, head_snap, blast_absent, elements_out = _snapshots(
+            repo, rng, [w.change for w in listed], store, home, index, elements, own_store, readings)
+        files = [_packet_file(w, pairs, base_snap, blast_absent, head_snap) for w in listed]
     finally:
         for s in own_store:
             s.close()
@@ -401,12 +405,13 @@ def build_delta_packet(repo: str | os.PathLike[str], base: str, head: str, *,
 
 def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[FileChange], store: Store | None,
                home: str | os.PathLike[str] | None, index: bool, want_elements: bool, own: list[Store],
-               readings: noise.BlobReadings) -> tuple[Snapshot | None, Unknown | None, ElementsOut]:
-    """(base snapshot for fan-in, its absence mark, element changes). A store opened here is
+               readings: noise.BlobReadings) -> tuple[Snapshot | None, Snapshot | None, Unknown | None, ElementsOut]:
+    """(base snapshot for fan-in, head snapshot when the element differ read it, the base's
+    absence mark, element changes). A store opened here is
     appended to `own` for the caller to close. The element differ parses within what the noise
     classes left of the packet's parse budget (`readings.parses`), after them."""
     if not changes:
-        return None, None, ElementsOut([])
+        return None, None, None, ElementsOut([])
 
     def loader(oid: str) -> Snapshot:
         from indexer.api import open_store, snapshot, worktree_snapshot
@@ -420,6 +425,7 @@ def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[F
 
     base_snap, absent = blast.load_snapshot(loader, rng.base_oid, "base")
     elements_out: ElementsOut
+    head_snap = None
     if not want_elements:
         elements_out = ElementsOut([], NotRequested(reason="the element differ was not requested"))
     else:
@@ -432,7 +438,7 @@ def _snapshots(repo: str | os.PathLike[str], rng: RangeIdentity, changes: list[F
         else:  # a snapshot is absent exactly when its mark says why
             elements_out = ElementsOut([], mb_absent or head_absent
                                        or not_assessed("the merge-base or head snapshot was not read"))
-    return base_snap, absent, elements_out
+    return base_snap, head_snap, absent, elements_out
 
 
 def _worktree_head(repo: str | os.PathLike[str], rng: RangeIdentity, base_oid: str, store: Store, index: bool,
@@ -453,7 +459,8 @@ def _worktree_head(repo: str | os.PathLike[str], rng: RangeIdentity, base_oid: s
     return worktree_snapshot(open_repo(repo), Worktree(base_oid, rng.head_oid, [], []), store=store)
 
 
-def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, absent: Unknown | None) -> PacketFile:
+def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, absent: Unknown | None,
+                 head_snap: Snapshot | None) -> PacketFile:
     c = w.change
     binary_mark = not_applicable("binary file: git counts no lines") if not c.not_diffed else \
         not_assessed(not_diffed_reason(c.not_diffed))
@@ -471,7 +478,17 @@ def _packet_file(w: _Work, pairs: CounterpartIndex, base_snap: Snapshot | None, 
                           old_lines=h.old_lines, new_start=h.new_start, new_lines=h.new_lines, additions=h.additions,
                           deletions=h.deletions, size=h.size, noise=w.mark.hunks.get(h.id)) for h in w.hunks],
         hunks_dropped=w.dropped,
+        parse_errors=_head_parse_errors(c, head_snap),
     )
+
+
+def _head_parse_errors(c: FileChange, head_snap: Snapshot | None) -> FileParseErrors | None:
+    """Where the head side of the change failed to parse, read from the head's facts (the
+    snapshot lists its files with parse errors: a clean one reads none)."""
+    if head_snap is None or c.new_path is None or c.new_path not in head_snap.parse_errors:
+        return None
+    return file_parse_errors(head_snap.core_facts(c.new_path, keep=False), "the head side",
+                             "its element changes")
 
 
 def _totals(work: list[_Work], captured: int, cap: int, listed_hunks: int) -> Totals:

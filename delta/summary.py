@@ -21,6 +21,9 @@ class SummaryFile(msgspec.Struct, omit_defaults=True):
     # of a signal file, its hunks that are noise on their own (a whitespace-only hunk beside a
     # real change), which the noise classes' `hunks` count: absent when none
     noise_hunks: int = 0
+    # the head side's parse had errors: where, and that its element changes may be misread
+    # (the packet file's `parse_errors`); absent when it parsed cleanly or was not assessed
+    parse_errors: str | None = None
 
 
 class SuccessorSummary(msgspec.Struct):

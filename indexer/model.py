@@ -116,6 +116,16 @@ class Base(Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
     nesting: tuple[str, ...] = ()
 
 
+class ParseError(Struct, frozen=True, array_like=True, omit_defaults=True, gc=False):
+    """A region where the parse failed (tree-sitter's error recovery): an outermost ERROR node,
+    or a missing node, a token the parser assumed where the source has none. What is defined in
+    it, or after it, may be missing from the facts or misread (`BlobFacts.parse_errors`)."""
+
+    line: int  # 1-based first line
+    end_line: int  # 1-based, inclusive
+    missing: str = ""  # a missing node's kind, the token assumed (`)`, `}`, `identifier`); "" for an ERROR
+
+
 class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default costs no bytes
     language: str
     lines: int
@@ -138,6 +148,12 @@ class BlobFacts(Struct, omit_defaults=True):  # stored: a field at its default c
     package_name: str = ""  # Go package clause, Java/C# package or namespace declaration
     build_ignored: bool = False  # Go: a `//go:build ignore` constraint keeps it out of every build
     generated: str = ""  # rule that marked the content generated ("header:DO NOT EDIT"), "" if none
+    # A parse with errors (a file mid-edit): the first regions where it failed
+    # (grammars.PARSE_ERROR_REGIONS) and how many there are; the symbols and sites were read from
+    # tree-sitter's recovery, so some in or after them may be missing or misread. Empty and 0
+    # for a clean parse, and for a file not parsed (`skipped` says why)
+    parse_errors: list[ParseError] = field(default_factory=list)
+    parse_error_total: int = 0
     skipped: str = ""  # why the blob was not parsed: binary too_large lfs_pointer undecodable minified; "" if parsed
     occurrences_capped: bool = False  # the occurrence list reached its cap and may be incomplete
     # definitions nested too deep, past the per-file cap, or past what a file's facts may repeat
@@ -315,3 +331,6 @@ class SnapshotRecord(Struct):
     # without being checked here. A re-index trusts the trees it shares with this snapshot
     # only under this code's rules. Not part of the fingerprint.
     tree_rules: str = ""
+    # The files whose parse had errors (`BlobFacts.parse_errors`), in path order: what an answer
+    # may have missed in them is said without reading every file's facts
+    parse_errors: tuple[str, ...] = ()

@@ -25,6 +25,7 @@ from indexer.model import (
     Edge,
     ImportSpec,
     Occurrence,
+    ParseError,
     Symbol,
     UnresolvedImport,
     unresolved_order,
@@ -240,6 +241,7 @@ _TINY: dict[str, Callable[[], BlobFacts]] = {
     "uses": lambda: BlobFacts("python", 1, uses={f"{i:x}": 300 for i in range(_N)}),
     "local_names": lambda: BlobFacts("python", 1, local_names=_wide(_N)),
     "definitions": lambda: BlobFacts("python", 1, definitions={f"{i:x}": 0.5 for i in range(_N)}),
+    "parse_errors": lambda: BlobFacts("python", 1, parse_errors=[ParseError(300, 300, c) for c in _wide(_N)]),
 }
 
 

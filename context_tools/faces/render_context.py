@@ -45,7 +45,8 @@ def overview(result: Result) -> str:
     t = d.totals
     out = [f"{_own(d.identity.repo)} @ {_own(d.identity.rev)} ({d.identity.oid[:12]})",
            f"files {t.files}  lines {t.text_lines}  symbols {t.symbols}  edges {t.edges}  "
-           f"packages {t.packages}  dependencies {t.dependencies}  entry points {t.entry_points}"]
+           f"packages {t.packages}  dependencies {t.dependencies}  entry points {t.entry_points}"
+           + (f"  files with parse errors {t.parse_errors}" if t.parse_errors else "")]
     out += _section("languages", d.languages, lambda x: f"{x.language}: {x.files} files, "
                     f"{x.lines if isinstance(x.lines, int) else '-'} lines")
     out += _section("top files", d.top_files, lambda x: f"{_name(x.path)} rank {x.rank:.4f} fan-in {x.fan_in}")
@@ -106,6 +107,8 @@ def repo_map(result: Result) -> str:
         out += [_signature(sig) for sig in f.symbols]
         if f.more_symbols:
             out.append(f"  … {f.more_symbols} more")
+        if f.path in getattr(d, "parse_errors", ()):
+            out.append("  (syntax errors: its definitions may be incomplete)")
     if d.unmatched_focus:
         out.append(_line(f"focus not found: {', '.join(_own(x) for x in d.unmatched_focus)}"))
     return "\n".join(out + footer(result))
@@ -119,6 +122,8 @@ def file(result: Result) -> str:
     out = [_line(f"{_at(d)}{_name(m.path)}  {m.language}  mode {m.mode}  {m.size} bytes  blob {m.blob[:12]}"
                  + (f"  target {_name(m.target)}" if m.target else "")
                  + (f"  [{_shown(m.mark)}]" if m.mark else "") + (f"  skipped: {_shown(m.skipped)}" if m.skipped else ""))]
+    if m.parse_errors is not None:
+        out.append(f"note: {_shown(m.parse_errors.note)}")
     if hasattr(d.outline, "items"):
         out += _section("outline", d.outline, lambda s: f"{s.line} {s.kind} {_name(s.qualified)}")
     if hasattr(d.content, "lines"):
@@ -135,6 +140,8 @@ def symbol(result: Result) -> str:
     d = result.data
     # a note is a message (the hierarchy's names the path the definition below shows quoted)
     out = [f"note: {_shown(d.note)}"] if d.fuzzy else []
+    if d.parse_errors is not None:
+        out.append(f"note: {_shown(d.parse_errors.note)}")
     if d.hierarchy is not None and d.note:
         out.append(f"note: {_shown(d.note)}")
     for x in d.definitions:
@@ -163,6 +170,8 @@ def references(result: Result) -> str:
             if d.same_name_left_out else "")
     out = [_line(f"{d.definitions_total} definition(s) of {_own(d.query)}; sites by resolution: {counts}; "
                  f"text {d.text_sites}{apart}{left}")]
+    if d.parse_errors is not None:
+        out.append(f"note: {_shown(d.parse_errors.note)}")
     for s in d.sites:
         out.append(_line(f"{_at(s)}{_name(s.path)}:{s.line}:{s.col + 1}  {s.role}  [{s.resolution}]")
                    + (f"  {_s(s.text, 160)}" if s.text else ""))
@@ -182,6 +191,9 @@ def novelty(result: Result) -> str:
                                                                      _s(c.spec or c.previous_spec or ""),
                                                                      f"[{c.ecosystem}]"))
     out += _section("new identifiers", d.identifiers, _name)
+    if d.parse_errors:
+        out.append(_line("syntax errors at head (symbols in or after them may read as removed): "
+                         + ", ".join(_name(p) for p in d.parse_errors)))
     return "\n".join(out + footer(result))
 
 

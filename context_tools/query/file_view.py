@@ -27,6 +27,7 @@ from context_tools.query.sections import Section
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, NotFound
+from indexer.contract.parse_errors import FileParseErrors, file_parse_errors
 from indexer.contract.result import Freshness, Page, Result, Unknown
 from indexer.git.read import READ_CAP
 from indexer.model import NOT_TEXT
@@ -61,6 +62,8 @@ class FileMeta(Struct, kw_only=True, omit_defaults=True):
     skipped: str | None = None  # why the file was not parsed
     target: str | None = None  # a symlink's target path or a submodule's commit
     symbols_capped: bool = False  # present (true) when the outline was cut at extraction (nesting or count cap)
+    # present when the file's parse had errors: where, and that its outline may be incomplete
+    parse_errors: FileParseErrors | None = None
 
 
 class OutlineItem(Struct, omit_defaults=True):
@@ -201,7 +204,8 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
         fan_in=(snap.fan_in(f.path) or 0) if textual or unread else Unknown("not_applicable", f"a {f.language} entry is not imported"),
         imports=_embedded(ctx, input, "imports", neighbours["imports"], snap.fingerprint),
         importers=_embedded(ctx, input, "importers", neighbours["importers"], snap.fingerprint),
-        symbols_capped=_symbols_capped(snap, f))
+        symbols_capped=_symbols_capped(snap, f),
+        parse_errors=file_parse_errors(snap.core_facts(f.path), "the file", "its outline") if not f.skipped else None)
     outline: Section[OutlineItem] | Unknown = Unknown("not_recorded", "outline not requested")
     if input.outline and input.cursor:
         # a page after the first carries no outline: it was on the first, and paging a file's

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence, TypeVar
 
+import msgspec
 from msgspec import Struct
 
 from context_tools.query.pinned import answer_advice, freshness_of, open_pinned
 from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
 from indexer.contract.errors import BadInput
 from indexer.contract.result import Freshness, Result
+from indexer.contract.standing import Advice
 from indexer.git import renames
 
 if TYPE_CHECKING:
@@ -97,6 +99,9 @@ class Novelty(Struct):
     identifiers: Section[str]
     # changed files whose symbols were not compared, past NOVELTY_SYMBOLS: in no section but files
     files_unassessed: int = 0
+    # changed files whose head side's parse had errors, in path order: a symbol lost in or after
+    # an error reads as removed, or one misread as added (`context.file` says where)
+    parse_errors: list[str] = msgspec.field(default_factory=list)
 
 
 class NoveltySection(Struct):
@@ -251,6 +256,19 @@ def _new_identifiers(ctx: CallContext, base: Snapshot, head: Snapshot, files: li
     return sorted(fresh)
 
 
+def _base_advice(input: NoveltyInput, rev: str, ctx: CallContext) -> Advice:
+    """What the base's reason advises: against the working tree, a base the checkout has checked
+    out is `dirty`, and is read from its commit as the comparison asks, not from the working tree
+    its advice would otherwise send the reader to (the head already is)."""
+    from indexer.git.worktree import WORKTREE
+
+    advice = answer_advice(rev, ctx)
+    if head_of(input) != WORKTREE:
+        return advice
+    return advice._replace(dirty="the base is read from its commit, as the comparison asks; the head is the working "
+                                 "tree")
+
+
 def head_of(input: NoveltyInput) -> str:
     """The head rev: `WORKTREE` (the working tree) with `worktree`."""
     from indexer.git.worktree import WORKTREE
@@ -263,8 +281,10 @@ def head_of(input: NoveltyInput) -> str:
 
 
 def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
-    head, fresh = open_pinned(ctx, input.repo, head_of(input))
+    # the base first: where it is not indexed and this face may not index it (a `--worktree`
+    # server indexes the working tree only), that is said before the working tree is indexed
     base, _ = open_pinned(ctx, input.repo, input.base)
+    head, fresh = open_pinned(ctx, input.repo, head_of(input))
     binding = f"{base.fingerprint}:{head.fingerprint}"
     files = _file_changes(base, head)
     symbols, unassessed = _symbol_changes(base, head, files)
@@ -284,10 +304,16 @@ def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
     def first(name: str, items: Sequence[T]) -> Section[T]:
         return summary_section(ctx, input, name, items, binding)
 
-    data = Novelty(*sides, base_freshness=freshness_of(base, answer_advice(base.rev, ctx)), files=first("files", files),
+    data = Novelty(*sides, base_freshness=freshness_of(base, _base_advice(input, base.rev, ctx)), files=first("files", files),
                    symbols=first("symbols", symbols), public_api=first("public_api", api),
                    dependencies=first("dependencies", dependencies), identifiers=first("identifiers", identifiers),
-                   files_unassessed=len(unassessed))
+                   files_unassessed=len(unassessed), parse_errors=_broken(head, files))
     return Result(data, freshness=fresh)
+
+
+def _broken(head: Snapshot, files: list[FileChange]) -> list[str]:
+    """The changed files the head holds whose parse had errors."""
+    errors = frozenset(head.parse_errors)
+    return [c.path for c in files if c.change != "removed" and c.path in errors] if errors else []
 
 

@@ -76,6 +76,9 @@ class Totals(Struct):
     # files past the caps left out (`targets_capped`), or resolved as if their C# project saw
     # every project (`visibility_capped`); docs/store.md
     capped_imports: int
+    # files parsed with syntax errors (a file mid-edit): their symbols and sites were read from the
+    # parser's recovery and may be incomplete; `context.file` says where each failed
+    parse_errors: int = 0
 
 
 class Overview(Struct):
@@ -151,7 +154,8 @@ def _totals(ctx: CallContext, snap: Snapshot, sections: dict[str, list]) -> Tota
         dependencies=len(record.dependencies), entry_points=len(record.entry_points),
         languages=len(sections["languages"]), skipped=sum(1 for f in snap.files if f.skipped),
         generated=sum(1 for f in snap.files if f.mark == "generated"),
-        vendored=sum(1 for f in snap.files if f.mark == "vendored"), capped_imports=capped)
+        vendored=sum(1 for f in snap.files if f.mark == "vendored"), capped_imports=capped,
+        parse_errors=len(snap.parse_errors))
 
 
 def overview(input: OverviewInput, ctx: CallContext) -> Result:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterator
 
+import msgspec
 from msgspec import Struct
 
 from context_tools.query.module_exports import DATA_KINDS, exported, listed_in_all
@@ -71,6 +72,9 @@ class RepoMap(Struct):
     bytes: int  # serialized size of `files`
     excluded_marked: int  # generated or vendored files left out
     files: list[MapFile]
+    # the files of this page whose parse had errors: their key definitions may be incomplete
+    # (`context.file` says where the parse failed); not counted in `bytes`
+    parse_errors: list[str] = msgspec.field(default_factory=list)
 
 
 def _focus_files(snap: Snapshot, focus: list[str]) -> tuple[list[str], list[str]]:
@@ -308,8 +312,15 @@ def repo_map(input: MapInput, ctx: CallContext) -> Result:
                                                  for p in r.ordered[start:]),
                              len(r.ordered), input.cursor, snap.fingerprint, budget)
     data = RepoMap(focus=list(input.focus), focus_files=r.focus_files, unmatched_focus=r.unmatched, ranking=r.ranking,
-                   budget=budget, bytes=used, excluded_marked=r.excluded, files=files)
+                   budget=budget, bytes=used, excluded_marked=r.excluded, files=files,
+                   parse_errors=_broken(snap, files))
     return Result(data, freshness=fresh, page=page)
+
+
+def _broken(snap: Snapshot, files: list[MapFile]) -> list[str]:
+    """The paths of `files` whose parse had errors, in the page's order."""
+    broken = frozenset(snap.parse_errors)
+    return [f.path for f in files if f.path in broken] if broken else []
 
 
 # --- a workspace -------------------------------------------------------------------------------

@@ -128,10 +128,32 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
         shown = ", ".join(f"{path} ({why})" for path, why in unparsed[:UNPARSED_SHOWN])
         reason += (f"; {len(unparsed)} of the changed files were not parsed, so no answer finds their names: "
                    f"{shown}" + (", ..." if len(unparsed) > UNPARSED_SHOWN else ""))
+    broken = _with_parse_errors(snap, tree.changed)
+    if broken:
+        shown = ", ".join(f"{path} at {where}" for path, where in broken[:UNPARSED_SHOWN])
+        one = len(broken) == 1
+        reason += (f"; {len(broken)} of the changed files ha{'s' if one else 've'} syntax errors, so an answer may "
+                   f"miss or misread what is defined in or after them: {shown}"
+                   + (", ..." if len(broken) > UNPARSED_SHOWN else ""))
     return Freshness(repo=snap.repo_path, rev=WORKTREE, pinned_oid=tree.tree_oid, current_oid=tree.tree_oid,
                      status="worktree", reason=reason,
                      indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),
                      fingerprint=snap.fingerprint, worktree=state)
+
+
+def _with_parse_errors(snap: Snapshot, changed: list[str]) -> list[tuple[str, str]]:
+    """The changed files whose parse had errors, with where (`lines 6-9`; the first
+    UNPARSED_SHOWN read for it): a file mid-edit is parsed, but what follows its error may be
+    missing from every answer."""
+    from indexer.contract.parse_errors import regions_text
+
+    errors = frozenset(snap.parse_errors)
+    found: list[tuple[str, str]] = []
+    for path in (p for p in changed if p in errors) if errors else ():
+        facts = snap.core_facts(path, keep=False) if len(found) < UNPARSED_SHOWN else None
+        found.append((path, regions_text(facts.parse_errors, facts.parse_error_total)
+                      if facts is not None and facts.parse_error_total else "lines not read"))
+    return found
 
 
 def _unparsed(snap: Snapshot, changed: list[str]) -> list[tuple[str, str]]:

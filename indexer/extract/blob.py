@@ -21,7 +21,7 @@ from indexer.extract.tokens import OCCURRENCE_CAP, plain_occurrences, plain_uses
 from indexer.lang import grammars
 from indexer.lang.content import count_lines, generated_rule, skip_reason
 from indexer.lang.registry import GRAMMAR_LANGUAGES, LANGUAGES
-from indexer.model import BlobFacts
+from indexer.model import BlobFacts, ParseError
 
 DEFAULT_SIZE_CAP = 1 << 20
 
@@ -81,6 +81,7 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
     if root is not None and not grammars.has_wide_error(root) and not grammars.is_too_deep(root) and not (
             root.has_error and LANGUAGES[language].strict):
         facts = extract_tree(language, root, data)
+        regions, error_total = grammars.error_regions(root)
         return BlobFacts(
             language=language,
             lines=lines,
@@ -97,6 +98,8 @@ def _extract(data: bytes, path: str, language: str, size_cap: int, sites: bool) 
             occurrences_capped=facts.match_limit_hit,
             build_ignored=facts.build_ignored,
             generated=generated,
+            parse_errors=[ParseError(*region) for region in regions],
+            parse_error_total=error_total,
         )
     return _plain(data, sites, language=language, lines=lines, generated=generated, skipped="unparseable")
 

@@ -589,6 +589,48 @@ def error_bytes(root: Node) -> int:
                 return total
 
 
+# The regions of a parse's errors its facts keep (`BlobFacts.parse_errors`), the first in
+# document order; the rest are only counted. An agent needs where the parse failed, not a list
+# as long as the damage a half-written file can do.
+PARSE_ERROR_REGIONS = 8
+_MISSING_KIND_CHARS = 40
+
+
+def error_regions(root: Node) -> tuple[list[tuple[int, int, str]], int]:
+    """Where the parse of `root` failed: the first PARSE_ERROR_REGIONS of its outermost ERROR
+    nodes and missing nodes, in document order, each as (first line, last line, 1-based; for a
+    missing node the kind of token the parser assumed there, else ""), and how many there are
+    in all. A root that is itself an ERROR is one region, the whole file. Descends only into
+    subtrees that contain an error, as `error_bytes` does: a clean tree costs one check."""
+    if not root.has_error:
+        return [], 0
+    if root.is_error:
+        return [(root.start_point[0] + 1, root.end_point[0] + 1, "")], 1
+    regions: list[tuple[int, int, str]] = []
+    total = 0
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is None:
+            return regions, total
+        descend = False
+        if node.is_missing or node.is_error:
+            total += 1
+            if len(regions) < PARSE_ERROR_REGIONS:
+                # an ERROR's end point is past its last byte: a region ending at a line's start ends on the line before
+                end = node.end_point
+                last = end[0] if end[1] == 0 and end[0] > node.start_point[0] else end[0] + 1
+                regions.append((node.start_point[0] + 1, last,
+                                node.type[:_MISSING_KIND_CHARS] if node.is_missing else ""))
+        else:
+            descend = node.has_error
+        if descend and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return regions, total
+
+
 # tree-sitter's query cursor is quadratic in the number of children of an ERROR node
 # (50,000 stray `(` take seconds per query); such a tree is not usefully queryable. Comments
 # among them are not counted: they cost the cursor no more than their lines.

@@ -166,6 +166,7 @@ def assemble(repo: pygit2.Repository, oid: str, tree_oid: str, files: list[FileE
             entry_points=entrypoints.find_entry_points(files, facts, read, tree, found),
             fan_in=graph.fan_in(files, edges, pairs, nodes), rank=rank,
             symbols=symbols,
+            parse_errors=tuple(sorted(path for path, f in summaries.items() if f.parse_error_total)),
             tree_rules=TREE_RULES,  # the plan's walk checked every tree it did not trust under them
         )
         # zlib lets go of the interpreter lock: the stored tail is packed beside the fingerprint

@@ -44,6 +44,7 @@ class _FileLine(msgspec.Struct, tag_field="type", tag="file", omit_defaults=True
     fan_in: int
     rank: str
     symbols_capped: bool = False  # only on a file whose symbol list was cut: other lines keep their bytes
+    parse_errors: int = 0  # only on a file whose parse had errors (BlobFacts.parse_error_total), as above
 
 
 class _EdgeLine(msgspec.Struct, tag_field="type", tag="edge", rename={"source": "from", "target": "to"}):
@@ -123,7 +124,8 @@ def _file_lines(record: SnapshotRecord, facts: Mapping[str, BlobFacts]) -> Itera
                 (b.occurrence_count or len(b.occurrences)) if b is not None else 0,
                 b.occurrences_capped if b is not None else False,
                 fan_in(path, 0), f"{rank(path, 0.0):.9f}",
-                b.symbols_capped if b is not None else False))
+                b.symbols_capped if b is not None else False,
+                b.parse_error_total if b is not None else 0))
         yield _encode(block)[1:-1].replace(b'},{"type":"file",', b'}\n{"type":"file",') + b"\n"
 
 

@@ -34,6 +34,7 @@ class FactsSummary(msgspec.Struct):
     skipped: str = ""
     occurrences_capped: bool = False
     symbols_capped: bool = False
+    parse_error_total: int = 0
     occurrence_count: int = 0
     size: int = 0
     symbols_json: bytes = b""

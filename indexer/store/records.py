@@ -71,6 +71,7 @@ class SnapshotHead(msgspec.Struct):
     edges: int = 0  # resolved import edges
     blob_facts: int = 0  # distinct blob facts (facts keys) its files need: SnapshotRecord.blob_facts
     tree_rules: str = ""  # the tree rules its names were checked under: SnapshotRecord.tree_rules
+    parse_errors: tuple[str, ...] = ()  # SnapshotRecord.parse_errors
 
     def entry(self: SnapshotHead | LazyHead, i: int) -> FileEntry:
         return FileEntry(self.paths[i], self.blobs[i], self.modes[i], self.sizes[i], self.lines[i],
@@ -587,7 +588,7 @@ def head_of(record: SnapshotRecord) -> SnapshotHead:
                         [f.skipped for f in files], [f.target for f in files],
                         [fan_in.get(p, 0) for p in paths], [rank.get(p, 0.0) for p in paths],
                         record.fingerprint, record.indexed_at, record.symbols, len(record.edges),
-                        record.blob_facts, record.tree_rules)
+                        record.blob_facts, record.tree_rules, record.parse_errors)
 
 
 def pack_record(record: SnapshotRecord, head: SnapshotHead | None = None, tail: bytes | None = None) -> bytes:
@@ -722,7 +723,7 @@ class StoredRecord(NamedTuple):
                               t.edges, t.unresolved, t.packages, t.dependencies, t.entry_points,
                               fan_in if fan_in is not None else h.fan_in_map(),
                               rank if rank is not None else h.rank_map(), h.fingerprint, h.indexed_at, h.symbols,
-                              h.blob_facts, h.tree_rules)
+                              h.blob_facts, h.tree_rules, h.parse_errors)
 
     def prior(self) -> PriorRecord:
         head = self.lazy_head()  # the file table's columns, blobs checked; fan-in and rank stay undecoded

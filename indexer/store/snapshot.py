@@ -188,6 +188,12 @@ class Snapshot:
         return {p: i for i, p in enumerate(self._head.paths)}
 
     @property
+    def parse_errors(self) -> tuple[str, ...]:
+        """The paths of the files whose parse had errors (`SnapshotRecord.parse_errors`), in path
+        order: read with the head, no file's facts decoded."""
+        return self._head.parse_errors
+
+    @property
     def paths(self) -> list[str]:
         """Every path of the file table, sorted: a column, no file's record made."""
         return self._head.paths

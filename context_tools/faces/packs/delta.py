@@ -124,7 +124,8 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     shown = p.files[: ctx.cap("summary_files")]
     files = [SummaryFile(f.path, f.status, f.old_path, f.hunk_count, f.additions, f.deletions, f.fan_in,
                          f.noise.cls if f.noise else None,
-                         0 if f.noise else sum(1 for h in f.hunks if h.noise)) for f in shown]
+                         0 if f.noise else sum(1 for h in f.hunks if h.noise),
+                         f.parse_errors.note if f.parse_errors is not None else None) for f in shown]
     successor = p.successor if isinstance(p.successor, SuccessorAccount) else None
     summary = PacketSummary(p.untrusted, p.range, p.totals, p.truncated, files, p.noise, len(p.drops),
                             str(built.packet_path or ""), str(built.offer_path) if built.offer_path else None,
@@ -174,6 +175,8 @@ def render_packet(result: Result) -> str:
         fan = f.fan_in if isinstance(f.fan_in, int) else "?"
         moved = f" <- {name(f.old_path)}" if f.status in ("renamed", "copied") else ""
         lines.append(f"  {f.status:<12} {name(f.path)}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
+        if f.parse_errors is not None:
+            lines.append(f"    {sanitize_shown(f.parse_errors.note)}")
     for d in p.drops:
         if d.reason in NOT_DIFFED:  # no patch was made: its hunks and bytes are not known
             lines.append(f"  not diffed: {name(d.path)}: {sanitize_shown(d.reason)}")

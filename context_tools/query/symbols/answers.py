@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from context_tools.query.parse_errors import UnseenHolders
 from context_tools.query.workspace_scope import MemberFreshnessPage
 
 
@@ -52,6 +53,8 @@ class SymbolAnswer(Struct, omit_defaults=True):
     note: str
     definitions: list[Definition]
     hierarchy: list[Relative] | None = None  # with `hierarchy`: the class's bases, then its known subclasses
+    # files with parse errors whose text holds the name: what they define of it may be missing here
+    parse_errors: UnseenHolders | None = None
 
 
 class Site(Struct, omit_defaults=True):
@@ -88,6 +91,8 @@ class ReferencesAnswer(Struct):
     # definitions (an untyped `r.json()`, a text file's), left out of `sites` and every count;
     # the bare name lists them as `name_match` and `text`
     same_name_left_out: int = 0
+    # files with parse errors whose text holds the name: their sites of it may be missing or misread
+    parse_errors: UnseenHolders | None = None
 
 
 class WorkspaceSymbolAnswer(SymbolAnswer, kw_only=True):

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from context_tools.query.parse_errors import miss_note, unseen_holders
 from context_tools.query.pinned import open_pinned, path_filter_in
 from context_tools.query.symbols.answers import (
     RESOLUTIONS,
@@ -48,7 +49,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     via = _through_hierarchy(snap, input, defs)
     if not defs and _narrowed(input):
         raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.named}"
-                       f"{other_kinds(snap, input)}")
+                       f"{other_kinds(snap, input)}{miss_note(snap, name_parts(input.name)[-1])}")
     # Every page of an answer needs all of its sites (to sort and count them): a caller paging
     # through thousands of sites, or asking again, gets them computed once per snapshot.
     key = ("sites", snap.fingerprint, input.name, input.kind, input.path, input.include_definitions,
@@ -66,7 +67,8 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
              for i, d in enumerate(defs[: ctx.cap("definitions")])]
     return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts),
                                    definitions_attributed=attributed, files_unread=unread,
-                                   same_name_left_out=left_out),
+                                   same_name_left_out=left_out,
+                                   parse_errors=unseen_holders(snap, name_parts(input.name)[-1])),
                   freshness=fresh, page=page)
 
 

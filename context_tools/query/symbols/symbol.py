@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from context_tools.query.parse_errors import miss_note, unseen_holders
 from context_tools.query.pinned import open_pinned, path_filter_in
 from context_tools.query.symbols.answers import SymbolAnswer, WorkspaceSymbolAnswer
 from context_tools.query.symbols.hierarchy import (
@@ -59,13 +60,14 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
                 more[key] = {"inherited_from": source, "chain": chain}
     kinds = (other_kinds(snap, input) or _defined_as(input, missed)) if not hits else ""
     if kinds:  # the name is defined, as another kind: near names would say it is not
-        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.named}{kinds}")
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.named}{kinds}"
+                       f"{miss_note(snap, parts[-1])}")
     fuzzy = False
     if not hits and input.fuzzy:
         hits = find_fuzzy(ctx, snap, input.name, input.kind, input.path)
         fuzzy = bool(hits)
     if not hits:
-        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.named}")
+        raise NotFound(f"no definition of {input.name!r}{_filters(input)} in {snap.named}{miss_note(snap, parts[-1])}")
     items, page = ctx.page(hits, cap="definitions", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     modules = modules_of(snap)
     shown = []
@@ -75,14 +77,16 @@ def symbol(input: SymbolInput, ctx: CallContext) -> Result:
             base = overridden(h, path, sym)
             extra = {"overrides": base} if base is not None else extra
         shown.append(definition(path, sym, how, modules, **extra))
-    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), shown), freshness=fresh, page=page)
+    return Result(SymbolAnswer(input.name, fuzzy, _fuzzy_note(input, fuzzy), shown,
+                               parse_errors=unseen_holders(snap, parts[-1])), freshness=fresh, page=page)
 
 
 def _hierarchy(input: SymbolInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) -> Result:
     """The classes of the name, and the first's bases and known subclasses, paged."""
     classes = [hit for hit in find_exact(snap, input.name, input.kind, input.path) if is_class(hit[1])]
     if not classes:
-        raise NotFound(f"no class named {input.name!r}{_filters(input)} in {snap.named}")
+        raise NotFound(f"no class named {input.name!r}{_filters(input)} in {snap.named}"
+                       f"{miss_note(snap, name_parts(input.name)[-1])}")
     h = Hierarchy(snap)
     path, sym, _ = classes[0]
     found = relatives(h, Cls(path, sym))

@@ -15,7 +15,9 @@ from indexer.lang.language import Language
 #    for a command's name (`j=$top/.$name.jinfo`), is a variable
 # 6: a `source` path the grammar splits at a backquote is read whole
 # 7: an `alias` argument quoted whole (`alias 'la=ls -a'`) defines its alias
-VERSION = "7"
+# 8: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#    regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "8"
 
 LANGUAGE = Language(
     name="bash",

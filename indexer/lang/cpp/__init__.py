@@ -30,7 +30,9 @@ from indexer.lang.language import Language
 #     is blanked (was: a method of `std.vector`); not one before a type and a pre-ANSI wrapper
 #     (`ZPOS64_T f OF((...))`); a specifier before an out-of-line conversion operator is not shown
 #     to the parser (`inline S::operator bool() const {`; was: a function `bool`)
-VERSION = "14"
+# 15: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#     regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "15"
 
 LANGUAGE = Language(
     name="cpp",

@@ -8,7 +8,9 @@ from indexer.lang.language import Language
 # 2: the bases each class, struct, interface and record declares (`BlobFacts.bases`)
 # 3: every pattern's root carries a capture, so the query's matches in progress are
 #    bounded by its match limit (was: a root capturing nothing held one per enclosing node, quadratic)
-VERSION = "3"
+# 4: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#    regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "4"
 
 LANGUAGE = Language(
     name="csharp",

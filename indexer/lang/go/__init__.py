@@ -24,7 +24,9 @@ from indexer.lang.language import Language
 # 9: a literal in a generic type's constraint declares no member of it (`type Pair[T interface{ M() }]`:
 #    was `Pair.M`)
 # 10: a method whose receiver type is parenthesized (`func (x *(T)) m()`) is T's (was: no container)
-VERSION = "10"
+# 11: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#     regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "11"
 
 LANGUAGE = Language(
     name="go",

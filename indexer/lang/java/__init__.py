@@ -12,7 +12,9 @@ from indexer.lang.language import Language
 # 5: a record's compact constructor (`R { ... }`) is a method, as its other constructors are
 # 6: a field holds what its initializer defines (an anonymous class's fields, and its methods
 #    under the one field whose initializer it is in `Object a = 1, b = new Object() {...};`)
-VERSION = "6"
+# 7: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#    regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "7"
 
 LANGUAGE = Language(
     name="java",

@@ -30,7 +30,9 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 # 11: `var x = require("./a").y` imports a's y as x (was: no import)
 # 12: a value a CommonJS module exports at its top is a variable (`exports.VERSION = "1"`,
 #     `module.exports.program = new Command()`; was: no symbol)
-VERSION = "12"
+# 13: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#     regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "13"
 
 LANGUAGE = Language(
     name="javascript",

@@ -13,7 +13,9 @@ from indexer.lang.language import Language
 # 5: a source with errors is parsed again from a view naming each keyword key or property
 #    (`"$a[extends]"`, `"$a->class"`) otherwise, and that tree kept when it has fewer errors
 # 6: a function or class declared in a function body is its namespace's (was: the function's)
-VERSION = "6"
+# 7: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#    regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "7"
 
 LANGUAGE = Language(
     name="php",

@@ -25,7 +25,9 @@ from indexer.lang.language import Language
 #    some 1,000 of them was unparseable (was: the parse read on past each, over its budget)
 # 8: blank lines among comment lines leave them one run (was: a comment and a blank line in
 #    turn, thousands of times, ending a function, made the file unparseable)
-VERSION = "8"
+# 9: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#    regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "9"
 
 LANGUAGE = Language(
     name="python",

@@ -23,7 +23,9 @@ from indexer.lang.language import Language
 #    (A's), `A, B = ...`, `X ||= ...`; `A::B = Struct.new` a class (was: none); `alias $ARGV $*`
 #    no function; `class X < self` has the class around for its superclass (`::A::Switch`;
 #    was: none)
-VERSION = "6"
+# 7: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#    regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "7"
 
 LANGUAGE = Language(
     name="ruby",

@@ -18,7 +18,9 @@ from indexer.lang.language import Language
 #    `static` a variable whatever its case (was: missed, free functions, a constant); a field of a struct in a const's initializer block is the const's too (`_.S.a`, was `S.a`)
 #    and an impl for a type without a name holds its items under rustdoc's name of it (`slice.sort`)
 # 9: a `mod`'s `#[cfg_attr(pred, path = "...")]` paths are read (names ("", "u.rs"); was: none)
-VERSION = "9"
+# 10: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#     regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "10"
 
 LANGUAGE = Language(
     name="rust",

@@ -37,7 +37,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 #     retry view reads a generic call signature whose type parameters span lines too
 # 15: `const x = require("./a").y` imports a's y as x, as JavaScript's 11
 # 16: a value a CommonJS module exports at its top is a variable, as JavaScript's 12
-VERSION = "16"
+# 17: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
+#     regions and a total), so an answer can say a file's definitions may be missing
+VERSION = "17"
 
 LANGUAGE = Language(
     name="typescript",
