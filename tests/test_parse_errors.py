@@ -96,7 +96,7 @@ def test_context_file_says_where_its_parse_failed_and_that_its_outline_may_be_in
     meta = client.envelope("context.file", repo=str(builder.path), path="app/shop.py", content=False)["data"]["meta"]
     errors = meta["parse_errors"]
     assert errors["total"] == 1 and errors["regions"] == [{"line": 6, "end_line": 9}]
-    assert "syntax errors at lines 6-9" in errors["note"] and "outline" in errors["note"]
+    assert "does not parse at lines 6-9 (a syntax error, or syntax its grammar does not know)" in errors["note"] and "outline" in errors["note"]
     clean = client.envelope("context.file", repo=str(builder.path), path="app/util.py", content=False)["data"]
     assert "parse_errors" not in clean["meta"]
 
@@ -108,7 +108,7 @@ def test_a_symbol_miss_names_the_files_with_parse_errors_whose_text_holds_the_na
             client.call("context.symbol", repo=str(builder.path), name=name, fuzzy=False)
         assert missed.value.code == "not_found"
         assert missed.value.message == (
-            f"no definition of {name!r} in {oid[:12]}; 1 file with syntax errors holds 'later' in its text, where "
+            f"no definition of {name!r} in {oid[:12]}; 1 file that does not parse cleanly holds 'later' in its text, where "
             "a definition or site of it may be missing or misread: app/shop.py at lines 6-9")
     with pytest.raises(RennetError) as elsewhere:  # a name no broken file holds: the miss says nothing more
         client.call("context.symbol", repo=str(builder.path), name="nowhere_at_all", fuzzy=False)
@@ -160,9 +160,9 @@ def test_the_lookup_reads_a_bounded_number_of_broken_files(tmp_path, monkeypatch
     client = context_tools.Client(store=str(tmp_path / "store"))
     with pytest.raises(RennetError) as missed:
         client.call("context.symbol", repo=str(builder.path), name="later", fuzzy=False)
-    assert missed.value.message.endswith("2 files with syntax errors hold 'later' in their text, where a definition or "
+    assert missed.value.message.endswith("2 files that do not parse cleanly hold 'later' in their text, where a definition or "
                                       "site of it may be missing or misread: m0.py at line 1 (missing ')'), "
-                                      "m1.py at line 1 (missing ')'); 2 more files with syntax errors were not "
+                                      "m1.py at line 1 (missing ')'); 2 more files that do not parse cleanly were not "
                                       "read for it"), missed.value
 
 
@@ -190,7 +190,7 @@ def test_a_worktree_answer_after_writing_a_broken_file_says_it_may_miss_what_fol
     client = context_tools.Client(store=str(tmp_path / "store"))
     found = client.envelope("context.symbol", repo=repo, name="open", worktree=True)
     assert found["freshness"]["reason"].endswith(
-        "; 1 of the changed files has syntax errors, so an answer may miss or misread what is defined in or after "
+        "; 1 of the changed files does not parse cleanly, so an answer may miss or misread what is defined in or after "
         "them: pkg/shop.py at lines 3-6"), found["freshness"]
     missed = client.envelope("context.symbol", repo=repo, name="later", worktree=True)
     assert missed["error"]["code"] == "not_found"
@@ -229,7 +229,7 @@ def test_a_delta_packet_says_the_head_side_of_a_changed_file_does_not_parse(tmp_
         files = {f.path: f for f in packet.files}
         errors = files["app/shop.py"].parse_errors
         assert errors is not None and errors.total == 1 and [(r.line, r.end_line) for r in errors.regions] == [(6, 9)]
-        assert errors.note.startswith("the head side has syntax errors at lines 6-9, so its element changes may")
+        assert errors.note.startswith("the head side does not parse at lines 6-9 (a syntax error, or syntax its grammar does not know), so its element changes may")
         assert files["app/util.py"].parse_errors is None
         # the head fixed, the base broken: the head side parses, and nothing is said
         fixed = builder.commit({"app/shop.py": SHOP.replace("compute(1, 2", "compute(1, 2)")})

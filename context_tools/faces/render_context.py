@@ -108,7 +108,7 @@ def repo_map(result: Result) -> str:
         if f.more_symbols:
             out.append(f"  … {f.more_symbols} more")
         if f.path in getattr(d, "parse_errors", ()):
-            out.append("  (syntax errors: its definitions may be incomplete)")
+            out.append("  (does not parse cleanly: its definitions may be incomplete)")
     if d.unmatched_focus:
         out.append(_line(f"focus not found: {', '.join(_own(x) for x in d.unmatched_focus)}"))
     return "\n".join(out + footer(result))
@@ -192,7 +192,7 @@ def novelty(result: Result) -> str:
                                                                      f"[{c.ecosystem}]"))
     out += _section("new identifiers", d.identifiers, _name)
     if d.parse_errors:
-        out.append(_line("syntax errors at head (symbols in or after them may read as removed): "
+        out.append(_line("not parsing cleanly at head (symbols in or after the errors may read as removed): "
                          + ", ".join(_name(p) for p in d.parse_errors)))
     return "\n".join(out + footer(result))
 

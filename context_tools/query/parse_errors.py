@@ -64,11 +64,11 @@ def unseen_holders(snap: Snapshot, name: str) -> UnseenHolders | None:
     if holders:
         where = ", ".join(f"{path} at {_lines_of(snap, path)}" for path in shown) + (
             ", ..." if len(holders) > len(shown) else "")
-        note = (f"{len(holders)} file{'' if one else 's'} with syntax errors hold{'s' if one else ''} {name!r} in "
+        note = (f"{len(holders)} file{'' if one else 's'} that do{'es' if one else ''} not parse cleanly hold{'s' if one else ''} {name!r} in "
                 f"{'its' if one else 'their'} text, where a definition or site of it may be missing or misread: "
                 f"{where}")
     if unread:
-        note += ("; " if note else "") + (f"{unread} more file{'' if unread == 1 else 's'} with syntax errors "
+        note += ("; " if note else "") + (f"{unread} more file{'' if unread == 1 else 's'} that do{'es' if unread == 1 else ''} not parse cleanly "
                                           f"{'was' if unread == 1 else 'were'} not read for it")
     return UnseenHolders(shown, len(holders), note, unread)
 

@@ -132,7 +132,7 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
     if broken:
         shown = ", ".join(f"{path} at {where}" for path, where in broken[:UNPARSED_SHOWN])
         one = len(broken) == 1
-        reason += (f"; {len(broken)} of the changed files ha{'s' if one else 've'} syntax errors, so an answer may "
+        reason += (f"; {len(broken)} of the changed files do{'es' if one else ''} not parse cleanly, so an answer may "
                    f"miss or misread what is defined in or after them: {shown}"
                    + (", ..." if len(broken) > UNPARSED_SHOWN else ""))
     return Freshness(repo=snap.repo_path, rev=WORKTREE, pinned_oid=tree.tree_oid, current_oid=tree.tree_oid,

@@ -39,6 +39,7 @@ def file_parse_errors(facts: BlobFacts | None, subject: str, what: str) -> FileP
     if facts is None or not facts.parse_error_total:
         return None
     regions = [ErrorRegion(r.line, r.end_line, r.missing) for r in facts.parse_errors]
-    note = (f"{subject} has syntax errors at {regions_text(facts.parse_errors, facts.parse_error_total)}, so {what} "
-            f"may miss or misread the definitions in or after them (read from the parser's recovery)")
+    note = (f"{subject} does not parse at {regions_text(facts.parse_errors, facts.parse_error_total)} (a syntax error, "
+            f"or syntax its grammar does not know), so {what} may miss or misread the definitions in or after "
+            f"them (read from the parser's recovery)")
     return FileParseErrors(facts.parse_error_total, regions, note)
