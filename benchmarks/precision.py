@@ -20,6 +20,11 @@ private, the `PER_KIND` whose simple name is written most often in the tree's Py
 Each is asked as it is qualified in its file (`get`, `Session.get`), without a path: a query
 matching several definitions is answered per definition, and only this one's sites count.
 
+`--sample broad` takes a wider sample by another fixed rule (`broad`): rare names and private
+ones too, methods overridden in a subclass, names a package re-exports; and each of Jedi's
+references Rennet does not list as resolved is looked up in the answer for its simple name,
+to tell a site Rennet lists as a `name_match` from one it lists not at all.
+
 Jedi (a benchmark dependency: the `bench` extra) searches the checked-out tree with its own
 module path (the tree and its `src/`) and the standard library, never the environment's
 site-packages, so a corpus' imports of itself are read from the tree; pytest's own packages
@@ -51,6 +56,11 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 PER_KIND = 4
+# `--sample broad` (`broad`): per corpus, of each kind by hash, then methods overridden or
+# overriding, then each other kind's names a package's __init__ re-exports
+BROAD_PER_KIND = 12
+BROAD_OVERRIDDEN = 8
+BROAD_REEXPORTED = 3
 KINDS = {"class": ("class",), "function": ("function",), "method": ("method",), "variable": ("variable", "constant")}
 NOT_PACKAGE = ("tests/", "test/", "docs/", "examples/", "example/", "benchmarks/", "dist/", "build/")
 DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")  # TypeScript declarations: a build's output, not the sources
@@ -85,6 +95,9 @@ class Measured:
     tree: str = ""  # the checked-out tree the analyzer read
     analyzer: str = "Jedi"
     undecided: list[Site] = field(default_factory=list)  # the analyzer names no definition from them
+    # of `missed`, those the answer for the simple name lists as a `name_match` (None: not looked up)
+    named: list[Spot] | None = None
+    why: str = ""  # the part of the sample rule that chose it (`broad`)
 
 
 def _package_file(path: str, suffixes: tuple[str, ...] = (".py",)) -> bool:
@@ -115,6 +128,69 @@ def sample(snap, per_kind: int = PER_KIND, suffixes: tuple[str, ...] = (".py",),
     return chosen
 
 
+def broad(snap, suffixes: tuple[str, ...] = (".py",)) -> list[tuple[str, str, object, str]]:
+    """(kind, path, symbol, why) of the wider sample, by a rule fixed before measuring, in the
+    package's own files (as `_eligible`, private names in, dunders out): of each kind the first
+    `BROAD_PER_KIND` by the SHA-256 of path and qualified name ("hash", an order blind to how
+    often a name is written); then `BROAD_OVERRIDDEN` methods a class of those files overrides
+    or overrides in a base it names ("overridden", both sides in the same order); then of each
+    other kind `BROAD_REEXPORTED` a package's __init__ imports to offer ("re-exported"); then
+    `sample`'s most written ("popular"). A qualified name chosen once, the first of its path."""
+    chosen: list[tuple[str, str, object, str]] = []
+    seen: set[tuple[str, str]] = set()
+
+    def take(kind: str, found, n: int, why: str) -> None:
+        ordered = sorted(found, key=lambda t: (hashlib.sha256(f"{t[0]}:{t[1].qualified}".encode()).hexdigest(),
+                                               t[0], t[1].line))
+        for path, sym in ordered:
+            if n <= 0:
+                break
+            if (path, sym.qualified) not in seen:
+                seen.add((path, sym.qualified))
+                chosen.append((kind, path, sym, why))
+                n -= 1
+
+    eligible = {kind: list(_eligible(snap, kind, suffixes, private=True)) for kind in KINDS}
+    for kind in KINDS:
+        take(kind, eligible[kind], BROAD_PER_KIND, "hash")
+    by_class: dict[str, dict[str, tuple[str, object]]] = {}
+    for path, sym in eligible["method"]:
+        by_class.setdefault(sym.container.rsplit(".", 1)[-1], {})[sym.name] = (path, sym)
+    overridden = []
+    for path in sorted(snap.paths):
+        facts = snap.facts(path) if _package_file(path, suffixes) else None
+        for b in facts.bases if facts is not None else ():
+            own, base = by_class.get(b.cls.rsplit(".", 1)[-1], {}), by_class.get(b.base.rsplit(".", 1)[-1], {})
+            for name in sorted(set(own) & set(base)):
+                overridden += [own[name], base[name]]
+    take("method", overridden, BROAD_OVERRIDDEN, "overridden")
+    offered = _reexported(snap, suffixes)
+    for kind in KINDS:
+        if kind != "method":
+            take(kind, [(p, sym) for p, sym in eligible[kind] if sym.name in offered], BROAD_REEXPORTED, "re-exported")
+    for kind, path, sym in sample(snap, PER_KIND, suffixes):
+        if (path, sym.qualified) not in seen:
+            seen.add((path, sym.qualified))
+            chosen.append((kind, path, sym, "popular"))
+    return chosen
+
+
+def _reexported(snap, suffixes: tuple[str, ...]) -> set[str]:
+    """The names the package's own __init__ files import from a module to offer them."""
+    import ast
+
+    names: set[str] = set()
+    for path in snap.paths:
+        if not path.endswith("/__init__.py") or not _package_file(path, suffixes):
+            continue
+        try:
+            tree = ast.parse(snap.blob_bytes(path))
+        except SyntaxError:
+            continue
+        names |= {a.asname or a.name for node in tree.body if isinstance(node, ast.ImportFrom) for a in node.names}
+    return names
+
+
 def every_method(snap, suffixes: tuple[str, ...], cap: int = 0) -> list[tuple[str, object]]:
     """(path, symbol) of the methods measured by the larger rule: every method the kind's rule
     admits (a member of a named container, neither private, in the package's own files) but a
@@ -128,13 +204,15 @@ def every_method(snap, suffixes: tuple[str, ...], cap: int = 0) -> list[tuple[st
     return chosen[:cap] if cap else chosen
 
 
-def _eligible(snap, kind: str, suffixes: tuple[str, ...]):
+def _eligible(snap, kind: str, suffixes: tuple[str, ...], private: bool = False):
     """(path, symbol) of the definitions of a kind the sample may take: in the package's own files,
-    not private; a method has a container, the other kinds none."""
+    not private (`private`: a dunder alone left out); a method has a container, the other kinds none."""
     for path, sym in snap.symbols():
-        if sym.kind not in KINDS[kind] or not _package_file(path, suffixes) or sym.name.startswith("_"):
+        hidden = sym.name.startswith("__") and sym.name.endswith("__") if private else (
+            sym.name.startswith("_") or sym.container.startswith("_"))
+        if sym.kind not in KINDS[kind] or not _package_file(path, suffixes) or hidden:
             continue
-        if (kind == "method") != bool(sym.container) or sym.container.startswith("_"):
+        if (kind == "method") != bool(sym.container):
             continue
         yield path, sym
 
@@ -186,6 +264,18 @@ def rennet_sites(client, repo: str, rev: str, query: str, path: str, line: int) 
             # definitions leaves the sites of later ones without
             if owner in mine or (owner is None and not getattr(data, "definitions_attributed", 0)):
                 out.append((s.path, s.line, s.col, s.rule))
+        cursor = res.page.cursor if res.page is not None else None
+        if not cursor:
+            return out
+
+
+def name_matches(client, repo: str, rev: str, name: str) -> list[tuple[str, int, int]]:
+    """(path, line, byte col) of the `name_match` sites of the answer for a simple name, every page."""
+    out = []
+    cursor = None
+    while True:
+        res = client.call("context.references", repo=repo, rev=rev, name=name, cursor=cursor)
+        out += [(s.path, s.line, s.col) for s in res.data.sites if s.resolution == "name_match"]
         cursor = res.page.cursor if res.page is not None else None
         if not cursor:
             return out
@@ -302,13 +392,15 @@ def open_corpus(repo: Path, work: Path, name: str) -> tuple[str, str, Path, Snap
     return label, rev, tree, snap, Client(store=str(store_home))
 
 
-def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Measured]:
+def measure_corpus(repo: Path, work: Path, per_kind: int, log=print, rule: str = "written") -> list[Measured]:
 
     label, rev, tree, snap, client = open_corpus(repo, work, "precision")
     project = jedi_project(tree, work)
     lines: dict[str, list[bytes]] = {}
     out = []
-    for kind, path, sym in sample(snap, per_kind):
+    chosen = broad(snap) if rule == "broad" else [(k, p, sym, "") for k, p, sym in sample(snap, per_kind)]
+    loose: dict[str, set[Spot]] = {}
+    for kind, path, sym, why in chosen:
         started = time.perf_counter()
         ours = rennet_sites(client, str(repo), rev, sym.qualified, path, sym.line)
         def_col = _char_col(lines, tree, path, sym.line, _name_col(tree, path, sym))
@@ -316,6 +408,11 @@ def measure_corpus(repo: Path, work: Path, per_kind: int, log=print) -> list[Mea
         spots = {(p, ln, _char_col(lines, tree, p, ln, c)): rule for p, ln, c, rule in ours}
         m = compare(label, kind, sym.qualified, path, sym.line, spots, theirs,
                     lambda site: jedi_judges(project, tree, site, (path, sym.line)))
+        if rule == "broad":
+            if sym.name not in loose:
+                loose[sym.name] = {(p, ln, _char_col(lines, tree, p, ln, c))
+                                   for p, ln, c in name_matches(client, str(repo), rev, sym.name)}
+            m.named, m.why = [spot for spot in m.missed if spot in loose[sym.name]], why
         m.seconds, m.tree = time.perf_counter() - started, str(tree)
         log(f"[{label}] {kind} {sym.qualified} ({path}:{sym.line}): rennet {m.rennet}, jedi {m.theirs}, "
             f"confirmed {m.confirmed}, undecided {len(m.undecided)}, listed {m.listed}")
@@ -375,9 +472,9 @@ def _pct(v: float | None) -> str:
     return "-" if v is None else f"{v:.3f}"
 
 
-def table(rows: list[Measured], methods: str = "") -> list[str]:
+def table(rows: list[Measured], methods: str = "", sampled: str = "written") -> list[str]:
     """The table by kind, the goals' verdicts and the wrong sites by rule (also in benchmarks.run's report);
-    `methods` says how the methods were chosen when not as the other kinds."""
+    `methods` says how the methods were chosen when not as the other kinds, `sampled` which rule chose them."""
     if not rows:
         return []
     s = summary(rows)
@@ -385,9 +482,11 @@ def table(rows: list[Measured], methods: str = "") -> list[str]:
     them = rows[0].analyzer
     how = ("Jedi (its file limits lifted)", "benchmarks/precision.py") if them == "Jedi" else \
         (f"the {them}", "benchmarks/precision_ts.py")
+    chosen = (f"the {PER_KIND} per kind and corpus whose name is written most often{methods}" if sampled == "written"
+              else f"per corpus {BROAD_PER_KIND} of each kind by hash, {BROAD_OVERRIDDEN} methods overridden, "
+                   f"{BROAD_REEXPORTED} re-exported names of each other kind and the most written (`--sample broad`)")
     lines = ["", f"Precision of `context.references` against {how[0]}, on {', '.join(corpora)}: "
-             f"{len(rows)} symbols, the {PER_KIND} per kind and corpus whose name is written most often"
-             f"{methods} ({how[1]}). Resolved sites are those whose rule is neither `name` nor `text file`; a site "
+             f"{len(rows)} symbols, {chosen} ({how[1]}). Resolved sites are those whose rule is neither `name` nor `text file`; a site "
              f"from which the analyzer names no definition at all is undecided, and precision is over the "
              f"decided sites (confirmed / (confirmed + contradicted)), the strict figure over all.", "",
              f"| kind | symbols | rennet resolved | confirmed | contradicted | undecided "
@@ -416,7 +515,7 @@ def _goal(v: float | None, goal: float) -> str:
     return "" if v is None else (" PASS" if v >= goal else " FAIL")
 
 
-def run_precision(corpora: list[Path], work: Path, per_kind: int = PER_KIND) -> list[dict]:
+def run_precision(corpora: list[Path], work: Path, per_kind: int = PER_KIND, rule: str = "written") -> list[dict]:
     """Every Python corpus measured (benchmarks.run calls this for its report): rows as plain data."""
     lift_jedi_limits()
     rows = []
@@ -424,14 +523,35 @@ def run_precision(corpora: list[Path], work: Path, per_kind: int = PER_KIND) -> 
         meta = json.loads((repo / "corpus.json").read_text())
         if meta.get("ecosystem") != "pypi":
             continue
-        rows += [asdict(m) for m in measure_corpus(repo, work, per_kind, log=lambda s: print(s, file=sys.stderr))]
+        rows += [asdict(m) for m in measure_corpus(repo, work, per_kind, log=lambda s: print(s, file=sys.stderr),
+                                                   rule=rule)]
     return rows
 
 
 def rows_of(data: list[dict]) -> list[Measured]:
     return [Measured(**{**d, "wrong": [tuple(w) for w in d["wrong"]], "missed": [tuple(m) for m in d["missed"]],
-                        "undecided": [tuple(u) for u in d.get("undecided", [])]})
+                        "undecided": [tuple(u) for u in d.get("undecided", [])],
+                        "named": None if d.get("named") is None else [tuple(n) for n in d["named"]]})
             for d in data]
+
+
+def missed_table(rows: list[Measured]) -> list[str]:
+    """Jedi's references Rennet does not list as resolved, by kind and by the part of the rule
+    that chose the symbol: those the simple name's answer lists as `name_match`, and those it
+    lists not at all (a site missed, or a reference of Jedi's that is no use: read them)."""
+    if not rows or any(r.named is None for r in rows):
+        return []
+    lines = ["", "Jedi's references not listed as resolved: as a `name_match` under the simple name, or not at all.",
+             "", "| kind | chosen as | symbols | the analyzer's references | listed as resolved | name_match | not listed |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    groups = sorted({(r.kind, r.why) for r in rows}, key=lambda g: (list(KINDS).index(g[0]), g[1]))
+    for kind, why in [*groups, ("all", "")]:
+        mine = [r for r in rows if kind == "all" or (r.kind, r.why) == (kind, why)]
+        named = sum(len(r.named or ()) for r in mine)
+        missed = sum(len(r.missed) for r in mine)
+        lines.append(f"| {kind} | {why} | {len(mine)} | {sum(r.theirs for r in mine)} | "
+                     f"{sum(r.listed for r in mine)} | {named} | {missed - named} |")
+    return lines
 
 
 def listing(rows: list[Measured], per_symbol: int) -> list[str]:
@@ -443,7 +563,8 @@ def listing(rows: list[Measured], per_symbol: int) -> list[str]:
         for u in r.undecided[:per_symbol]:
             lines.append(f"- undecided `{r.query}`: {u[0]}:{u[1]}:{u[2]} ({u[3]}) {_line(r.tree, u[0], u[1])}")
         for m in r.missed[:per_symbol]:
-            lines.append(f"- missed `{r.query}`: {m[0]}:{m[1]}:{m[2]} {_line(r.tree, m[0], m[1])}")
+            how = " (a name_match)" if r.named is not None and m in r.named else ""
+            lines.append(f"- missed{how} `{r.query}`: {m[0]}:{m[1]}:{m[2]} {_line(r.tree, m[0], m[1])}")
     return lines
 
 
@@ -463,15 +584,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default=os.environ.get("RENNET_BENCH_WORK", "/tmp/rennet-bench"))
     ap.add_argument("--out", default=str(RESULTS / "precision-latest.json"))
     ap.add_argument("--wrong", type=int, default=0, help="list this many wrong and missed sites per symbol")
+    ap.add_argument("--sample", choices=("written", "broad"), default="written",
+                    help="the most written names of each kind (default), or the wider rule of `broad`")
     args = ap.parse_args(argv)
     from benchmarks.host import machine
 
     info = machine()
     work = Path(args.work)
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    data = run_precision([Path(c) for c in args.corpus], work, args.per_kind)
+    data = run_precision([Path(c) for c in args.corpus], work, args.per_kind, rule=args.sample)
     rows = rows_of(data)
-    lines = table(rows)
+    lines = table(rows, sampled=args.sample) + missed_table(rows)
     if args.wrong:
         lines += listing(rows, args.wrong)
     print("\n".join(lines))

@@ -209,3 +209,64 @@ def test_a_receiver_is_looked_for_in_its_functions_in_proportion_to_the_sites():
         assert ask(n) == []  # `x` is no LookupDict the file shows: no site is the method's
         lines[n] = lines_run(lambda n=n: ask(n))
     assert lines[600] <= 2.5 * lines[300], lines
+
+
+def test_a_call_of_the_class_through_a_module_path_or_over_lines_is_an_instance(indexed_files):
+    """`pkg.Request(...).prepare()` where `import pkg.adapters` binds `pkg`, whose __init__
+    re-exports Request, is Request.prepare's, with the rule naming the module path (was: a
+    `name_match` in a file no import ties); not through a package that offers no Request. A
+    call closing on a later line (`pkg.Request(\\n    1,\\n).prepare()`) is read as one line
+    (was: an attribute of an untyped receiver), brackets in its strings and comments aside;
+    not back past `SITE_TEXT` bytes, the bound of a site's reading."""
+    asked = indexed_files({
+        "pkg/__init__.py": "from .models import Request\n",
+        "pkg/models.py": "class Request:\n    def prepare(self):\n        return 1\n\n\n"
+                         "class Other:\n    def prepare(self):\n        return 2\n",
+        "pkg/adapters.py": "",
+        "other/__init__.py": "",
+        "other/adapters.py": "",
+        "use.py": ("import pkg.adapters\nimport other.adapters\n\n"
+                   "pkg.Request(1).prepare()\n"                  # 4
+                   "other.Request(1).prepare()\n"                # 5
+                   "pkg.Other(1).prepare()\n"                    # 6
+                   "p = pkg.Request(\n    1,\n).prepare()\n"),   # 9
+        "tied.py": ("from pkg.models import Request\n\n"
+                    "a = Request(\n    'GET',\n).prepare()\n"                # 5
+                    "b = Request(\n    '(',\n    # )\n).prepare()\n"        # 9
+                    "c = Request(\n    '" + "x" * 1100 + "',\n).prepare()\n"),  # 12: past SITE_TEXT
+    })
+
+    def sites(name: str) -> dict[tuple[str, int], tuple[str, str]]:
+        r = asked.call("context.references", name=name)
+        return {(s.path, s.line): (s.resolution, s.rule) for s in r.data.sites}
+
+    through = "instance `pkg.Request(...)`, module `pkg`"
+    assert sites("Request.prepare") == {("use.py", 4): ("import", through), ("use.py", 9): ("import", through),
+                                        ("tied.py", 5): ("import", "import"), ("tied.py", 9): ("import", "import")}
+    loose = sites("prepare")
+    assert loose[("use.py", 5)][0] == loose[("use.py", 6)][0] == "name_match"
+
+
+def test_self_attribute_is_typed_by_the_first_class_of_the_order_binding_it(indexed_files):
+    """`self.json` in a subclass's method is typed by the base whose `__init__` binds it
+    (`self.json: Provider = Provider()` in App, used in Flask(App); was: the class's own body
+    alone, a `name_match`); a subclass binding it itself decides (Mine's `self.json =
+    object()`), and one its base binds to no instance stays untyped."""
+    asked = indexed_files({
+        "pkg/__init__.py": "",
+        "pkg/provider.py": "class Provider:\n    def response(self, v):\n        return v\n",
+        "pkg/base.py": ("from .provider import Provider\n\n\n"
+                        "class App:\n    def __init__(self):\n        self.json: Provider = Provider()\n"
+                        "        self.other = make()\n"),
+        "pkg/app.py": ("from .base import App\n\n\n"
+                       "class Flask(App):\n    def run(self, rv):\n        return self.json.response(rv)\n\n"  # 6
+                       "    def go(self, rv):\n        return self.other.response(rv)\n\n\n"                 # 9
+                       "class Mine(App):\n    def __init__(self):\n        self.json = object()\n\n"
+                       "    def run(self, rv):\n        return self.json.response(rv)\n"),                    # 17
+    })
+    r = asked.call("context.references", name="Provider.response")
+    assert [(s.path, s.line, s.resolution, s.rule) for s in r.data.sites] == [
+        ("pkg/app.py", 6, "import", "`self.json` an instance in App's methods")]
+    loose = asked.call("context.references", name="response")
+    assert {(s.line, s.resolution) for s in loose.data.sites if s.path == "pkg/app.py"} == {
+        (6, "import"), (9, "name_match"), (17, "name_match")}

@@ -592,6 +592,30 @@ def test_the_report_gives_a_precision_table_for_each_analyzer():
     assert "| function | 0 | 0 | 0 | 0 | 0 | - | - | 0 | 0 | - |" in lines[first:second]  # Jedi's: no TS row
 
 
+def test_the_broad_sample_splits_the_missed_references_into_name_matches_and_unlisted():
+    """`--sample broad` tells a reference of Jedi's that Rennet lists as a `name_match` from one
+    it lists not at all, per kind and the part of the rule that chose the symbol; rows of the
+    other sample, never looked up, make no such table (`named` None), and the round trip
+    through JSON keeps the split."""
+    import json
+    from dataclasses import asdict
+
+    from benchmarks import precision
+
+    missed = [("a.py", 3, 4), ("b.py", 5, 0), ("c.py", 1, 2)]
+    got = precision.Measured("lib 1.0", "method", "A.get", "lib/a.py", 3, rennet=4, theirs=7, confirmed=4, listed=4,
+                             missed=missed, named=missed[:2], why="hash")
+    var = precision.Measured("lib 1.0", "variable", "X", "lib/a.py", 9, rennet=1, theirs=1, confirmed=1, listed=1,
+                             named=[], why="re-exported")
+    rows = precision.rows_of(json.loads(json.dumps([asdict(got), asdict(var)])))  # as `--from-json` reads them
+    lines = precision.missed_table(rows)
+    assert "| method | hash | 1 | 7 | 4 | 2 | 1 |" in lines
+    assert "| variable | re-exported | 1 | 1 | 1 | 0 | 0 |" in lines
+    assert lines[-1] == "| all |  | 2 | 8 | 5 | 2 | 1 |"
+    assert precision.missed_table(precision.rows_of([asdict(got), {**asdict(var), "named": None}])) == []
+    assert any("missed (a name_match) `A.get`: a.py:3:4" in line for line in precision.listing(rows, 5))
+
+
 def test_the_typescript_half_runs_offline_or_says_in_one_line_why_not(monkeypatch, tmp_path, capsys):
     from benchmarks.run import precision_table, run_precision
 

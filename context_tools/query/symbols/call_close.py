@@ -65,3 +65,31 @@ def after_call(lines: list[bytes], first: int, opened: int, spelling: Spelling, 
                 if depth == 0:
                     return text[j + 1:].split(spelling.comment, 1)[0].strip()
     return None
+
+
+def opened_above(lines: list[bytes], last: int, close: int, spelling: Spelling, most: int,
+                 most_bytes: int) -> tuple[int, int] | None:
+    """Where the call closing at byte `close` of line `last` (from 0) opens, on a line above it
+    (`Request(` of `Request(\n    "GET",\n).prepare()`): (line, byte) of its parenthesis,
+    looked for over at most `most` lines and `most_bytes` bytes; None when it opens on `last`
+    itself or is not found. The walk back counts brackets alone; the place it finds must close
+    at `close` when walked forward as `after_call` walks, strings and comments read, else None."""
+    depth = 0
+    budget = most_bytes
+    for n in range(last, max(last - most, -1), -1):
+        text = lines[n][:close + 1] if n == last else lines[n]
+        budget -= len(text)
+        if budget < 0:
+            return None
+        for j in range(len(text) - 1, -1, -1):
+            ch = text[j]
+            if ch in b")]}":
+                depth += 1
+            elif ch in b"([{":
+                depth -= 1
+                if depth == 0:
+                    if n == last or ch != 0x28:  # `(`
+                        return None
+                    rest = lines[last][close + 1:].split(spelling.comment, 1)[0].strip()
+                    return (n, j) if after_call(lines, n, j, spelling, last - n + 1) == rest else None
+    return None

@@ -90,7 +90,7 @@ class PythonReceivers:
         naming a class, or, in a test function or a fixture, as the pytest fixture of its name
         visible there); else a module-level (unindented) assignment."""
         lines = self.lines(path)
-        around = self._holders(path, line)
+        around = self.holders(path, line)
         assignment = _assignment(name)
         for holder in around:
             # the last line of the function above the site's assigning the name (from 0)
@@ -130,7 +130,7 @@ class PythonReceivers:
                                                         header) is not None
         return header, named
 
-    def _holders(self, path: str, line: int) -> Iterator[Symbol]:
+    def holders(self, path: str, line: int) -> Iterator[Symbol]:
         """The functions of the file holding the line, the latest first line first (of one line,
         in the file's list's order): each found by a binary search over the functions by first
         line, not by reading them all for each site."""

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Callable, Literal, NamedTuple, Protocol
 import msgspec
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
+from context_tools.query.symbols.call_close import PYTHON, opened_above
 from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, target_binds
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
-from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
+from context_tools.query.symbols.receivers import HEADER_LINES, PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.rightmost import Holding
 from context_tools.query.symbols.script_blocks import Braces
 from context_tools.query.symbols.script_casts import cast_before
@@ -25,7 +26,7 @@ from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
-from indexer.lang.bindings_base import site_window
+from indexer.lang.bindings_base import SITE_TEXT, site_window
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
@@ -303,6 +304,7 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
             if by_syntax.decide(path, occ, how) is None:
                 continue  # a keyword argument's or an object key's name: no site of anything
             promoted = by_syntax.imported_instance(path, occ) or by_syntax.package_attribute(path, occ) or \
+                by_syntax.constructed_receiver(path, occ) or \
                 by_syntax.declared_receiver(path, occ) or by_syntax.required_attribute(path, occ) or \
                 by_syntax.namespace_attribute(path, occ)
             if promoted:
@@ -311,6 +313,10 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     return sites
 
 
+# a site's line starting with the parenthesis closing a call, then the dot before the site: `    ).prepare()`
+_CLOSED_ABOVE = re.compile(rb"\s*(\))\s*\.\s*")
+# a lambda or a comprehension, whose own scope does not see the class body around it
+_OWN_SCOPE = re.compile(rb"\blambda\b|\bfor\b")
 USE_LINES = 200  # the lines one import declaration is read over, at most
 
 # the binding that decides a site resolved by its file alone
@@ -603,9 +609,31 @@ class _BySyntax:
             return None
         return "attribute of a module `require(...)` binds, which reaches it" if self._line_reaches(path, occ.line) else None
 
+    def constructed_receiver(self, path: str, occ: Occurrence) -> str | None:
+        """For a Python site its file does not tie: the rule making it a method's when its
+        receiver is a call of the method's class written through a module path the file's
+        imports bind (`requests.Request(...).prepare()` after `import requests.adapters`, which
+        binds `requests`, whose __init__ re-exports Request; was: a `name_match`, as the
+        assigned `r = requests.Request(...)` was not); None otherwise."""
+        if not self.classes or self.reading.rules(path).language != "python":
+            return None
+        syntax = self._attribute(path, occ)
+        if syntax is None or not syntax.called or len(syntax.receiver) < 2:
+            return None
+        module = list(syntax.receiver[:-1])
+        found = self._module_chain(path, module)
+        offered = found is not None and syntax.receiver[-1] in self.offers.get(found, ())
+        return f"instance `{'.'.join(syntax.receiver)}(...)`, module `{'.'.join(module)}`" if offered else None
+
     def _uncalled_attribute(self, path: str, occ: Occurrence) -> SiteSyntax | None:
         """The site's syntax when it is an attribute of a receiver, not called (`app.name`,
         `flask.Flask`); None otherwise or where the language has no site syntax."""
+        syntax = self._attribute(path, occ)
+        return None if syntax is None or syntax.called else syntax
+
+    def _attribute(self, path: str, occ: Occurrence) -> SiteSyntax | None:
+        """The site's syntax when it is an attribute of a named receiver (`app.name`,
+        `pkg.Client(...).get`); None otherwise or where the language has no site syntax."""
         rules = self.reading.rules(path)
         if rules.site_syntax(b"", 0, "") is None:
             return None
@@ -613,7 +641,7 @@ class _BySyntax:
         if not 0 < occ.line <= len(lines):
             return None
         syntax = self.reading.syntax(rules, path, occ, lines)
-        if syntax is None or syntax.form != "attribute" or not syntax.receiver or syntax.called:
+        if syntax is None or syntax.form != "attribute" or not syntax.receiver:
             return None
         return syntax
 
@@ -803,6 +831,9 @@ class _BySyntax:
         another is seen only there), and no module-level use above a module-level variable's
         own line, which reads an earlier binding."""
         if self.methods_only:
+            owner = self._class_body_member(path, occ, lines)
+            if owner is not None:
+                return how, f"bare name in the body of class {owner}, below its definition"
             return "name_match", "bare name, not a method's"
         if path in self.crossing or across:  # what another member's package binds: the workspace's resolution
             return False
@@ -838,16 +869,50 @@ class _BySyntax:
 
     def _in_scope(self, path: str, sym: Symbol, line: int) -> bool:
         """Is the line where the definition's name is seen: anywhere in the file for a top-level
-        or member definition (a module-level variable not above its own line, at module level),
-        in the body of the function holding it for a nested one."""
+        definition (a module-level variable not above its own line, at module level), in the
+        body of the function holding it for a nested one, and for a class's member only in that
+        class's own body below it, outside its methods: a method's body does not see its class's names
+        (was: everywhere, so `dumps(...)` in a method `dumps` was no site of the module's
+        `dumps` its file imports)."""
         if not sym.container:
             if sym.kind in ("variable", "constant") and line < sym.line and self._at_module_level(path, line):
                 return False
             return True
         holder = self._symbol(path, sym.container)
-        if holder is None or holder.kind not in ("function", "method"):
+        if holder is None:
+            return True
+        if holder.kind == "class":  # bound once its statement ran: `dumps = staticmethod(dumps)` reads another
+            scope = self._scope_at(path, line)
+            return sym.line < line and scope is not None and scope.start_byte == holder.start_byte
+        if holder.kind not in ("function", "method"):
             return True
         return holder.line <= line <= holder.end_line
+
+    def _scope_at(self, path: str, line: int) -> Symbol | None:
+        """The innermost class or function of the file holding the line, None at module level
+        (of two holding it, the one starting later is inside the other)."""
+        cls = self._class_symbol_at(path, line)
+        function = next(self.receivers.holders(path, line), None)
+        if cls is None or function is None:
+            return cls or function
+        return function if function.line > cls.line else cls
+
+    def _class_body_member(self, path: str, occ: Occurrence, lines: list[bytes]) -> str | None:
+        """The class whose own body holds a bare Python name that is a member asked of that
+        class, defined above it there (`tag = to_json`, `@name.setter`, `x = property(get_x)`:
+        a class body's statements see the names its earlier ones bind, its methods do not);
+        None elsewhere, and in a lambda or comprehension on the line, whose scope skips the
+        class's."""
+        if self.reading.rules(path).language != "python":
+            return None
+        scope = self._scope_at(path, occ.line)
+        if scope is None or scope.kind != "class":
+            return None
+        if not any(p == path and s.container == scope.qualified and s.line < occ.line for p, s, _ in self.defs):
+            return None
+        if _OWN_SCOPE.search(lines[occ.line - 1]):
+            return None
+        return scope.name
 
     def _symbol(self, path: str, qualified: str) -> Symbol | None:
         facts = self.snap.core_facts(path)
@@ -1019,11 +1084,24 @@ class _BySyntax:
 
     def _self_attribute(self, path: str, line: int, attribute: str) -> Typing:
         """What `self.attribute` is in the class whose body holds the line, when that class
-        is no method's class itself (`PythonReceivers.self_attribute`)."""
+        is no method's class itself (`PythonReceivers.self_attribute`): the first class of its
+        order binding the attribute decides, itself or a base as Python looks attributes up
+        (`self.json` in Flask's methods, which App's `__init__` annotates; was: the class's
+        own body alone, a `name_match` through an attribute a base binds)."""
+        from context_tools.query.symbols.hierarchy import Cls
+
         if not self.classes:
             return False
         owner = self._class_symbol_at(path, line)
-        return self.receivers.self_attribute(path, owner, attribute) if owner is not None else None
+        if owner is None:
+            return None
+        found = self.receivers.self_attribute(path, owner, attribute)
+        if found is None:
+            for base in self.reading.classes_read.h.after(Cls(path, owner)):
+                found = self.receivers.self_attribute(base.path, base.sym, attribute)
+                if found is not None:
+                    break
+        return found
 
     def _declared_lines(self, path: str, lines: list[bytes]) -> dict[int, list[ImportSpec]]:
         """The lines of the file's import declarations (a `use` from its first line to the one
@@ -1191,7 +1269,14 @@ class _Reading:
         key = (path, occ.line, occ.col)
         if key in self._syntax:
             return self._syntax[key]
-        window, col = site_window(lines[occ.line - 1], occ.col, len(self.simple.encode()))
+        line, at = lines[occ.line - 1], occ.col
+        closed = _CLOSED_ABOVE.fullmatch(line, 0, at) if rules.language == "python" else None
+        shut = closed.start(1) if closed is not None else -1
+        opened = opened_above(lines, occ.line - 1, shut, PYTHON, HEADER_LINES, SITE_TEXT) if shut >= 0 else None
+        if opened is not None:  # `).prepare()` closing a call opened above: read as if written on one line
+            head = lines[opened[0]][:opened[1]] + b"()"
+            line, at = head + line[shut + 1:], len(head) + at - shut - 1
+        window, col = site_window(line, at, len(self.simple.encode()))
         found = self._syntax[key] = rules.site_syntax(window, col, self.simple)
         return found
 
