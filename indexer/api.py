@@ -27,10 +27,15 @@ def open_store(home: str | os.PathLike[str] | None = None) -> Store:
     return Store.open(home)
 
 
-def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
-          progress=None, require_complete: bool = False) -> "IndexReport":
-    """Index `rev` (indexer.build.index); every face indexes a rev through here."""
+def index(repo_path: str, rev: str = "HEAD", store: Store | str | os.PathLike[str] | None = None,
+          workers: int | None = None, progress=None, require_complete: bool = False) -> "IndexReport":
+    """Index `rev` (indexer.build.index); every face indexes a rev through here. `store`: an
+    open store, or the folder of one, opened for this call and closed after it."""
     from indexer.pipeline.collector import collector_paused
+
+    if store is not None and not isinstance(store, Store):
+        with Store.open(store) as opened:
+            return index(repo_path, rev, opened, workers, progress, require_complete)
 
     with collector_paused():  # the build's modules are imported for good: nothing to collect
         from indexer.build import index as _index
@@ -39,16 +44,17 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
                       require_complete=require_complete)
 
 
-def snapshot(repo_path: str, rev: str = "HEAD", store: Store | None = None, index_if_absent: bool = True,
-             workers: int | None = None, require_complete: bool = False) -> "Snapshot":
+def snapshot(repo_path: str, rev: str = "HEAD", store: Store | str | os.PathLike[str] | None = None,
+             index_if_absent: bool = True, workers: int | None = None, require_complete: bool = False) -> "Snapshot":
     """The pinned snapshot of `rev`. With `index_if_absent`, a rev with no snapshot is indexed
     first: the OID its pin names, or the rev itself (which pins it). This is the one place a
-    read asks for a build; `indexer.store.snapshot.load` never does."""
+    read asks for a build; `indexer.store.snapshot.load` never does. `store`: an open store,
+    or the folder of one (opened for as long as the snapshot is read; the default store's too)."""
     from indexer.contract.errors import NotIndexed, UnknownRev
     from indexer.store import writer_wait
     from indexer.store.snapshot import load
 
-    store = store or Store.open()
+    store = store if isinstance(store, Store) else Store.open(store)
     try:
         return load(store, repo_path, rev)
     except NotIndexed:
