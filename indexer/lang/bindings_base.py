@@ -243,6 +243,18 @@ class Bindings:
         return [re.compile(rb"^\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
                            + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?([A-Za-z_]\w*)\s*\(")]
 
+    def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """Patterns of a line that gives the variable `name` the first result of a function it
+        calls, groups the call's qualifier (None for a bare call) and the function's name (Go:
+        `r := mux.NewRouter()`, `l, err := New()`): its type is what the function's signature
+        says it returns (`result_type`). None by default."""
+        return []
+
+    def result_type(self, signature: str) -> str | None:
+        """The name of the type a function's signature line says its first result is, None
+        when it says none or the line does not hold it all."""
+        return None
+
     def binds_bare(self, spec: ImportSpec, name: str) -> bool:
         """Does the import bind `name` as a bare name of its file sees it: by default, as it
         binds it locally (`binds_local`)."""

@@ -1134,6 +1134,7 @@ class _Reading:
         self.typed: Typed = {}  # the JS/TS receivers' declared types (`ScriptTypes`)
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
+        self._functions_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_results`: a called function's definitions
         self._this_aliases: dict[tuple[str, str], bool] = {}
         self._words: dict[tuple[str, str], dict[bytes, list[int]]] = {}
         self._braces: dict[tuple[str, str], Braces] = {}
@@ -1233,11 +1234,38 @@ class _Reading:
         key = (path, name)
         found = self._line_types.get(key)
         if found is None:
-            patterns = self.rules(path).typings(name)
+            rules = self.rules(path)
+            patterns = rules.typings(name)
+            calls = rules.call_typings(name)
             found = self._line_types[key] = frozenset(
                 t.decode() for i in self.lines_naming(path, name) for pattern in patterns
-                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None)
+                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None) | frozenset(
+                t for i in self.lines_naming(path, name) for pattern in calls
+                if (m := pattern.search(lines[i])) is not None
+                for t in self._results(path, m.group(1), m.group(2).decode()))
         return found
+
+    def _results(self, path: str, package: bytes | None, function: str) -> frozenset[str]:
+        """The types the functions a call in the file names say they return (`call_typings`):
+        of a bare call, the function of the file's own folder; of `pkg.Name(...)`, that of a
+        file the import binding `pkg` reaches (`x := v.Make()`, a method, types nothing)."""
+        defs = self._functions_named.get(function)
+        if defs is None:
+            defs = self._functions_named[function] = [
+                (p, s) for p, s in self.snap.definitions(function) if s.kind == "function" and not s.container]
+        if not defs:
+            return frozenset()
+        if package is None:
+            folder = path.rpartition("/")[0]
+            near = {p for p, _ in defs if p.rpartition("/")[0] == folder}
+        else:
+            head = package.decode()
+            facts = self.snap.import_facts(path)
+            near = {e.target for spec in (facts.imports if facts else ())
+                    if of_import(spec.kind).binds_local_in(spec, head, partial(self.clause, path, spec))
+                    for e in self.snap.edges_of_import(path, spec) if e.target}
+        rules = self.rules(path)
+        return frozenset(t for p, s in defs if p in near and (t := rules.result_type(s.signature)) is not None)
 
     def this_aliases(self, path: str, name: str, lines: list[bytes]) -> ThisAliases:
         """The file's lines saying whether `name` aliases `this`, and where each is visible
