@@ -243,6 +243,16 @@ class Bindings:
         return [re.compile(rb"^\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
                            + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?([A-Za-z_]\w*)\s*\(")]
 
+    def bound_typings(self, generic: str) -> list[re.Pattern[bytes]]:
+        """Patterns of a line that bounds the type parameter `generic`, their one group the
+        bounds as written (Rust: `<S: Serializer>`, `where S: Serializer + Clone`): a value of
+        the parameter's type is of each bound's (`bounds_of` reads them). None by default."""
+        return []
+
+    def bounds_of(self, written: bytes) -> list[str]:
+        """The names of the bounds a `bound_typings` group holds."""
+        return []
+
     def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
         """Patterns of a line that gives the variable `name` the first result of a function it
         calls, groups the call's qualifier (None for a bare call) and the function's name (Go:

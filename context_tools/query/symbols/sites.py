@@ -1229,8 +1229,10 @@ class _Reading:
 
     def line_types(self, path: str, name: str, lines: list[bytes]) -> frozenset[str]:
         """The types a line of the file gives `name` an instance of, as its language writes
-        that (`Bindings.typings`: `const app = new App()`), whatever scope the line is in: each
-        pass weighs them against its own classes (`_BySyntax._typed_by_line`)."""
+        that (`Bindings.typings`: `const app = new App()`), whatever scope the line is in, and
+        the bounds a line gives such a type where it is a type parameter (a Rust `serializer:
+        S` and `<S: Serializer>`: Serializer): each pass weighs them against its own classes
+        (`_BySyntax._typed_by_line`)."""
         key = (path, name)
         found = self._line_types.get(key)
         if found is None:
@@ -1243,6 +1245,10 @@ class _Reading:
                 t for i in self.lines_naming(path, name) for pattern in calls
                 if (m := pattern.search(lines[i])) is not None
                 for t in self._results(path, m.group(1), m.group(2).decode()))
+            bounded = [(t, rules.bound_typings(t)) for t in sorted(found)]
+            found = self._line_types[key] = found | frozenset(
+                bound for t, bounds in bounded if bounds for i in self.lines_naming(path, t) for pattern in bounds
+                for m in pattern.finditer(lines[i]) for bound in rules.bounds_of(m.group(1)))
         return found
 
     def _results(self, path: str, package: bytes | None, function: str) -> frozenset[str]:

@@ -79,13 +79,28 @@ class RustBindings(Bindings):
 
     def typings(self, name: str) -> list[re.Pattern[bytes]]:
         """`let x: T`, `let x = T::new(...)`, `let x = T { ... }`, `let mut x = a::T(...)`, and
-        a parameter `x: &T`, `x: &mut a::T`."""
+        a parameter `x: &T`, `x: &'a mut a::T`, `x: impl Tr`, `x: &mut dyn Tr` (the trait)."""
         n = re.escape(name.encode())
-        t = rb"&?\s*(?:mut\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)"
+        t = rb"&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:impl|dyn)\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)"
         return [re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*:\s*" + t),
                 re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*=\s*&?(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
                            rb"([A-Z]\w*)\s*(?:::|\{|\()"),
                 re.compile(rb"[(,]\s*(?:mut\s+)?" + n + rb"\s*:\s*" + t)]
+
+    def bound_typings(self, generic: str) -> list[re.Pattern[bytes]]:
+        """`<S: Serializer>`, `<'de, D: Deserializer<'de>>`, `where S: Serializer + Clone` and a
+        `where` clause's line `    S: Serializer,`: the bounds up to the clause's end."""
+        g = re.escape(generic.encode())
+        return [re.compile(rb"(?:^|[<,(]|\bwhere)\s*" + g + rb"\s*:(?!:)\s*([^,>{=;)]+)")]
+
+    def bounds_of(self, written: bytes) -> list[str]:
+        """`?Sized + ser::Serializer<'a> + 'static`: Serializer."""
+        found = []
+        for part in written.split(b"+"):
+            m = re.match(rb"\s*(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)", part)
+            if m is not None:
+                found.append(m.group(1).decode())
+        return found
 
     def binds_module(self, spec: ImportSpec, target: str) -> bool:
         """A `use` lands on the module its path walks to: what it binds is that module or an
