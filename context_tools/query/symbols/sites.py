@@ -14,6 +14,7 @@ import msgspec
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, target_binds
+from context_tools.query.symbols.literal_keys import literal_type
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
@@ -346,6 +347,8 @@ class _BySyntax:
                              or s.kind == "function" and reading.holder_kind(p, s) in ("variable", "constant"))
             for p, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
+        # the types whose literals' keys the fields asked are (a Go or Rust literal names its type)
+        self.field_types = {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.kind == "field" and s.container}
         self.defining = {p for p, _, _ in defs}
         self.declared: dict[str, dict[int, list[ImportSpec]]] = {}
         self.classes = classes  # the methods' classes, and those they are reached through
@@ -402,7 +405,12 @@ class _BySyntax:
         if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
             return False if self._imported_on(path, occ.line) else None
         if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
-            return False if self.fields else None
+            if not self.fields:
+                return None
+            literal = literal_type(lines, occ.line, occ.col) if rules.language in ("go", "rust") else None
+            if literal is None or literal == "Self" or literal in self.field_types:
+                return False
+            return "name_match", f"key of a `{literal}` literal"
         if rules.bare_needs_import and syntax.form in ("path", "bare") and not (path in self.crossing or across):
             # a name a `use` brings in: that `use`'s own path decides it, not the file's imports
             ruled = self._use_line(path, occ.line, lines)
