@@ -26,12 +26,11 @@ from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
-from indexer.lang.bindings_base import site_window
+from indexer.lang.bindings_base import SiteSyntax, site_window
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.lang.bindings_base import SiteSyntax
     from indexer.model import ImportSpec, Occurrence, Symbol
     from indexer.store.snapshot import Snapshot
 
@@ -313,6 +312,24 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
 
 
 USE_LINES = 200  # the lines one import declaration is read over, at most
+
+
+_GO_DOTTED = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _continued_go_chain(lines: list[bytes], occ: Occurrence) -> SiteSyntax | None:
+    """The Go site as an attribute when it starts its line after a line ending in `.`, a
+    selector gofmt breaks after its dot (`WithField("a", 1).` above `WithField("b", 2)`: of a
+    call's result; `log.` alone above it: of `log`); None otherwise. A comment's line, which may
+    end a sentence so, continues nothing."""
+    if occ.line < 2 or lines[occ.line - 1][:occ.col].strip():
+        return None
+    above = lines[occ.line - 2].strip()
+    if not above.endswith(b".") or above.startswith((b"//", b"*", b"/*")) or b"//" in above:
+        return None
+    if _GO_DOTTED.fullmatch(above[:-1]):
+        return SiteSyntax("attribute", tuple(part.decode() for part in above[:-1].split(b".")))
+    return SiteSyntax("attribute")
 
 # the binding that decides a site resolved by its file alone
 _RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
@@ -1201,7 +1218,10 @@ class _Reading:
         if key in self._syntax:
             return self._syntax[key]
         window, col = site_window(lines[occ.line - 1], occ.col, len(self.simple.encode()))
-        found = self._syntax[key] = rules.site_syntax(window, col, self.simple)
+        found = rules.site_syntax(window, col, self.simple)
+        if found is not None and found.form == "bare" and rules.language == "go":
+            found = _continued_go_chain(lines, occ) or found
+        self._syntax[key] = found
         return found
 
     def holder_kind(self, path: str, sym: Symbol) -> str | None:
