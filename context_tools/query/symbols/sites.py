@@ -20,6 +20,7 @@ from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.rightmost import Holding
+from context_tools.query.symbols.rust_macros import exported_at
 from context_tools.query.symbols.script_blocks import Braces
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
@@ -1440,9 +1441,17 @@ def _exported_as(snap: Snapshot, defs: list[Hit], holders: bool = False) -> list
     Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. With `holders`, the
     names each member's outermost container is exported under (`module.exports = Route` offers
     `Route.prototype.dispatch` through `default`). Only the import facts of the defining files
-    of a language that exports so (JS, TS) are read."""
+    of a language that exports so (JS, TS) are read. A Rust `#[macro_export]` macro is offered
+    by its crate's root, under its own name (`use anyhow::bail;` reaches src/macros.rs's)."""
     found: set[tuple[str, str]] = set()
+    scopes: Scopes | None = None
     for path, sym, _ in defs:
+        if not holders and sym.kind == "macro" and path.endswith(".rs"):
+            scopes = scopes or Scopes(snap)
+            root = exported_at(snap, scopes, path, sym)  # a `#[macro_export]` macro: its crate root's
+            if root is not None and root != path:
+                found.add((root, sym.name))
+            continue
         entry = snap.file(path) if holders or not sym.container else None
         facts = snap.import_facts(path) if entry is not None and of_language(entry.language).renames_exports else None
         top = anchor(sym) if holders else sym.name
