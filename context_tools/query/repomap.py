@@ -155,12 +155,15 @@ def _entry(snap: Snapshot, path: str, rank: float, per_file: int, focus: frozens
     symbols = sorted((s for s in listed if _shown(s, f.language, all_names)), key=lambda s: (s.line, s.start_byte))
     shown = _key_symbols(snap, path, symbols, per_file, focus)
     # indented two spaces per enclosing definition, so a method reads as part of its class; a
-    # Rust member under its impl's line, which says whose it is (impl_headers.py)
+    # Rust member under its impl's line, which says whose it is (impl_headers.py); a Go method
+    # not at all
     lines = snap.blob_bytes(path).splitlines() if f.language == "rust" and any(s.container for s in shown) else None
     sigs: list[str] = []
     last_impl = None
     for s in shown:
         depth = s.container.count(".") + 1 if s.container else 0
+        if f.language == "go" and s.kind == "method" and s.signature.startswith("func"):
+            depth = 0  # a top-level declaration naming its receiver: indented, it read as the type's above it
         impl = impl_line(lines, s.line) if lines is not None and s.container else None
         if impl is not None and impl[0] != last_impl:
             sigs.append("  " * (depth - 1) + impl[1])

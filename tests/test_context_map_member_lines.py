@@ -2,7 +2,8 @@
 shown: a method's signature does not name its type, and impls are written apart from their
 types (after other types, or in another file), so `fn fmt` under the last type listed read as
 that type's (was: anyhow's error.rs showed ErrorImpl's methods under `struct ContextError`, and
-three `fn fmt` of no type). From a real index."""
+three `fn fmt` of no type). A Go method, a top-level declaration naming its receiver, is not
+indented under the type listed before it. From a real index."""
 
 from __future__ import annotations
 
@@ -85,3 +86,26 @@ def test_a_first_file_shedding_its_members_sheds_an_impl_line_left_alone(crate):
 ])
 def test_the_impl_line_of_a_member(source, line, found):
     assert impl_line([s.encode() for s in source], line) == found
+
+
+GO = {
+    "go.mod": "module example.com/mux\n\ngo 1.21\n",
+    "mux.go": ("package mux\n\ntype Router struct{}\n\ntype routeConf struct{}\n\n"
+               "func (r *Router) Match() bool { return true }\n\n"
+               "type matcher interface {\n\tMatch() bool\n}\n"),
+}
+GO_REPO = Indexed(GO, "rennet-map-go-methods-", message="go methods")
+
+
+def test_a_go_method_is_listed_at_the_top_not_under_the_type_before_it():
+    """A Go method is a top-level declaration naming its receiver: indented, `Router.Match`
+    read as a member of `routeConf`, the type listed before it (was: gorilla/mux's map showed
+    Router's methods under `type routeConf struct`). An interface's methods are in its body."""
+    files = GO_REPO.asked().call("context.map", budget=65536).data.files
+    assert next(f for f in files if f.path == "mux.go").symbols == [
+        "type Router struct{}",
+        "type routeConf struct{}",
+        "func (r *Router) Match() bool { return true }",
+        "type matcher interface {",
+        "  Match() bool",
+    ]
