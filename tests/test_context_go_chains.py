@@ -15,7 +15,7 @@ FILES = {
                    "func With(k string) *Entry { return &Entry{} }\n\n"
                    "func use(e *Entry) {\n"
                    "\tWith(\"a\").\n"  # 10: the package's function
-                   "\t\tWith(\"b\")\n"  # 11: a method of what With("a") returns
+                   "\t\tWith(\"b\")\n"  # 11: the method of what With("a") returns
                    "\te.\n"
                    "\t\tWith(\"c\")\n"  # 13: e's method
                    "\t// A sentence ends.\n"
@@ -33,7 +33,7 @@ def test_a_name_continuing_a_chain_broken_after_its_dot_is_an_attribute():
                      if s.definition is not None else s.rule) for s in r.data.sites)
     assert owners == [
         (10, "same_file", "With"),
-        (11, "name_match", "attribute of an untyped receiver"),
+        (11, "same_file", "Entry.With"),  # of what With("a") returns, an *Entry
         (13, "same_file", "Entry.With"),
         (15, "same_file", "With"),
     ]

@@ -27,7 +27,7 @@ from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
-from indexer.lang.bindings_base import SiteSyntax, site_window
+from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, site_window
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
@@ -315,6 +315,25 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
 USE_LINES = 200  # the lines one import declaration is read over, at most
 
 
+CHAIN_CALLS = 4  # the calls of a Go chain read back from a site, at most
+SIGNATURE_BYTES = 2048  # the bytes of a definition read for a signature over lines, at most
+_CALLEE = re.compile(rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
+
+
+def _opening(text: bytes) -> int:
+    """The index of the `(` the `)` ending `text` closes, -1 when the text does not hold it."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        if c == 0x29:  # )
+            depth += 1
+        elif c == 0x28:  # (
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
 _GO_DOTTED = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
@@ -441,6 +460,8 @@ class _BySyntax:
             return self._bare(path, occ, how, lines, across)
         receiver = syntax.receiver
         if not receiver:
+            if rules.language == "go" and self.classes and self._chain_typed(path, occ, lines):
+                return False  # `r.HandleFunc(p, h).Methods("GET")`: what HandleFunc returns is a Route
             return "name_match", "attribute of an untyped receiver"
         if syntax.called and rules.imports_by_call(receiver):  # `require("./a").get`: a's `get`
             return False if self._line_reaches(path, occ.line) else (
@@ -524,6 +545,20 @@ class _BySyntax:
         """Does an import of the file on `line` name the definition's name?"""
         facts = self.snap.import_facts(path)
         return any(spec.line == line and self.simple in spec.names for spec in (facts.imports if facts else ()))
+
+    def _chain_typed(self, path: str, occ: Occurrence, lines: list[bytes]) -> bool:
+        """Is the Go site an attribute of a call whose result is of a method's class, as the
+        signatures of what it calls say (`reg := NewRegistry()` then `reg.Gather().Len()`,
+        `vec.WithLabelValues("a").Inc()`, `mux.NewRouter().HandleFunc(p, h)`), the call on
+        its line or, gofmt's break of a chain, ending the line above?"""
+        line = lines[occ.line - 1]
+        before = line[max(0, occ.col - SITE_TEXT):occ.col].rstrip()
+        if not before and occ.line > 1:  # gofmt's break: `...(a).` ending the line above
+            before = lines[occ.line - 2].strip()
+        if not before.endswith(b"."):
+            return False
+        made = self.reading.call_types(path, before[:-1], lines)
+        return not self.classes.isdisjoint(made)
 
     def _typed_by_line(self, path: str, name: str, lines: list[bytes]) -> bool:
         """Is `name` given an instance of a method's class somewhere in the file, as its
@@ -1161,6 +1196,8 @@ class _Reading:
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
         self._functions_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_results`: a called function's definitions
+        self._methods_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_method_results`: a called method's
+        self._signatures: dict[tuple[str, int], str] = {}  # `_whole_signature`, read once a definition
         self._this_aliases: dict[tuple[str, str], bool] = {}
         self._words: dict[tuple[str, str], dict[bytes, list[int]]] = {}
         self._braces: dict[tuple[str, str], Braces] = {}
@@ -1280,6 +1317,59 @@ class _Reading:
                 for m in pattern.finditer(lines[i]) for bound in rules.bounds_of(m.group(1)))
         return found
 
+    def call_types(self, path: str, text: bytes, lines: list[bytes], depth: int = 0) -> frozenset[str]:
+        """The types the Go call `text` ends with returns, as the signatures of what it calls say
+        (`result_type`): `F(...)` and `pkg.F(...)` a function's (`_results`), `x.M(...)` the
+        method M of a type the file gives `x` (`line_types`), `<call>.M(...)` the method M of
+        what that call returns, CHAIN_CALLS deep; none where a part is not read so."""
+        text = text.rstrip()
+        if depth >= CHAIN_CALLS or not text.endswith(b")"):
+            return frozenset()
+        at = _opening(text)
+        if at < 0:
+            return frozenset()
+        head = text[:at].rstrip()
+        callee = _CALLEE.search(head)
+        if callee is None:
+            return frozenset()
+        parts = [p.decode() for p in callee.group(1).split(b".")]
+        outer = head[:callee.start()].rstrip()
+        if outer.endswith(b"."):  # `<call>.M(...)`
+            return self._method_results(path, self.call_types(path, outer[:-1], lines, depth + 1), parts[0]) \
+                if len(parts) == 1 else frozenset()
+        if len(parts) == 1:
+            return self._results(path, None, parts[0])
+        if len(parts) != 2:
+            return frozenset()
+        return self._results(path, parts[0].encode(), parts[1]) or self._method_results(
+            path, self.line_types(path, parts[0], lines), parts[1])
+
+    def _method_results(self, path: str, types: frozenset[str], method: str) -> frozenset[str]:
+        """The types the methods `method` of `types` say they return."""
+        if not types:
+            return frozenset()
+        defs = self._methods_named.get(method)
+        if defs is None:
+            defs = self._methods_named[method] = [
+                (p, s) for p, s in self.snap.definitions(method) if s.kind == "method" and s.container]
+        rules = self.rules(path)
+        return frozenset(t for p, s in defs if s.container in types and (t := rules.result_type(self._whole_signature(p, s)))
+                         is not None)
+
+    def _whole_signature(self, path: str, sym: Symbol) -> str:
+        """The definition's signature on one line: its first line where that holds it whole (up
+        to its body's `{`), else its text up to there, over SIGNATURE_BYTES at most, its lines
+        joined (`func (r *Router) HandleFunc(path string, f func(http.ResponseWriter,` goes on
+        to `*http.Request)) *Route {`)."""
+        if "{" in sym.signature:
+            return sym.signature
+        key = (path, sym.start_byte)
+        found = self._signatures.get(key)
+        if found is None:
+            text = self.source(path)[sym.start_byte:sym.start_byte + SIGNATURE_BYTES]
+            found = self._signatures[key] = " ".join(text.decode("utf-8", "replace").split())
+        return found
+
     def _results(self, path: str, package: bytes | None, function: str) -> frozenset[str]:
         """The types the functions a call in the file names say they return (`call_typings`):
         of a bare call, the function of the file's own folder; of `pkg.Name(...)`, that of a
@@ -1300,7 +1390,7 @@ class _Reading:
                     if of_import(spec.kind).binds_local_in(spec, head, partial(self.clause, path, spec))
                     for e in self.snap.edges_of_import(path, spec) if e.target}
         rules = self.rules(path)
-        return frozenset(t for p, s in defs if p in near and (t := rules.result_type(s.signature)) is not None)
+        return frozenset(t for p, s in defs if p in near and (t := rules.result_type(self._whole_signature(p, s))) is not None)
 
     def this_aliases(self, path: str, name: str, lines: list[bytes]) -> ThisAliases:
         """The file's lines saying whether `name` aliases `this`, and where each is visible

@@ -45,9 +45,14 @@ class GoBindings(Bindings):
 
     def result_type(self, signature: str) -> str | None:
         """`func New() *Logger {`: Logger; `func Dial(a string) (*Conn, error) {`: Conn;
-        `func Make[T any]() pkg.Box[T] {`: Box. A method's, or a line cut inside its
-        parameters, says none."""
-        head = re.match(r"func\s+[A-Za-z_]\w*\s*", signature)
+        `func Make[T any]() pkg.Box[T] {`: Box; a method's too, `func (r *Router) Get(n string)
+        *Route {`: Route. A line cut inside its parameters says none."""
+        at = 0
+        if signature.startswith("func") and signature[4:].lstrip().startswith("("):  # a method's receiver
+            at = _closing(signature, signature.index("("), "(", ")")
+            if at < 0:
+                return None
+        head = _NAME.match(signature, at) if at else re.match(r"func\s+[A-Za-z_]\w*\s*", signature)
         if head is None:
             return None
         at = head.end()
@@ -106,6 +111,9 @@ class GoBindings(Bindings):
         package = facts.package_name if facts else ""
         folders = [p for p in path.rpartition("/")[0].split("/") if p]
         return folders[:-1] + [package] if package else folders
+
+
+_NAME = re.compile(r"\s*[A-Za-z_]\w*\s*")  # a method's name after its receiver
 
 
 def _closing(text: str, at: int, opening: str, closing: str) -> int:
