@@ -28,6 +28,7 @@ from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
 from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, site_window
+from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
@@ -224,7 +225,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
     # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
     anchors = sorted({(p, anchor(s)) for p, s in offered_defs} | set(exported) | set(via)
-                     | set(_exported_as(snap, [(p, s, h) for p, s, h in defs if s.container], holders=True)))
+                     | set(_exported_as(snap, [(p, s, h) for p, s, h in defs if s.container], holders=True))
+                     | _type_homes(snap, offered_defs))
     bound: dict[str, set[str]] = {}
     for p, n in anchors:
         bound.setdefault(p, set()).add(n)
@@ -1122,16 +1124,20 @@ class _BySyntax:
 
     def _path(self, path: str, receiver: tuple[str, ...]) -> tuple[str, str] | Literal[False]:
         """A Rust path `a::b::name`: through the method's type (or `Self`), the file decides;
-        through another type (`Vec::new` for Builder.new), no site of it; through modules, by
-        where they reach: the path's own edge (`crate::net::f`, `other::f`), else the import
-        binding its first segment (`use crate::net;`, `mod net;`)."""
+        through another type (`Vec::new` for Builder.new), no site of it; through modules, to
+        the method's type or not, by where they reach: the path's own edge (`crate::net::f`,
+        `other::f`, `demo::Builder::new`), else the import binding its first segment (`use
+        crate::net;`, `mod net;`; `use std::io;` makes `io::Error::new` no site of a tree's
+        `Error.new`)."""
         if not receiver:
             return "name_match", "path through what is no plain path (`<T as Tr>::`, `V::<T>::`)"
         last = receiver[-1]
-        if last == "Self" or last in self.classes:
+        if last == "Self" or last in self.classes and len(receiver) == 1:
             return False
-        if last[:1].isupper():
+        if last[:1].isupper() and last not in self.classes:
             return "name_match", f"path through `{last}`, not its type"
+        # through modules, to the method's type among them or not (`io::Error::new` is std's
+        # Error's, `crate::builder::Arg::new` the tree's): where the modules reach decides
         spelled = "::".join(receiver)
         facts = self.snap.import_facts(path)
         own = [spec for spec in (facts.imports if facts else ()) if spec.kind == "rust_path" and spec.spec == spelled]
@@ -1522,6 +1528,24 @@ def _import_bound(snap: Snapshot, defs: list[Hit]) -> set[tuple[str, int]]:
             if any(e.target in defining
                    and any(local == name for inner, local in target_binds(snap, spec, e.target) if inner != "*")
                    for spec in specs for e in snap.edges_of_import(path, spec))}
+
+
+def _type_homes(snap: Snapshot, defs: list[tuple[str, Symbol]]) -> set[tuple[str, str]]:
+    """(file, type) of the type a Rust member's impl in another file is of (anyhow's src/error.rs
+    holds `impl Error { pub fn new }` for lib.rs's `pub struct Error`): an import of the type's
+    own file reaches its members as one of the impl's file does. The type is looked for among
+    the files the impl's file imports."""
+    found: set[tuple[str, str]] = set()
+    for path, sym in defs:
+        if not sym.container or not path.endswith(".rs"):
+            continue
+        top = anchor(sym)
+        homes = {q for q, t in snap.definitions(top) if q.endswith(".rs") and not t.container and t.kind in CLASS_KINDS}
+        if path in homes:
+            continue  # the type's own file
+        imported = {e.target for e in snap.imports(path)}
+        found.update((q, top) for q in homes & imported)
+    return found
 
 
 def _exported_as(snap: Snapshot, defs: list[Hit], holders: bool = False) -> list[tuple[str, str]]:
