@@ -253,6 +253,12 @@ class Bindings:
         """The names of the bounds a `bound_typings` group holds."""
         return []
 
+    def field_type(self, signature: str) -> str | None:
+        """The name of the type a field's signature line declares it of (Go: `base baseCollector`,
+        Rust: `pub cmd: &'a Command,`), None where it names none the index can follow (a slice,
+        a map, a function). None by default."""
+        return None
+
     def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
         """Patterns of a line that gives the variable `name` the first result of a function it
         calls, groups the call's qualifier (None for a bare call) and the function's name (Go:

@@ -501,6 +501,8 @@ class _BySyntax:
         if rules.language != "python":  # typed by a line of the file, as the language writes it
             if len(receiver) == 1 and self._typed_by_line(path, head, lines):
                 return False
+            if len(receiver) == 2 and self.classes and self._field_typed(path, occ, receiver, lines):
+                return False  # `c.base.Describe()`, `self.cmd.get_name()`: the field's declared type
         else:
             typed = self._instance(path, head, occ.line) if len(receiver) == 1 else (
                 self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and head == "self" else None)
@@ -547,6 +549,21 @@ class _BySyntax:
         """Does an import of the file on `line` name the definition's name?"""
         facts = self.snap.import_facts(path)
         return any(spec.line == line and self.simple in spec.names for spec in (facts.imports if facts else ()))
+
+    def _field_typed(self, path: str, occ: Occurrence, receiver: tuple[str, ...], lines: list[bytes]) -> bool:
+        """Is `x.f` of a method's class, as the field `f` of a type the file gives `x` is
+        declared (Go's `c.base` for `func (c *goCollector)` and goCollector's `base
+        baseGoCollector`; Rust's `self.cmd` in an impl of a type whose `cmd: &'a Command`)?
+        Rust's `self` is the type of the impl the site is in."""
+        head, field = receiver
+        rules = self.reading.rules(path)
+        if head in rules.instance_names:
+            holder = next((f for f in reversed(self.reading.functions(path))
+                           if f.container and f.line <= occ.line <= f.end_line), None)
+            owners = frozenset({holder.container.rsplit(".", 1)[-1]}) if holder is not None else frozenset()
+        else:
+            owners = self.reading.line_types(path, head, lines)
+        return not self.classes.isdisjoint(self.reading.field_types(path, owners, field))
 
     def _chain_typed(self, path: str, occ: Occurrence, lines: list[bytes]) -> bool:
         """Is the Go site an attribute of a call whose result is of a method's class, as the
@@ -1204,6 +1221,7 @@ class _Reading:
         self._functions_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_results`: a called function's definitions
         self._methods_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_method_results`: a called method's
         self._signatures: dict[tuple[str, int], str] = {}  # `_whole_signature`, read once a definition
+        self._fields_named: dict[str, list[Symbol]] = {}  # `field_types`: a field's definitions
         self._this_aliases: dict[tuple[str, str], bool] = {}
         self._words: dict[tuple[str, str], dict[bytes, list[int]]] = {}
         self._braces: dict[tuple[str, str], Braces] = {}
@@ -1349,6 +1367,18 @@ class _Reading:
             return frozenset()
         return self._results(path, parts[0].encode(), parts[1]) or self._method_results(
             path, self.line_types(path, parts[0], lines), parts[1])
+
+    def field_types(self, path: str, owners: frozenset[str], field: str) -> frozenset[str]:
+        """The types the fields `field` of the types `owners` are declared of (`field_type`)."""
+        if not owners:
+            return frozenset()
+        defs = self._fields_named.get(field)
+        if defs is None:
+            defs = self._fields_named[field] = [
+                s for _, s in self.snap.definitions(field) if s.kind == "field" and s.container]
+        rules = self.rules(path)
+        return frozenset(t for s in defs if s.container.rsplit(".", 1)[-1] in owners
+                         and (t := rules.field_type(s.signature)) is not None)
 
     def _method_results(self, path: str, types: frozenset[str], method: str) -> frozenset[str]:
         """The types the methods `method` of `types` say they return."""

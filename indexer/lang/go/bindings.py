@@ -72,6 +72,12 @@ class GoBindings(Bindings):
         found = re.match(r"\*?\s*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)", rest)
         return found.group(1) if found is not None and found.group(1) not in ("func", "chan", "map") else None
 
+    def field_type(self, signature: str) -> str | None:
+        """`base baseGoCollector`, `a, b *pkg.Conn`, an embedded `*Base` (the field Base):
+        the type; `xs []T`, `m map[K]V`, `f func()` none."""
+        found = _FIELD.match(signature) or _EMBEDDED.match(signature)
+        return found.group(1) if found is not None and found.group(1) not in _NO_FIELD_TYPE else None
+
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
         """An import not known to reach the tree binds its package under its written name, else
         the name its path ends with (`gopkg.in/yaml.v3`, `github.com/go-chi/chi/v5` and
@@ -114,6 +120,9 @@ class GoBindings(Bindings):
 
 
 _NAME = re.compile(r"\s*[A-Za-z_]\w*\s*")  # a method's name after its receiver
+_FIELD = re.compile(r"[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s+\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)(?![\w.\[])")
+_EMBEDDED = re.compile(r"\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*(?:$|//|`)")
+_NO_FIELD_TYPE = frozenset({"map", "chan", "func", "struct", "interface"})
 
 
 def _closing(text: str, at: int, opening: str, closing: str) -> int:

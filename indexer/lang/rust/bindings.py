@@ -28,6 +28,12 @@ if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
 
 
+# a field's declaration: its visibility and name, then its type behind a reference, `Box`, `Arc`
+# or `Rc`, a trait object's trait
+_FIELD = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?[A-Za-z_]\w*\s*:\s*(?:(?:Box|Arc|Rc)\s*<\s*)?&?\s*(?:'\w+\s+)?"
+                    r"(?:mut\s+)?(?:(?:impl|dyn)\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
+
+
 class RustBindings(Bindings):
     language = "rust"
     modules_from_crates = True
@@ -86,6 +92,12 @@ class RustBindings(Bindings):
                 re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*=\s*&?(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
                            rb"([A-Z]\w*)\s*(?:::|\{|\()"),
                 re.compile(rb"[(,]\s*(?:mut\s+)?" + n + rb"\s*:\s*" + t)]
+
+    def field_type(self, signature: str) -> str | None:
+        """`pub cmd: &'a Command,`, `inner: Box<dyn Write>`, `pub(crate) p: a::Parser<'a>`: the
+        type, behind a reference, `Box`, `Arc` or `Rc`."""
+        found = _FIELD.match(signature)
+        return found.group(1) if found is not None else None
 
     def bound_typings(self, generic: str) -> list[re.Pattern[bytes]]:
         """`<S: Serializer>`, `<'de, D: Deserializer<'de>>`, `where S: Serializer + Clone` and a
