@@ -318,8 +318,9 @@ USE_LINES = 200  # the lines one import declaration is read over, at most
 
 
 CHAIN_CALLS = 4  # the calls of a Go chain read back from a site, at most
+CHAIN_LINES = 40  # the lines above a Rust chain's `.name(...)` line its receiver is read from, at most
 SIGNATURE_BYTES = 2048  # the bytes of a definition read for a signature over lines, at most
-_CALLEE = re.compile(rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
+_CALLEE = re.compile(rb"([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)$")
 
 
 def _opening(text: bytes) -> int:
@@ -462,7 +463,7 @@ class _BySyntax:
             return self._bare(path, occ, how, lines, across)
         receiver = syntax.receiver
         if not receiver:
-            if rules.language == "go" and self.classes and self._chain_typed(path, occ, lines):
+            if rules.language in ("go", "rust") and self.classes and self._chain_typed(path, occ, lines):
                 return False  # `r.HandleFunc(p, h).Methods("GET")`: what HandleFunc returns is a Route
             return "name_match", "attribute of an untyped receiver"
         if syntax.called and rules.imports_by_call(receiver):  # `require("./a").get`: a's `get`
@@ -566,14 +567,18 @@ class _BySyntax:
         return not self.classes.isdisjoint(self.reading.field_types(path, owners, field))
 
     def _chain_typed(self, path: str, occ: Occurrence, lines: list[bytes]) -> bool:
-        """Is the Go site an attribute of a call whose result is of a method's class, as the
-        signatures of what it calls say (`reg := NewRegistry()` then `reg.Gather().Len()`,
-        `vec.WithLabelValues("a").Inc()`, `mux.NewRouter().HandleFunc(p, h)`), the call on
-        its line or, gofmt's break of a chain, ending the line above?"""
+        """Is the Go or Rust site an attribute of a call whose result is of a method's class, as
+        the signatures of what it calls say (`vec.WithLabelValues("a").Inc()`,
+        `mux.NewRouter().HandleFunc(p, h)`, `Command::new("git").about(..)`), the call on its
+        line, or ending the line above (gofmt's break of a chain after its dot), or, a Rust
+        line starting with the site's `.`, on the lines above (a builder's chain)?"""
         line = lines[occ.line - 1]
         before = line[max(0, occ.col - SITE_TEXT):occ.col].rstrip()
         if not before and occ.line > 1:  # gofmt's break: `...(a).` ending the line above
             before = lines[occ.line - 2].strip()
+        elif before.strip() == b"." and occ.line > 1:  # `Command::new("git")` over lines above `.about(...)`
+            start = max(0, occ.line - 1 - CHAIN_LINES)
+            before = b" ".join(x.strip() for x in lines[start:occ.line - 1]) + b"."
         if not before.endswith(b"."):
             return False
         made = self.reading.call_types(path, before[:-1], lines)
@@ -1342,10 +1347,11 @@ class _Reading:
         return found
 
     def call_types(self, path: str, text: bytes, lines: list[bytes], depth: int = 0) -> frozenset[str]:
-        """The types the Go call `text` ends with returns, as the signatures of what it calls say
-        (`result_type`): `F(...)` and `pkg.F(...)` a function's (`_results`), `x.M(...)` the
-        method M of a type the file gives `x` (`line_types`), `<call>.M(...)` the method M of
-        what that call returns, CHAIN_CALLS deep; none where a part is not read so."""
+        """The types the Go or Rust call `text` ends with returns, as the signatures of what it
+        calls say (`result_type`): Go's `F(...)` and `pkg.F(...)` a function's (`_results`),
+        `x.M(...)` the method M of a type the file gives `x` (`line_types`), `<call>.M(...)` the
+        method M of what that call returns, CHAIN_CALLS deep; Rust's `Type::f(...)` Type's
+        function f (`-> Self` is Type); none where a part is not read so."""
         text = text.rstrip()
         if depth >= CHAIN_CALLS or not text.endswith(b")"):
             return frozenset()
@@ -1353,10 +1359,18 @@ class _Reading:
         if at < 0:
             return frozenset()
         head = text[:at].rstrip()
+        if head.endswith(b">") and b"::<" in head:  # `parse::<T>(...)`: the turbofish aside
+            head = head[:head.rindex(b"::<")]
         callee = _CALLEE.search(head)
         if callee is None:
             return frozenset()
-        parts = [p.decode() for p in callee.group(1).split(b".")]
+        spelled = callee.group(1)
+        if b"::" in spelled:  # a Rust path: a type's associated function
+            segments = spelled.split(b"::")
+            owner = segments[-2].decode()
+            return self._method_results(path, frozenset({owner}), segments[-1].decode()) \
+                if owner[:1].isupper() and owner != "Self" else frozenset()
+        parts = [p.decode() for p in spelled.split(b".")]
         outer = head[:callee.start()].rstrip()
         if outer.endswith(b"."):  # `<call>.M(...)`
             return self._method_results(path, self.call_types(path, outer[:-1], lines, depth + 1), parts[0]) \
@@ -1389,8 +1403,9 @@ class _Reading:
             defs = self._methods_named[method] = [
                 (p, s) for p, s in self.snap.definitions(method) if s.kind == "method" and s.container]
         rules = self.rules(path)
-        return frozenset(t for p, s in defs if s.container in types and (t := rules.result_type(self._whole_signature(p, s)))
-                         is not None)
+        return frozenset(owner if t == "Self" else t for p, s in defs
+                         if (owner := s.container.rsplit(".", 1)[-1]) in types
+                         and (t := rules.result_type(self._whole_signature(p, s))) is not None)
 
     def _whole_signature(self, path: str, sym: Symbol) -> str:
         """The definition's signature on one line: its first line where that holds it whole (up

@@ -34,6 +34,25 @@ _FIELD = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?[A-Za-z_]\w*\s*:\s*(?:(?:Box|Arc|
                     r"(?:mut\s+)?(?:(?:impl|dyn)\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
 
 
+# a function's name, and what its `->` names after its parameters
+_FN = re.compile(r"\bfn\s+[A-Za-z_]\w*\s*")
+_RESULT = re.compile(r"\s*->\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:impl|dyn)\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
+
+
+def _closing(text: str, at: int, opening: str, closing: str) -> int:
+    """The index past the bracket closing the one at `at`, -1 when the text does not close it
+    (a `->` inside angle brackets, `Fn() -> u8`, is no closing one)."""
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] == opening:
+            depth += 1
+        elif text[i] == closing and not (closing == ">" and text[i - 1:i] == "-"):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
 class RustBindings(Bindings):
     language = "rust"
     modules_from_crates = True
@@ -92,6 +111,21 @@ class RustBindings(Bindings):
                 re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*=\s*&?(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
                            rb"([A-Z]\w*)\s*(?:::|\{|\()"),
                 re.compile(rb"[(,]\s*(?:mut\s+)?" + n + rb"\s*:\s*" + t)]
+
+    def result_type(self, signature: str) -> str | None:
+        """`pub fn new(id: impl Into<Id>) -> Self {`: Self (the caller's type); `fn get(&self) ->
+        &'a Arg`: Arg; `-> Result<Self, E>`: Result. None with no `->` after the parameters."""
+        head = _FN.search(signature)
+        if head is None:
+            return None
+        at = head.end()
+        if signature[at:at + 1] == "<":
+            at = _closing(signature, at, "<", ">")
+        if at < 0 or signature[at:at + 1] != "(":
+            return None
+        at = _closing(signature, at, "(", ")")
+        found = _RESULT.match(signature, at) if at >= 0 else None
+        return found.group(1) if found is not None else None
 
     def field_type(self, signature: str) -> str | None:
         """`pub cmd: &'a Command,`, `inner: Box<dyn Write>`, `pub(crate) p: a::Parser<'a>`: the
