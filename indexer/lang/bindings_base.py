@@ -262,7 +262,7 @@ class Bindings:
     def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
         """Patterns of a line that gives the variable `name` the first result of a function it
         calls, groups the call's qualifier (None for a bare call) and the function's name (Go:
-        `r := mux.NewRouter()`, `l, err := New()`): its type is what the function's signature
+        `r := web.NewRouter()`, `l, err := New()`): its type is what the function's signature
         says it returns (`result_type`). None by default."""
         return []
 

@@ -87,7 +87,7 @@ def _crate_qualifies(path: str, sym: Symbol, prefix: list[str], walks: Walks) ->
         return None
     if path in walks.scopes.module_files(module):
         return "qualified"
-    # a `#[macro_export]` macro is named at its crate's root (`anyhow::bail` of src/macros.rs)
+    # a `#[macro_export]` macro is named at its crate's root (`demo::bail` of src/macros.rs)
     root = exported_at(walks.snap, walks.scopes, path, sym) if len(module) == 1 else None
     return "qualified" if root is not None and root in walks.scopes.module_files(module) else None
 

@@ -1,5 +1,5 @@
 """Where a Rust `#[macro_export]` macro is named: at its crate's root, whatever module defines
-it (`anyhow::bail!`, `use anyhow::bail;` for src/macros.rs's `macro_rules! bail`), as rustc
+it (`demo::bail!`, `use demo::bail;` for src/macros.rs's `macro_rules! bail`), as rustc
 places it. The attribute is no part of the definition's facts: it is read from the lines
 above the macro's."""
 

@@ -553,8 +553,8 @@ class _BySyntax:
 
     def _field_typed(self, path: str, occ: Occurrence, receiver: tuple[str, ...], lines: list[bytes]) -> bool:
         """Is `x.f` of a method's class, as the field `f` of a type the file gives `x` is
-        declared (Go's `c.base` for `func (c *goCollector)` and goCollector's `base
-        baseGoCollector`; Rust's `self.cmd` in an impl of a type whose `cmd: &'a Command`)?
+        declared (Go's `c.base` for `func (c *Client)` and Client's `base
+        baseConn`; Rust's `self.cmd` in an impl of a type whose `cmd: &'a Command`)?
         Rust's `self` is the type of the impl the site is in."""
         head, field = receiver
         rules = self.reading.rules(path)
@@ -569,7 +569,7 @@ class _BySyntax:
     def _chain_typed(self, path: str, occ: Occurrence, lines: list[bytes]) -> bool:
         """Is the Go or Rust site an attribute of a call whose result is of a method's class, as
         the signatures of what it calls say (`vec.WithLabelValues("a").Inc()`,
-        `mux.NewRouter().HandleFunc(p, h)`, `Command::new("git").about(..)`), the call on its
+        `web.NewRouter().HandleFunc(p, h)`, `Command::new("git").about(..)`), the call on its
         line, or ending the line above (gofmt's break of a chain after its dot), or, a Rust
         line starting with the site's `.`, on the lines above (a builder's chain)?"""
         line = lines[occ.line - 1]
@@ -1576,8 +1576,8 @@ def _import_bound(snap: Snapshot, defs: list[Hit]) -> set[tuple[str, int]]:
 
 
 def _type_homes(snap: Snapshot, defs: list[tuple[str, Symbol]]) -> set[tuple[str, str]]:
-    """(file, type) of the type a Rust member's impl in another file is of (anyhow's src/error.rs
-    holds `impl Error { pub fn new }` for lib.rs's `pub struct Error`): an import of the type's
+    """(file, type) of the type a Rust member's impl in another file is of (src/error.rs holding
+    `impl Error { pub fn new }` for lib.rs's `pub struct Error`): an import of the type's
     own file reaches its members as one of the impl's file does. The type is looked for among
     the files the impl's file imports."""
     found: set[tuple[str, str]] = set()
@@ -1601,7 +1601,7 @@ def _exported_as(snap: Snapshot, defs: list[Hit], holders: bool = False) -> list
     names each member's outermost container is exported under (`module.exports = Route` offers
     `Route.prototype.dispatch` through `default`). Only the import facts of the defining files
     of a language that exports so (JS, TS) are read. A Rust `#[macro_export]` macro is offered
-    by its crate's root, under its own name (`use anyhow::bail;` reaches src/macros.rs's)."""
+    by its crate's root, under its own name (`use demo::bail;` reaches src/macros.rs's)."""
     found: set[tuple[str, str]] = set()
     scopes: Scopes | None = None
     for path, sym, _ in defs:

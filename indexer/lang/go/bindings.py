@@ -73,7 +73,7 @@ class GoBindings(Bindings):
         return found.group(1) if found is not None and found.group(1) not in ("func", "chan", "map") else None
 
     def field_type(self, signature: str) -> str | None:
-        """`base baseGoCollector`, `a, b *pkg.Conn`, an embedded `*Base` (the field Base):
+        """`base baseConn`, `a, b *pkg.Conn`, an embedded `*Base` (the field Base):
         the type; `xs []T`, `m map[K]V`, `f func()` none."""
         found = _FIELD.match(signature) or _EMBEDDED.match(signature)
         return found.group(1) if found is not None and found.group(1) not in _NO_FIELD_TYPE else None
