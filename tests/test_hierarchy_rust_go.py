@@ -195,7 +195,15 @@ def test_the_hierarchy_of_a_go_type_by_depth():
         ("base", "Missing", "unresolved", ""),
     ]
     r = GO_REPO.asked().call("context.symbol", name="Namer", hierarchy=True)
-    assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [("subclass", "Speaker", "zoo/dog.go")]
+    assert [(x.relation, x.spec, x.path) for x in r.data.hierarchy] == [
+        ("subclass", "Speaker", "zoo/dog.go"),
+        # the types whose method sets hold Name(): Go declares no implementation
+        ("implementation", "Base", "animal/animal.go"),
+        ("implementation", "Walker", "animal/walker.go"),  # promoted from Base
+        ("implementation", "Dog", "zoo/dog.go"),
+        ("implementation", "Spot", "zoo/dot.go"),  # through Walker, then Base
+        ("implementation", "Line", "zoo/line.go"),  # through a.Base, another package's
+    ]
 
 
 # --- references through the hierarchy ---------------------------------------------------------

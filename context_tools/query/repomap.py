@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 import msgspec
 from msgspec import Struct
 
+from context_tools.query.impl_headers import impl_line, is_impl_line
 from context_tools.query.module_exports import DATA_KINDS, exported, listed_in_all
 from context_tools.query.pinned import open_pinned, snapshot_path
 from context_tools.query.workspace_scope import (
@@ -58,7 +59,8 @@ class MapFile(Struct):
     lines: int
     # key definitions as written (signature lines, two spaces per container), in file order, the
     # module-level variables and constants its module exports among them (module_exports.py);
-    # over the per-file cap, those the file's importers use most (see _key_symbols)
+    # over the per-file cap, those the file's importers use most (see _key_symbols); before a
+    # Rust member, its impl's line when the line above is not of that impl (impl_headers.py)
     symbols: list[str]
     more_symbols: int  # key definitions left out by the per-file cap or the budget
 
@@ -156,9 +158,21 @@ def _entry(snap: Snapshot, path: str, rank: float, per_file: int, focus: frozens
     all_names = listed_in_all(listed, lambda: snap.blob_bytes(path)) if f.language == "python" else None
     symbols = sorted((s for s in listed if _shown(s, f.language, all_names)), key=lambda s: (s.line, s.start_byte))
     shown = _key_symbols(snap, path, symbols, per_file, focus)
-    # indented two spaces per enclosing definition, so a method reads as part of its class
-    sigs = ["  " * (s.container.count(".") + 1 if s.container else 0) + (s.signature or f"{s.kind} {s.qualified}")
-            for s in shown]
+    # indented two spaces per enclosing definition, so a method reads as part of its class; a
+    # Rust member under its impl's line, which says whose it is (impl_headers.py); a Go method
+    # not at all
+    lines = snap.blob_bytes(path).splitlines() if f.language == "rust" and any(s.container for s in shown) else None
+    sigs: list[str] = []
+    last_impl = None
+    for s in shown:
+        depth = s.container.count(".") + 1 if s.container else 0
+        if f.language == "go" and s.kind == "method" and s.signature.startswith("func"):
+            depth = 0  # a top-level declaration naming its receiver: indented, it read as the type's above it
+        impl = impl_line(lines, s.line) if lines is not None and s.container else None
+        if impl is not None and impl[0] != last_impl:
+            sigs.append("  " * (depth - 1) + impl[1])
+        last_impl = impl[0] if impl is not None else None
+        sigs.append("  " * depth + (s.signature or f"{s.kind} {s.qualified}"))
     return MapFile(path, rank, f.language, f.lines, sigs, len(symbols) - len(shown))
 
 
@@ -288,6 +302,8 @@ def _fit(ctx: CallContext, entries: Callable[[int], Iterator[MapFile]], total: i
             # the first file always fits: shed its symbols until it does
             entry.more_symbols += 1
             entry.symbols.pop()
+            if entry.language == "rust" and entry.symbols and is_impl_line(entry.symbols[-1]):
+                entry.symbols.pop()  # an impl's line with none of its members left
             size = len(encode_json(entry))
         if used + size > budget and files:
             break

@@ -60,11 +60,18 @@ class Scopes:
 
     def crate_module(self, path: str) -> str | None:
         """A Rust file's path in its crate (`demo::net`); its manifests are read on first need."""
+        return self._paths().of(path)
+
+    def crate_root(self, path: str) -> str | None:
+        """The root file of a Rust file's crate (src/lib.rs for src/net.rs)."""
+        return self._paths().root_of(path)
+
+    def _paths(self) -> RustModulePaths:
         if self._module_paths is None:
             from indexer.lang.rust.paths import RustModulePaths
 
             self._module_paths = RustModulePaths(self.snap)
-        return self._module_paths.of(path)
+        return self._module_paths
 
     @property
     def projects(self) -> Projects:

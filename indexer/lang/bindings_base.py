@@ -243,6 +243,34 @@ class Bindings:
         return [re.compile(rb"^\s*(?:(?:const|let|var)\s+)?" + re.escape(name.encode())
                            + rb"\s*(?::[^=]*)?=\s*(?:new\s+)?(?:[A-Za-z_$][\w.$]*\.)?([A-Za-z_]\w*)\s*\(")]
 
+    def bound_typings(self, generic: str) -> list[re.Pattern[bytes]]:
+        """Patterns of a line that bounds the type parameter `generic`, their one group the
+        bounds as written (Rust: `<S: Serializer>`, `where S: Serializer + Clone`): a value of
+        the parameter's type is of each bound's (`bounds_of` reads them). None by default."""
+        return []
+
+    def bounds_of(self, written: bytes) -> list[str]:
+        """The names of the bounds a `bound_typings` group holds."""
+        return []
+
+    def field_type(self, signature: str) -> str | None:
+        """The name of the type a field's signature line declares it of (Go: `base baseCollector`,
+        Rust: `pub cmd: &'a Command,`), None where it names none the index can follow (a slice,
+        a map, a function). None by default."""
+        return None
+
+    def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """Patterns of a line that gives the variable `name` the first result of a function it
+        calls, groups the call's qualifier (None for a bare call) and the function's name (Go:
+        `r := web.NewRouter()`, `l, err := New()`): its type is what the function's signature
+        says it returns (`result_type`). None by default."""
+        return []
+
+    def result_type(self, signature: str) -> str | None:
+        """The name of the type a function's signature line says its first result is, None
+        when it says none or the line does not hold it all."""
+        return None
+
     def binds_bare(self, spec: ImportSpec, name: str) -> bool:
         """Does the import bind `name` as a bare name of its file sees it: by default, as it
         binds it locally (`binds_local`)."""

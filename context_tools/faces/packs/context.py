@@ -112,7 +112,7 @@ class SymbolInput(Struct, forbid_unknown_fields=True, kw_only=True):
     path: Annotated[str, Meta(max_length=PATH_CHARS,
                               description="only definitions under this path prefix or glob")] | None = None
     fuzzy: Annotated[bool, Meta(description="fall back to near names when nothing matches exactly")] = True
-    hierarchy: Annotated[bool, Meta(description="list the class's bases and known subclasses (paged) instead")] = False
+    hierarchy: Annotated[bool, Meta(description="list the class's bases and known subclasses, a Go interface's implementations too (paged) instead")] = False
     limit: Annotated[int, page_limit(50, "definitions")] | None = None
     cursor: Cursor | None = None
 

@@ -39,7 +39,7 @@ class Definition(Struct, omit_defaults=True):
 class Relative(Struct, omit_defaults=True):
     """A class's base or known subclass (`context.symbol --hierarchy`)."""
 
-    relation: str  # "base" (in method resolution order) | "subclass"
+    relation: str  # "base" (in method resolution order) | "subclass" | "implementation" (a Go interface's)
     spec: str  # the base as its class declares it; a subclass's qualified name
     status: str  # resolved external unresolved (as an `inherits` edge's)
     qualified: str = ""  # where resolved: its qualified name, file and line

@@ -510,7 +510,43 @@ def relatives(h: Hierarchy, c: Cls) -> list[Relative]:
             out.append(Relative("base", e.spec, e.status, path=e.target))
     for x in h.subclasses(c):
         out.append(Relative("subclass", x.sym.qualified, "resolved", x.sym.qualified, x.path, x.sym.line))
+    for x in implementations(h, c):
+        out.append(Relative("implementation", x.sym.qualified, "resolved", x.sym.qualified, x.path, x.sym.line))
     return out
+
+
+def implementations(h: Hierarchy, c: Cls) -> list[Cls]:
+    """A Go interface's implementations in the tree, which Go never declares: the types whose
+    method sets hold every method of the interface (its own and those of the interfaces it
+    embeds), each a method of the type in any file of its package or promoted from what it
+    embeds, pointer and value receivers alike. Looked for among the types defining the method
+    the fewest files define and the types embedding them, at any depth; in path and line
+    order, at most MRO_CAP. None for an interface of no methods, which every type satisfies."""
+    if c.sym.kind != "interface" or not c.path.endswith(".go"):
+        return []
+    names = sorted({s.name for x in h.mro(c) for s in h._symbols(x.path)
+                    if s.kind == "method" and s.container == x.sym.qualified})
+    if not names:
+        return []
+    fewest = min(names, key=lambda n: (len(h.snap.defining_paths([n]).get(n, ())), n))
+    todo: list[Cls] = []
+    for path, sym in h.snap.definitions(fewest):
+        if sym.kind == "method" and sym.container and path.endswith(".go"):
+            t = next((Cls(f, x) for f in (path, *h.package(path)) for x in h.defined_in(sym.container, f)
+                      if is_class(x) and not x.container), None)
+            if t is not None:
+                todo.append(t)
+    seen: set[tuple[str, str]] = set()
+    out: list[Cls] = []
+    while todo and len(seen) < 4 * MRO_CAP:
+        t = todo.pop()
+        if t.key in seen or t.sym.kind == "interface":
+            continue
+        seen.add(t.key)
+        if all(h.member(t, n) is not None for n in names):
+            out.append(t)
+        todo.extend(h.subclasses(t))  # a type embedding it has its methods promoted
+    return sorted(out, key=lambda x: (x.path, x.sym.line))[:MRO_CAP]
 
 
 def reached_through(h: Hierarchy, hits: list[tuple[str, Symbol]]) -> list[tuple[str, str]]:

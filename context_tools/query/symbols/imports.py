@@ -155,11 +155,15 @@ def imports_any(snap: Snapshot, path: str, bound: dict[str, set[str]], whole: Ca
     passing the name, `import * as ns from`, or one of a kind that names nothing (a Go
     package, a C header) to a file defining the name or re-exporting it as itself (`reached`).
     An import of a module itself (`import httpx`, `from . import tools`, `const m =
-    require(...)`) reaches what the module offers as its attributes (`whole`). A Rust relay's
-    importer must see its `use` (`gate`)."""
+    require(...)`) reaches what the module offers as its attributes (`whole`), and so does an
+    import of a kind that names nothing to a file offering a member's class, in a file naming
+    the class (`use demo::Builder;` over lib.rs's `pub use build::Builder;`, then
+    `Builder::new`). A Rust relay's importer must see its `use` (`gate`)."""
     for edge in snap.imports(path):
         if not of_import(edge.kind).lists_names:
-            if edge.target in reached and gate.passes(edge):
+            # a file offering a member's class (a Rust `pub use builder::Builder;`) reaches the
+            # member for an importer naming the class, as a Python import of the module does
+            if (edge.target in reached or edge.target in bound and whole(path, edge.target)) and gate.passes(edge):
                 return True
             continue
         names = bound.get(edge.target)

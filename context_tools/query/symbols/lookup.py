@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 from context_tools.query.symbols.answers import Definition
 from context_tools.query.symbols.names import ends_with, module_name, module_parts, name_parts, path_ok
+from context_tools.query.symbols.rust_macros import exported_at
 from context_tools.query.symbols.walks import Walks
 from indexer.lang.bindings import Scopes, of_path
 
@@ -79,9 +80,16 @@ def _package_qualifies(snap: Snapshot, path: str, sym: Symbol, prefix: list[str]
 def _crate_qualifies(path: str, sym: Symbol, prefix: list[str], walks: Walks) -> str | None:
     """'qualified' when the prefix is a module path from a crate's name, then the container
     chain: `demo::net::Conn` (or `crate::net::Conn`) for src/net.rs of the Rust crate whose
-    Cargo.toml names it `demo` (`Scopes.module_files`)."""
+    Cargo.toml names it `demo` (`Scopes.module_files`), and `demo::bail` for a `#[macro_export]`
+    macro of any of its files."""
     module = _module_before(sym, prefix)
-    return "qualified" if module is not None and path in walks.scopes.module_files(module) else None
+    if module is None:
+        return None
+    if path in walks.scopes.module_files(module):
+        return "qualified"
+    # a `#[macro_export]` macro is named at its crate's root (`demo::bail` of src/macros.rs)
+    root = exported_at(walks.snap, walks.scopes, path, sym) if len(module) == 1 else None
+    return "qualified" if root is not None and root in walks.scopes.module_files(module) else None
 
 
 def _qualifies_through_reexport(path: str, sym: Symbol, prefix: list[str], walks: Walks) -> str | None:

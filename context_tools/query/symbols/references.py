@@ -46,7 +46,7 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     snap, fresh = open_pinned(ctx, repo_of(input), rev_of(input))
     input = path_filter_in(snap, input)
     defs = find_exact(snap, input.name, input.kind, input.path)
-    via = _through_hierarchy(snap, input, defs)
+    via = _through_hierarchy(snap, input, defs, ctx.cap("definitions"))
     if not defs and _narrowed(input):
         raise NotFound(f"no definition of {input.name!r} to resolve references against in {snap.named}"
                        f"{other_kinds(snap, input)}{miss_note(snap, name_parts(input.name)[-1])}")
@@ -81,13 +81,22 @@ def _per_definition(sites: list[Site], n: int) -> list[int]:
     return counts
 
 
-def _through_hierarchy(snap: Snapshot, input: ReferencesInput, defs: list[Hit]) -> list[list[tuple[str, str]]]:
+def _through_hierarchy(snap: Snapshot, input: ReferencesInput, defs: list[Hit], shown: int
+                       ) -> list[list[tuple[str, str]]]:
     """For a qualified query of a member (`App.handle`): the member a class asked inherits,
     added to `defs` when none is written on it, and for each of `defs` the classes its sites
-    may be qualified through (the class asked, the known subclasses of the member's class)."""
+    may be qualified through (the class asked, the known subclasses of the member's class).
+    Asked by its name alone, a member's sites are qualified through the known subclasses of
+    its class too, as asked through the class (`d.Walk()` after `d := &Dog{}`, Dog embedding
+    Base, is Base.Walk's either way): for the first `shown` definitions, those an answer
+    tells apart."""
     parts = name_parts(input.name)
     if len(parts) < 2:
-        return [[] for _ in defs]
+        if not any(s.container for _, s, _ in defs[:shown]):
+            return [[] for _ in defs]
+        bare = Hierarchy(snap)
+        return [reached_through(bare, [(p, s)]) if s.container and i < shown else []
+                for i, (p, s, _) in enumerate(defs)]
     # the class part is found as a definition is, so through a re-export under another name
     # too (`pkg.Alias.run` over `from .m import Real as Alias`), not by its last part alone
     classes = [] if defs or not any_member_named(snap, parts[-1]) else [

@@ -15,23 +15,25 @@ import msgspec
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
 from context_tools.query.symbols.call_close import PYTHON, opened_above
 from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, target_binds
+from context_tools.query.symbols.literal_keys import literal_type
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
 from context_tools.query.symbols.members import ClassReading, MemberSites
 from context_tools.query.symbols.names import anchor, module_parts, name_parts
 from context_tools.query.symbols.receivers import HEADER_LINES, PythonReceivers, Typing, functions_in
 from context_tools.query.symbols.rightmost import Holding
+from context_tools.query.symbols.rust_macros import exported_at
 from context_tools.query.symbols.script_blocks import Braces
 from context_tools.query.symbols.script_casts import cast_before
 from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
-from indexer.lang.bindings_base import SITE_TEXT, site_window
+from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, site_window
+from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.lang.registry import PROSE_AND_DATA
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
-    from indexer.lang.bindings_base import SiteSyntax
     from indexer.model import ImportSpec, Occurrence, Symbol
     from indexer.store.snapshot import Snapshot
 
@@ -224,7 +226,8 @@ def _sites_one(snap: Snapshot, input: SiteQuery, defs: list[Hit], imported_from_
     # method's class, `Headers` for Headers.get), from a defining file or a file re-exporting it
     # (`httpx/__init__.py` for Client.get over `from ._client import Client`)
     anchors = sorted({(p, anchor(s)) for p, s in offered_defs} | set(exported) | set(via)
-                     | set(_exported_as(snap, [(p, s, h) for p, s, h in defs if s.container], holders=True)))
+                     | set(_exported_as(snap, [(p, s, h) for p, s, h in defs if s.container], holders=True))
+                     | _type_homes(snap, offered_defs))
     bound: dict[str, set[str]] = {}
     for p, n in anchors:
         bound.setdefault(p, set()).add(n)
@@ -319,6 +322,44 @@ _CLOSED_ABOVE = re.compile(rb"\s*(\))\s*\.\s*")
 _OWN_SCOPE = re.compile(rb"\blambda\b|\bfor\b")
 USE_LINES = 200  # the lines one import declaration is read over, at most
 
+
+CHAIN_CALLS = 4  # the calls of a Go chain read back from a site, at most
+CHAIN_LINES = 40  # the lines above a Rust chain's `.name(...)` line its receiver is read from, at most
+SIGNATURE_BYTES = 2048  # the bytes of a definition read for a signature over lines, at most
+_CALLEE = re.compile(rb"([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)$")
+
+
+def _opening(text: bytes) -> int:
+    """The index of the `(` the `)` ending `text` closes, -1 when the text does not hold it."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        if c == 0x29:  # )
+            depth += 1
+        elif c == 0x28:  # (
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+_GO_DOTTED = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _continued_go_chain(lines: list[bytes], occ: Occurrence) -> SiteSyntax | None:
+    """The Go site as an attribute when it starts its line after a line ending in `.`, a
+    selector gofmt breaks after its dot (`WithField("a", 1).` above `WithField("b", 2)`: of a
+    call's result; `log.` alone above it: of `log`); None otherwise. A comment's line, which may
+    end a sentence so, continues nothing."""
+    if occ.line < 2 or lines[occ.line - 1][:occ.col].strip():
+        return None
+    above = lines[occ.line - 2].strip()
+    if not above.endswith(b".") or above.startswith((b"//", b"*", b"/*")) or b"//" in above:
+        return None
+    if _GO_DOTTED.fullmatch(above[:-1]):
+        return SiteSyntax("attribute", tuple(part.decode() for part in above[:-1].split(b".")))
+    return SiteSyntax("attribute")
+
 # the binding that decides a site resolved by its file alone
 _RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
           "text": "text file"}
@@ -352,6 +393,8 @@ class _BySyntax:
                              or s.kind == "function" and reading.holder_kind(p, s) in ("variable", "constant"))
             for p, s, _ in defs)
         self.fields = any(s.kind == "field" for _, s, _ in defs)
+        # the types whose literals' keys the fields asked are (a Go or Rust literal names its type)
+        self.field_types = {s.container.rsplit(".", 1)[-1] for _, s, _ in defs if s.kind == "field" and s.container}
         self.defining = {p for p, _, _ in defs}
         self.declared: dict[str, dict[int, list[ImportSpec]]] = {}
         self.classes = classes  # the methods' classes, and those they are reached through
@@ -408,7 +451,12 @@ class _BySyntax:
         if syntax.form == "keyword":  # the name an import binds is no key (`const { get: g } = require(...)`)
             return False if self._imported_on(path, occ.line) else None
         if syntax.form == "key":  # `P { name: v }`: a field's name, no use of anything else
-            return False if self.fields else None
+            if not self.fields:
+                return None
+            literal = literal_type(lines, occ.line, occ.col) if rules.language in ("go", "rust") else None
+            if literal is None or literal == "Self" or literal in self.field_types:
+                return False
+            return "name_match", f"key of a `{literal}` literal"
         if rules.bare_needs_import and syntax.form in ("path", "bare") and not (path in self.crossing or across):
             # a name a `use` brings in: that `use`'s own path decides it, not the file's imports
             ruled = self._use_line(path, occ.line, lines)
@@ -421,6 +469,8 @@ class _BySyntax:
             return self._bare(path, occ, how, lines, across)
         receiver = syntax.receiver
         if not receiver:
+            if rules.language in ("go", "rust") and self.classes and self._chain_typed(path, occ, lines):
+                return False  # `r.HandleFunc(p, h).Methods("GET")`: what HandleFunc returns is a Route
             return "name_match", "attribute of an untyped receiver"
         if syntax.called and rules.imports_by_call(receiver):  # `require("./a").get`: a's `get`
             return False if self._line_reaches(path, occ.line) else (
@@ -458,6 +508,8 @@ class _BySyntax:
         if rules.language != "python":  # typed by a line of the file, as the language writes it
             if len(receiver) == 1 and self._typed_by_line(path, head, lines):
                 return False
+            if len(receiver) == 2 and self.classes and self._field_typed(path, occ, receiver, lines):
+                return False  # `c.base.Describe()`, `self.cmd.get_name()`: the field's declared type
         else:
             typed = self._instance(path, head, occ.line) if len(receiver) == 1 else (
                 self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and head == "self" else None)
@@ -504,6 +556,39 @@ class _BySyntax:
         """Does an import of the file on `line` name the definition's name?"""
         facts = self.snap.import_facts(path)
         return any(spec.line == line and self.simple in spec.names for spec in (facts.imports if facts else ()))
+
+    def _field_typed(self, path: str, occ: Occurrence, receiver: tuple[str, ...], lines: list[bytes]) -> bool:
+        """Is `x.f` of a method's class, as the field `f` of a type the file gives `x` is
+        declared (Go's `c.base` for `func (c *Client)` and Client's `base
+        baseConn`; Rust's `self.cmd` in an impl of a type whose `cmd: &'a Command`)?
+        Rust's `self` is the type of the impl the site is in."""
+        head, field = receiver
+        rules = self.reading.rules(path)
+        if head in rules.instance_names:
+            holder = next((f for f in reversed(self.reading.functions(path))
+                           if f.container and f.line <= occ.line <= f.end_line), None)
+            owners = frozenset({holder.container.rsplit(".", 1)[-1]}) if holder is not None else frozenset()
+        else:
+            owners = self.reading.line_types(path, head, lines)
+        return not self.classes.isdisjoint(self.reading.field_types(path, owners, field))
+
+    def _chain_typed(self, path: str, occ: Occurrence, lines: list[bytes]) -> bool:
+        """Is the Go or Rust site an attribute of a call whose result is of a method's class, as
+        the signatures of what it calls say (`vec.WithLabelValues("a").Inc()`,
+        `web.NewRouter().HandleFunc(p, h)`, `Command::new("git").about(..)`), the call on its
+        line, or ending the line above (gofmt's break of a chain after its dot), or, a Rust
+        line starting with the site's `.`, on the lines above (a builder's chain)?"""
+        line = lines[occ.line - 1]
+        before = line[max(0, occ.col - SITE_TEXT):occ.col].rstrip()
+        if not before and occ.line > 1:  # gofmt's break: `...(a).` ending the line above
+            before = lines[occ.line - 2].strip()
+        elif before.strip() == b"." and occ.line > 1:  # `Command::new("git")` over lines above `.about(...)`
+            start = max(0, occ.line - 1 - CHAIN_LINES)
+            before = b" ".join(x.strip() for x in lines[start:occ.line - 1]) + b"."
+        if not before.endswith(b"."):
+            return False
+        made = self.reading.call_types(path, before[:-1], lines)
+        return not self.classes.isdisjoint(made)
 
     def _typed_by_line(self, path: str, name: str, lines: list[bytes]) -> bool:
         """Is `name` given an instance of a method's class somewhere in the file, as its
@@ -1139,16 +1224,20 @@ class _BySyntax:
 
     def _path(self, path: str, receiver: tuple[str, ...]) -> tuple[str, str] | Literal[False]:
         """A Rust path `a::b::name`: through the method's type (or `Self`), the file decides;
-        through another type (`Vec::new` for Builder.new), no site of it; through modules, by
-        where they reach: the path's own edge (`crate::net::f`, `other::f`), else the import
-        binding its first segment (`use crate::net;`, `mod net;`)."""
+        through another type (`Vec::new` for Builder.new), no site of it; through modules, to
+        the method's type or not, by where they reach: the path's own edge (`crate::net::f`,
+        `other::f`, `demo::Builder::new`), else the import binding its first segment (`use
+        crate::net;`, `mod net;`; `use std::io;` makes `io::Error::new` no site of a tree's
+        `Error.new`)."""
         if not receiver:
             return "name_match", "path through what is no plain path (`<T as Tr>::`, `V::<T>::`)"
         last = receiver[-1]
-        if last == "Self" or last in self.classes:
+        if last == "Self" or last in self.classes and len(receiver) == 1:
             return False
-        if last[:1].isupper():
+        if last[:1].isupper() and last not in self.classes:
             return "name_match", f"path through `{last}`, not its type"
+        # through modules, to the method's type among them or not (`io::Error::new` is std's
+        # Error's, `crate::builder::Arg::new` the tree's): where the modules reach decides
         spelled = "::".join(receiver)
         facts = self.snap.import_facts(path)
         own = [spec for spec in (facts.imports if facts else ()) if spec.kind == "rust_path" and spec.spec == spelled]
@@ -1212,6 +1301,10 @@ class _Reading:
         self.typed: Typed = {}  # the JS/TS receivers' declared types (`ScriptTypes`)
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str], frozenset[str]] = {}
+        self._functions_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_results`: a called function's definitions
+        self._methods_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_method_results`: a called method's
+        self._signatures: dict[tuple[str, int], str] = {}  # `_whole_signature`, read once a definition
+        self._fields_named: dict[str, list[Symbol]] = {}  # `field_types`: a field's definitions
         self._this_aliases: dict[tuple[str, str], bool] = {}
         self._words: dict[tuple[str, str], dict[bytes, list[int]]] = {}
         self._braces: dict[tuple[str, str], Braces] = {}
@@ -1277,7 +1370,10 @@ class _Reading:
             head = lines[opened[0]][:opened[1]] + b"()"
             line, at = head + line[shut + 1:], len(head) + at - shut - 1
         window, col = site_window(line, at, len(self.simple.encode()))
-        found = self._syntax[key] = rules.site_syntax(window, col, self.simple)
+        found = rules.site_syntax(window, col, self.simple)
+        if found is not None and found.form == "bare" and rules.language == "go":
+            found = _continued_go_chain(lines, occ) or found
+        self._syntax[key] = found
         return found
 
     def holder_kind(self, path: str, sym: Symbol) -> str | None:
@@ -1313,16 +1409,124 @@ class _Reading:
 
     def line_types(self, path: str, name: str, lines: list[bytes]) -> frozenset[str]:
         """The types a line of the file gives `name` an instance of, as its language writes
-        that (`Bindings.typings`: `const app = new App()`), whatever scope the line is in: each
-        pass weighs them against its own classes (`_BySyntax._typed_by_line`)."""
+        that (`Bindings.typings`: `const app = new App()`), whatever scope the line is in, and
+        the bounds a line gives such a type where it is a type parameter (a Rust `serializer:
+        S` and `<S: Serializer>`: Serializer): each pass weighs them against its own classes
+        (`_BySyntax._typed_by_line`)."""
         key = (path, name)
         found = self._line_types.get(key)
         if found is None:
-            patterns = self.rules(path).typings(name)
+            rules = self.rules(path)
+            patterns = rules.typings(name)
+            calls = rules.call_typings(name)
             found = self._line_types[key] = frozenset(
                 t.decode() for i in self.lines_naming(path, name) for pattern in patterns
-                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None)
+                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None) | frozenset(
+                t for i in self.lines_naming(path, name) for pattern in calls
+                if (m := pattern.search(lines[i])) is not None
+                for t in self._results(path, m.group(1), m.group(2).decode()))
+            bounded = [(t, rules.bound_typings(t)) for t in sorted(found)]
+            found = self._line_types[key] = found | frozenset(
+                bound for t, bounds in bounded if bounds for i in self.lines_naming(path, t) for pattern in bounds
+                for m in pattern.finditer(lines[i]) for bound in rules.bounds_of(m.group(1)))
         return found
+
+    def call_types(self, path: str, text: bytes, lines: list[bytes], depth: int = 0) -> frozenset[str]:
+        """The types the Go or Rust call `text` ends with returns, as the signatures of what it
+        calls say (`result_type`): Go's `F(...)` and `pkg.F(...)` a function's (`_results`),
+        `x.M(...)` the method M of a type the file gives `x` (`line_types`), `<call>.M(...)` the
+        method M of what that call returns, CHAIN_CALLS deep; Rust's `Type::f(...)` Type's
+        function f (`-> Self` is Type); none where a part is not read so."""
+        text = text.rstrip()
+        if depth >= CHAIN_CALLS or not text.endswith(b")"):
+            return frozenset()
+        at = _opening(text)
+        if at < 0:
+            return frozenset()
+        head = text[:at].rstrip()
+        if head.endswith(b">") and b"::<" in head:  # `parse::<T>(...)`: the turbofish aside
+            head = head[:head.rindex(b"::<")]
+        callee = _CALLEE.search(head)
+        if callee is None:
+            return frozenset()
+        spelled = callee.group(1)
+        if b"::" in spelled:  # a Rust path: a type's associated function
+            segments = spelled.split(b"::")
+            owner = segments[-2].decode()
+            return self._method_results(path, frozenset({owner}), segments[-1].decode()) \
+                if owner[:1].isupper() and owner != "Self" else frozenset()
+        parts = [p.decode() for p in spelled.split(b".")]
+        outer = head[:callee.start()].rstrip()
+        if outer.endswith(b"."):  # `<call>.M(...)`
+            return self._method_results(path, self.call_types(path, outer[:-1], lines, depth + 1), parts[0]) \
+                if len(parts) == 1 else frozenset()
+        if len(parts) == 1:
+            return self._results(path, None, parts[0])
+        if len(parts) != 2:
+            return frozenset()
+        return self._results(path, parts[0].encode(), parts[1]) or self._method_results(
+            path, self.line_types(path, parts[0], lines), parts[1])
+
+    def field_types(self, path: str, owners: frozenset[str], field: str) -> frozenset[str]:
+        """The types the fields `field` of the types `owners` are declared of (`field_type`)."""
+        if not owners:
+            return frozenset()
+        defs = self._fields_named.get(field)
+        if defs is None:
+            defs = self._fields_named[field] = [
+                s for _, s in self.snap.definitions(field) if s.kind == "field" and s.container]
+        rules = self.rules(path)
+        return frozenset(t for s in defs if s.container.rsplit(".", 1)[-1] in owners
+                         and (t := rules.field_type(s.signature)) is not None)
+
+    def _method_results(self, path: str, types: frozenset[str], method: str) -> frozenset[str]:
+        """The types the methods `method` of `types` say they return."""
+        if not types:
+            return frozenset()
+        defs = self._methods_named.get(method)
+        if defs is None:
+            defs = self._methods_named[method] = [
+                (p, s) for p, s in self.snap.definitions(method) if s.kind == "method" and s.container]
+        rules = self.rules(path)
+        return frozenset(owner if t == "Self" else t for p, s in defs
+                         if (owner := s.container.rsplit(".", 1)[-1]) in types
+                         and (t := rules.result_type(self._whole_signature(p, s))) is not None)
+
+    def _whole_signature(self, path: str, sym: Symbol) -> str:
+        """The definition's signature on one line: its first line where that holds it whole (up
+        to its body's `{`), else its text up to there, over SIGNATURE_BYTES at most, its lines
+        joined (`func (r *Router) HandleFunc(path string, f func(http.ResponseWriter,` goes on
+        to `*http.Request)) *Route {`)."""
+        if "{" in sym.signature:
+            return sym.signature
+        key = (path, sym.start_byte)
+        found = self._signatures.get(key)
+        if found is None:
+            text = self.source(path)[sym.start_byte:sym.start_byte + SIGNATURE_BYTES]
+            found = self._signatures[key] = " ".join(text.decode("utf-8", "replace").split())
+        return found
+
+    def _results(self, path: str, package: bytes | None, function: str) -> frozenset[str]:
+        """The types the functions a call in the file names say they return (`call_typings`):
+        of a bare call, the function of the file's own folder; of `pkg.Name(...)`, that of a
+        file the import binding `pkg` reaches (`x := v.Make()`, a method, types nothing)."""
+        defs = self._functions_named.get(function)
+        if defs is None:
+            defs = self._functions_named[function] = [
+                (p, s) for p, s in self.snap.definitions(function) if s.kind == "function" and not s.container]
+        if not defs:
+            return frozenset()
+        if package is None:
+            folder = path.rpartition("/")[0]
+            near = {p for p, _ in defs if p.rpartition("/")[0] == folder}
+        else:
+            head = package.decode()
+            facts = self.snap.import_facts(path)
+            near = {e.target for spec in (facts.imports if facts else ())
+                    if of_import(spec.kind).binds_local_in(spec, head, partial(self.clause, path, spec))
+                    for e in self.snap.edges_of_import(path, spec) if e.target}
+        rules = self.rules(path)
+        return frozenset(t for p, s in defs if p in near and (t := rules.result_type(self._whole_signature(p, s))) is not None)
 
     def this_aliases(self, path: str, name: str, lines: list[bytes]) -> ThisAliases:
         """The file's lines saying whether `name` aliases `this`, and where each is visible
@@ -1456,6 +1660,24 @@ def _import_bound(snap: Snapshot, defs: list[Hit]) -> set[tuple[str, int]]:
                    for spec in specs for e in snap.edges_of_import(path, spec))}
 
 
+def _type_homes(snap: Snapshot, defs: list[tuple[str, Symbol]]) -> set[tuple[str, str]]:
+    """(file, type) of the type a Rust member's impl in another file is of (src/error.rs holding
+    `impl Error { pub fn new }` for lib.rs's `pub struct Error`): an import of the type's
+    own file reaches its members as one of the impl's file does. The type is looked for among
+    the files the impl's file imports."""
+    found: set[tuple[str, str]] = set()
+    for path, sym in defs:
+        if not sym.container or not path.endswith(".rs"):
+            continue
+        top = anchor(sym)
+        homes = {q for q, t in snap.definitions(top) if q.endswith(".rs") and not t.container and t.kind in CLASS_KINDS}
+        if path in homes:
+            continue  # the type's own file
+        imported = {e.target for e in snap.imports(path)}
+        found.update((q, top) for q in homes & imported)
+    return found
+
+
 def _exported_as(snap: Snapshot, defs: list[Hit], holders: bool = False) -> list[tuple[str, str]]:
     """(file, name) for each name a file exports one of its top-level definitions `defs` under,
     other than its own (`BlobFacts.exported_as`): `export default class Bar`, `class Bar {};
@@ -1463,9 +1685,17 @@ def _exported_as(snap: Snapshot, defs: list[Hit], holders: bool = False) -> list
     Foo from "./bar"` binds to Foo; `export { Bar as Baz }` offers Baz. With `holders`, the
     names each member's outermost container is exported under (`module.exports = Route` offers
     `Route.prototype.dispatch` through `default`). Only the import facts of the defining files
-    of a language that exports so (JS, TS) are read."""
+    of a language that exports so (JS, TS) are read. A Rust `#[macro_export]` macro is offered
+    by its crate's root, under its own name (`use demo::bail;` reaches src/macros.rs's)."""
     found: set[tuple[str, str]] = set()
+    scopes: Scopes | None = None
     for path, sym, _ in defs:
+        if not holders and sym.kind == "macro" and path.endswith(".rs"):
+            scopes = scopes or Scopes(snap)
+            root = exported_at(snap, scopes, path, sym)  # a `#[macro_export]` macro: its crate root's
+            if root is not None and root != path:
+                found.add((root, sym.name))
+            continue
         entry = snap.file(path) if holders or not sym.container else None
         facts = snap.import_facts(path) if entry is not None and of_language(entry.language).renames_exports else None
         top = anchor(sym) if holders else sym.name

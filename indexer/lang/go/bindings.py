@@ -36,6 +36,48 @@ class GoBindings(Bindings):
                 re.compile(rb"\bvar\s+" + n + rb"\s+" + t),
                 re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]")]
 
+    def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """`x := New()`, `x, err := pkg.NewRouter(...)`, `x = New()`, `var x = pkg.New()`: the
+        first name assigned, the call's package (None for a bare call) and function."""
+        n = re.escape(name.encode())
+        return [re.compile(rb"(?<![\w.])" + n + rb"(?:\s*,\s*[A-Za-z_]\w*)*\s*:?=\s*(?:([A-Za-z_]\w*)\.)?"
+                           rb"([A-Za-z_]\w*)\s*\(")]
+
+    def result_type(self, signature: str) -> str | None:
+        """`func New() *Logger {`: Logger; `func Dial(a string) (*Conn, error) {`: Conn;
+        `func Make[T any]() pkg.Box[T] {`: Box; a method's too, `func (r *Router) Get(n string)
+        *Route {`: Route. A line cut inside its parameters says none."""
+        at = 0
+        if signature.startswith("func") and signature[4:].lstrip().startswith("("):  # a method's receiver
+            at = _closing(signature, signature.index("("), "(", ")")
+            if at < 0:
+                return None
+        head = _NAME.match(signature, at) if at else re.match(r"func\s+[A-Za-z_]\w*\s*", signature)
+        if head is None:
+            return None
+        at = head.end()
+        if signature[at:at + 1] == "[":
+            at = _closing(signature, at, "[", "]")
+        if at < 0 or signature[at:at + 1] != "(":
+            return None
+        at = _closing(signature, at, "(", ")")
+        if at < 0:
+            return None
+        rest = signature[at:].strip()
+        if rest.startswith("("):
+            rest = rest[1:].lstrip()
+            named = re.match(r"[A-Za-z_]\w*\s+(?=[*\[\w])", rest)  # a named result: `(c *Conn, err error)`
+            if named is not None:
+                rest = rest[named.end():]
+        found = re.match(r"\*?\s*(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)", rest)
+        return found.group(1) if found is not None and found.group(1) not in ("func", "chan", "map") else None
+
+    def field_type(self, signature: str) -> str | None:
+        """`base baseConn`, `a, b *pkg.Conn`, an embedded `*Base` (the field Base):
+        the type; `xs []T`, `m map[K]V`, `f func()` none."""
+        found = _FIELD.match(signature) or _EMBEDDED.match(signature)
+        return found.group(1) if found is not None and found.group(1) not in _NO_FIELD_TYPE else None
+
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
         """An import not known to reach the tree binds its package under its written name, else
         the name its path ends with (`gopkg.in/yaml.v3`, `github.com/go-chi/chi/v5` and
@@ -75,3 +117,22 @@ class GoBindings(Bindings):
         package = facts.package_name if facts else ""
         folders = [p for p in path.rpartition("/")[0].split("/") if p]
         return folders[:-1] + [package] if package else folders
+
+
+_NAME = re.compile(r"\s*[A-Za-z_]\w*\s*")  # a method's name after its receiver
+_FIELD = re.compile(r"[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s+\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)(?![\w.\[])")
+_EMBEDDED = re.compile(r"\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*(?:$|//|`)")
+_NO_FIELD_TYPE = frozenset({"map", "chan", "func", "struct", "interface"})
+
+
+def _closing(text: str, at: int, opening: str, closing: str) -> int:
+    """The index past the bracket closing the one at `at`, -1 when the text does not close it."""
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] == opening:
+            depth += 1
+        elif text[i] == closing:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1

@@ -28,6 +28,31 @@ if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
 
 
+# a field's declaration: its visibility and name, then its type behind a reference, `Box`, `Arc`
+# or `Rc`, a trait object's trait
+_FIELD = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?[A-Za-z_]\w*\s*:\s*(?:(?:Box|Arc|Rc)\s*<\s*)?&?\s*(?:'\w+\s+)?"
+                    r"(?:mut\s+)?(?:(?:impl|dyn)\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
+
+
+# a function's name, and what its `->` names after its parameters
+_FN = re.compile(r"\bfn\s+[A-Za-z_]\w*\s*")
+_RESULT = re.compile(r"\s*->\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:impl|dyn)\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)")
+
+
+def _closing(text: str, at: int, opening: str, closing: str) -> int:
+    """The index past the bracket closing the one at `at`, -1 when the text does not close it
+    (a `->` inside angle brackets, `Fn() -> u8`, is no closing one)."""
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] == opening:
+            depth += 1
+        elif text[i] == closing and not (closing == ">" and text[i - 1:i] == "-"):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1
+
+
 class RustBindings(Bindings):
     language = "rust"
     modules_from_crates = True
@@ -79,13 +104,49 @@ class RustBindings(Bindings):
 
     def typings(self, name: str) -> list[re.Pattern[bytes]]:
         """`let x: T`, `let x = T::new(...)`, `let x = T { ... }`, `let mut x = a::T(...)`, and
-        a parameter `x: &T`, `x: &mut a::T`."""
+        a parameter `x: &T`, `x: &'a mut a::T`, `x: impl Tr`, `x: &mut dyn Tr` (the trait)."""
         n = re.escape(name.encode())
-        t = rb"&?\s*(?:mut\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)"
+        t = rb"&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:(?:impl|dyn)\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)"
         return [re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*:\s*" + t),
                 re.compile(rb"\blet\s+(?:mut\s+)?" + n + rb"\s*=\s*&?(?:mut\s+)?(?:[A-Za-z_]\w*::)*"
                            rb"([A-Z]\w*)\s*(?:::|\{|\()"),
                 re.compile(rb"[(,]\s*(?:mut\s+)?" + n + rb"\s*:\s*" + t)]
+
+    def result_type(self, signature: str) -> str | None:
+        """`pub fn new(id: impl Into<Id>) -> Self {`: Self (the caller's type); `fn get(&self) ->
+        &'a Arg`: Arg; `-> Result<Self, E>`: Result. None with no `->` after the parameters."""
+        head = _FN.search(signature)
+        if head is None:
+            return None
+        at = head.end()
+        if signature[at:at + 1] == "<":
+            at = _closing(signature, at, "<", ">")
+        if at < 0 or signature[at:at + 1] != "(":
+            return None
+        at = _closing(signature, at, "(", ")")
+        found = _RESULT.match(signature, at) if at >= 0 else None
+        return found.group(1) if found is not None else None
+
+    def field_type(self, signature: str) -> str | None:
+        """`pub cmd: &'a Command,`, `inner: Box<dyn Write>`, `pub(crate) p: a::Parser<'a>`: the
+        type, behind a reference, `Box`, `Arc` or `Rc`."""
+        found = _FIELD.match(signature)
+        return found.group(1) if found is not None else None
+
+    def bound_typings(self, generic: str) -> list[re.Pattern[bytes]]:
+        """`<S: Serializer>`, `<'de, D: Deserializer<'de>>`, `where S: Serializer + Clone` and a
+        `where` clause's line `    S: Serializer,`: the bounds up to the clause's end."""
+        g = re.escape(generic.encode())
+        return [re.compile(rb"(?:^|[<,(]|\bwhere)\s*" + g + rb"\s*:(?!:)\s*([^,>{=;)]+)")]
+
+    def bounds_of(self, written: bytes) -> list[str]:
+        """`?Sized + ser::Serializer<'a> + 'static`: Serializer."""
+        found = []
+        for part in written.split(b"+"):
+            m = re.match(rb"\s*(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)", part)
+            if m is not None:
+                found.append(m.group(1).decode())
+        return found
 
     def binds_module(self, spec: ImportSpec, target: str) -> bool:
         """A `use` lands on the module its path walks to: what it binds is that module or an

@@ -46,18 +46,28 @@ class RustModulePaths:
         self.snap = snap
         self.tree = snapshot_modules(snap)
         self._docs: dict[str, dict | None] = {}
-        self._found: dict[str, str | None] = {}
+        self._found: dict[str, tuple[str, str] | None] = {}  # a file's (crate path, crate root)
 
     def _exists(self, path: str) -> bool:
         return self.snap.file(path) is not None
 
     def of(self, path: str) -> str | None:
         """`crate::module::path` of the file, None when no crate's declarations reach it."""
+        found = self._crate_of(path)
+        return found[0] if found is not None else None
+
+    def root_of(self, path: str) -> str | None:
+        """The root file of the crate the file is a module of (src/lib.rs for src/net.rs),
+        None when no crate's declarations reach it."""
+        found = self._crate_of(path)
+        return found[1] if found is not None else None
+
+    def _crate_of(self, path: str) -> tuple[str, str] | None:
         if path not in self._found:
             self._found[path] = self._work_out(path)
         return self._found[path]
 
-    def _work_out(self, path: str) -> str | None:
+    def _work_out(self, path: str) -> tuple[str, str] | None:
         directory = self._manifest_dir(path)
         if directory is None:
             return None
@@ -66,10 +76,10 @@ class RustModulePaths:
             return None
         for name, root in self._roots(doc, directory, path):
             if root == path:
-                return name
+                return name, root
             chain = self.tree.path_to(root, path)
             if chain is not None:
-                return "::".join([name, *chain])
+                return "::".join([name, *chain]), root
         return None
 
     def _manifest_dir(self, path: str) -> str | None:
