@@ -59,6 +59,39 @@ def test_deleted_branch_is_unknown_and_still_served(client, world):
         "; ask with a rev that resolves: the `repo_snapshots` tool lists the revs indexed")
 
 
+def test_a_pruned_commit_named_by_its_oid_is_served_from_its_snapshot_as_a_pin_to_it_is(tmp_path):
+    """A commit indexed under a branch, then deleted and pruned (`git gc --prune=now`), named by
+    its full OID or a start of it: the store still holds its snapshot, so the answer is read from
+    it and its freshness says the rev no longer resolves, as for a rev pinned to it (was:
+    `unknown_rev`). An OID this repository never indexed stays `unknown_rev`."""
+    import subprocess
+
+    from corpora.gitbuild import RepoBuilder
+    from indexer import api
+    from indexer.contract.errors import UnknownRev
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "def kept():\n    return 1\n"})
+    side = builder.commit({"gone.py": "def pruned():\n    return 2\n"}, branch="side")
+    home = str(tmp_path / "store")
+    store = api.open_store(home)
+    api.index(str(builder.path), "side", store=store)
+    store.close()
+    for args in (["branch", "-D", "side"], ["reflog", "expire", "--expire-unreachable=now", "--all"],
+                 ["gc", "-q", "--prune=now"]):
+        subprocess.run(["git", "-C", str(builder.path), *args], check=True, capture_output=True)
+    assert subprocess.run(["git", "-C", str(builder.path), "cat-file", "-e", side]).returncode != 0  # pruned
+    client = context_tools.Client(store=home)
+    for rev in (side, side[:10], side.upper()):
+        r = client.call("context.symbol", repo=str(builder.path), rev=rev, name="pruned")
+        assert [d.path for d in r.data.definitions] == ["gone.py"], rev
+        f = r.freshness
+        assert (f.pinned_oid, f.status, f.current_oid.unknown) == (side, "unknown", "not_applicable"), f
+        assert f.reason.startswith(f"{rev} no longer resolves in the repository"), f.reason
+    with pytest.raises(UnknownRev):
+        client.call("context.symbol", repo=str(builder.path), rev="0" * 40, name="pruned")
+
+
 def test_file_lines_are_numbered_as_git_counts_them(client, world):
     # a form feed is not a line break and a CRLF ending is one break
     r = client.call("context.file", repo=world.repo, rev="gone", path="src/webapp/gone.py")
