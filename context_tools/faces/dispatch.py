@@ -122,7 +122,8 @@ class Executor:
 
     def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
                  table: Registry | None = None, receipts: bool = True, roots: Roots | None = None,
-                 cache_bytes: int | None = None, worktree: bool = False, settle: Settle = "now") -> None:
+                 cache_bytes: int | None = None, worktree: bool = False, settle: Settle = "now",
+                 named: bool = False) -> None:
         self.surface = surface
         # When what a call left in the answer cache is weighed: "now", before the reply (a
         # Python caller's next call finds the cache within budget); "later", beside the next
@@ -131,7 +132,8 @@ class Executor:
         self.settle = settle
         self.worktree = worktree  # `rennet mcp --worktree`: commands that read a rev read the working tree
         self.roots = roots  # an agent face serves only paths under these (None: the user's own face)
-        self.handle = StoreHandle(store, cache_bytes=cache_bytes)
+        # `named`: `store` is what the user typed as --store (a read never makes a store there)
+        self.handle = StoreHandle(store, cache_bytes=cache_bytes, named=named)
         self.ceiling = ceiling
         self._table = table
         self.receipts = receipts
