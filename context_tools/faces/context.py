@@ -290,10 +290,26 @@ class CallContext(msgspec.Struct):
             raise self._moved_on(exc) from None
 
     def _moved_on(self, exc: BadCursor) -> BadCursor:
-        """A cursor of another snapshot, on a call that read the working tree: an edit made since
-        its page is the likely cause, and the agent that made it should hear so."""
+        """A cursor of another snapshot than the one this call read: what changed in between, in
+        the words of what the call read, so its caller knows the pages it was on are gone and
+        that the query, asked again without the cursor, reads what is there now. A call that
+        read the working tree hears of an edit, the likely cause; one that read a rev, that the
+        rev was indexed again."""
+        fields = self.input.__struct_fields__ if self.input is not None else ()
         if not self.extras.get(WORKTREE_READ):
-            return exc
+            workspace = getattr(self.input, "workspace", None)
+            if workspace:
+                return BadCursor(f"cursor was issued for another snapshot: a member of workspace {workspace!r} was "
+                                 f"pinned to another snapshot since the page it came from, and this call read the "
+                                 f"members as they are now; the pages the cursor was for are gone: repeat the query "
+                                 f"without a cursor to page what they hold now")
+            if "rev" not in fields:
+                return exc
+            rev = getattr(self.input, "rev", None) or "HEAD"
+            return BadCursor(f"cursor was issued for another snapshot: {rev} was indexed again since the page it "
+                             f"came from (it names another commit now, or its snapshot was replaced), and this call "
+                             f"read the snapshot {rev} names now; the pages the cursor was for are gone: repeat the "
+                             f"query without a cursor to page what it holds now")
         return BadCursor("cursor was issued for another snapshot: the working tree changed since the page it came "
                          "from (an edit, a checkout), and this call read it as it is now; repeat the query without "
                          "a cursor to page what it holds now")
