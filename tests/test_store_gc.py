@@ -538,3 +538,46 @@ def test_store_list_names_a_pinning_repository_by_the_path_its_row_knows():
     shown = render_list(Result(data=SnapshotList(rows)))
     assert "rev main of /src/flask; rev v1 of /src/flask" in shown
     assert f"rev HEAD of {unknown}" in shown and f"of {known}" not in shown
+
+
+def test_a_snapshot_dropped_by_gc_while_a_read_reads_it_is_read_again_never_store_error(tmp_path, monkeypatch):
+    """`store gc` may drop a snapshot between a read's open of its head and its read of the
+    tail (edges, manifests): its rev was indexed at another commit meanwhile, so nothing held it.
+    Was: `store_error` ("the snapshot record of ... left the store while it was read"), a fault
+    of the environment it was not. Now the snapshot says `busy` (SnapshotLeft: nothing is
+    damaged, ask again), and a read row is asked again once by the face, answering from what
+    the rev names now."""
+    import context_tools
+    from indexer.contract.errors import SnapshotLeft
+    from indexer.store import snapshot as snapshot_module
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(FIRST)
+    home, repo = str(tmp_path / "store"), str(builder.path)
+    store = api.open_store(home)
+    api.index(repo, "main", store=store)
+    snap = api.snapshot(repo, "main", store=store)  # its head read, its tail not yet
+    second = builder.commit(SECOND)
+    api.index(repo, "main", store=store)
+    assert [s.oid for s in collect(store).snapshots] == [snap.oid]
+    with pytest.raises(SnapshotLeft) as left:
+        snap.importers("app/core.py")
+    assert left.value.code == "busy" and "left the store while this call read it" in left.value.message
+
+    third = builder.commit({"lib/keep.py": FIRST["lib/keep.py"] + "\n\ndef later():\n    return 3\n"})
+    opened = snapshot_module.load_stored_record
+    moved: list[str] = []
+
+    def dropped_once_read(store, oid, version=None):  # the head is read; then an index and a gc drop it
+        stored = opened(store, oid, version)
+        if not moved and oid == second:
+            moved.append(oid)
+            api.index(repo, "main", store=store)
+            assert [s.oid for s in collect(store).snapshots] == [second]
+        return stored
+
+    monkeypatch.setattr(snapshot_module, "load_stored_record", dropped_once_read)
+    client = context_tools.Client(store=home)
+    r = client.call("context.file", repo=repo, rev="main", path="app/core.py")
+    assert moved == [second] and r.freshness.pinned_oid == third, r.freshness
+    assert r.data.meta.importers.items == ["app/util.py"]

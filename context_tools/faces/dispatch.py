@@ -18,7 +18,7 @@ from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots
 from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
 from indexer.contract.encode import encode_json
-from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.errors import BadInput, RennetError, SnapshotLeft
 from indexer.contract.memory_limit import (  # loaded at start: a fault of memory leaves no room to load them
     give_back,
     let_go,
@@ -171,7 +171,14 @@ class Executor:
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
                               input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}),
                               roots=self.roots, declared=declared, worktree=self.worktree)
-            result = handler(value, ctx)
+            try:
+                result = handler(value, ctx)
+            except SnapshotLeft:
+                if row.authority != "read":
+                    raise
+                # the snapshot was dropped or replaced as the call read it: a read asked again
+                # opens what its rev names now (a kept snapshot no longer stored is not served)
+                result = handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")
             envelope = ok_envelope(command_id, result)
