@@ -160,8 +160,11 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     workers = workers or os.cpu_count() or 1
     # A partial clone starts from no earlier snapshot: one carries its files as read, and the
     # clone may lack their blobs, which assembly then reads (each file is looked at afresh).
-    start = plan(store, repo, oid, version, [] if gitread.partial_clone(repo) else earlier)
-    extracted = extract(store, repo, start, workers, lock, ParseProgress(progress), require_complete)
+    # Read once: the config is parsed anew at each ask.
+    partial = gitread.partial_clone(repo)
+    start = plan(store, repo, oid, version, [] if partial else earlier)
+    extracted = extract(store, repo, start, workers, lock, ParseProgress(progress), require_complete,
+                        partial=partial)
     try:
         if progress:
             progress("assemble", 0, 1)
