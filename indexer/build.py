@@ -74,7 +74,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
     started = time.perf_counter()
     repo = gitread.open_repo(repo_path)
     oid = gitread.resolve_rev(repo, rev)
-    pin = Pin(gitread.repo_identity(repo), rev)
+    pin = Pin(gitread.repo_identity(repo), rev, gitread.repo_display_path(repo))
     own_store = store is None
     store = store or Store.open()
     try:
@@ -120,7 +120,7 @@ def index_tree(repo_path: str, tree_oid: str, rev: str, earlier: Sequence[str] =
     files the tree leaves out because they could not be read, added to the report's."""
     started = time.perf_counter()
     repo = gitread.open_repo(repo_path)
-    pin = Pin(gitread.repo_identity(repo), rev)
+    pin = Pin(gitread.repo_identity(repo), rev, gitread.repo_display_path(repo))
     own_store = store is None
     store = store or Store.open()
     try:

@@ -242,17 +242,39 @@ def test_gc_keeps_the_working_tree_snapshots_a_checkout_lists(repinned, tmp_path
     assert sorted(p for p, _ in again.definitions("edited")) == ["app/util.py"]
 
 
-def test_store_list_names_a_repository_by_its_path_where_a_receipt_says_it(repinned):
+def test_store_list_names_each_repository_by_the_path_it_was_indexed_from(repinned):
+    """Each snapshot's repository by the path it was last indexed from, however it was indexed
+    (here through the Python API, which writes no receipt), in the text and in --json (was: by
+    the store's identity, a digest, unless a workspace member or the ledger's newest receipt
+    named its path). A store written before paths were kept still names one by a receipt."""
+    from indexer.git import read as gitread
+    from indexer.store.commit import REPO_PATHS
+
     store, repo, other, _first = repinned
     home = str(store.home)
+    kept = list(store.kv(REPO_PATHS).items())  # dropped below: the store as one written before paths were kept
+    assert len(kept) == 2
     store.close()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cli = [sys.executable, "-m", "context_tools.faces.cli"]
+
+    def listed(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*cli, "store", "list", *args, "--store", home], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+
+    rows = json.loads(listed("--json").stdout)["data"]["snapshots"]
+    assert sorted(r["repos"][0]["path"] for r in rows) == sorted([os.path.realpath(repo)] * 2 +
+                                                                 [os.path.realpath(other)])
+    text = listed().stdout
+    ids = [gitread.repo_identity(gitread.open_repo(path)) for path in (repo, other)]
+    assert text.count("rev main of /") == 2, text  # a path (cut to fit the table)
+    assert not any(i in text for i in ids), text  # never the store's digest of a repository
+    with Store.open(home) as reopened:
+        table = reopened.kv(REPO_PATHS)
+        table.delete_many(key for key, _ in kept)
     subprocess.run([*cli, "context", "overview", "--repo", other, "--store", home], env=env, cwd=ROOT,
                    capture_output=True, timeout=120, check=True)
-    rows = json.loads(subprocess.run([*cli, "store", "list", "--json", "--store", home], env=env, cwd=ROOT,
-                                     capture_output=True, text=True, timeout=120).stdout)["data"]["snapshots"]
-    paths = [r["repos"][0]["path"] for r in rows]
+    paths = [r["repos"][0]["path"] for r in json.loads(listed("--json").stdout)["data"]["snapshots"]]
     assert paths.count(os.path.realpath(other)) == 1 and paths.count(None) == 2
 
 
@@ -417,7 +439,7 @@ def test_store_list_says_what_holds_each_snapshot(repinned):
         lonely.oid: [f"rev main of {other_id}", "workspace member ws/lonely"],
         trees[1]: [f"rev WORKTREE of {repo_id}", f"working tree of {repo_id} (newest)"],
         trees[0]: [f"working tree of {repo_id} (2 back)"]}
-    assert inv.repo_paths == {other_id: os.path.realpath(other)}
+    assert inv.repo_paths == {repo_id: os.path.realpath(repo), other_id: os.path.realpath(other)}
     for snap in (main, lonely):
         entry = by_oid[snap.oid]
         assert (entry.files, entry.fingerprint, entry.indexed_at) == (

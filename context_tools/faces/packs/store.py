@@ -32,7 +32,7 @@ class GcInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class RepoRef(msgspec.Struct):
     id: str  # the store's identity of the repository (a digest of its git folder's real path)
-    path: str | None  # where a workspace member, else the ledger's newest receipt, says it lives; None: unknown
+    path: str | None  # where a workspace member, else its last index, else the newest receipt says it lives; None: unknown
 
 
 class SnapshotRow(msgspec.Struct):
