@@ -74,7 +74,7 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
     started = time.perf_counter()
     repo = gitread.open_repo(repo_path)
     oid = gitread.resolve_rev(repo, rev)
-    pin = Pin(gitread.repo_identity(repo), rev)
+    pin = Pin(gitread.repo_identity(repo), rev, gitread.repo_display_path(repo))
     own_store = store is None
     store = store or Store.open()
     try:
@@ -120,7 +120,7 @@ def index_tree(repo_path: str, tree_oid: str, rev: str, earlier: Sequence[str] =
     files the tree leaves out because they could not be read, added to the report's."""
     started = time.perf_counter()
     repo = gitread.open_repo(repo_path)
-    pin = Pin(gitread.repo_identity(repo), rev)
+    pin = Pin(gitread.repo_identity(repo), rev, gitread.repo_display_path(repo))
     own_store = store is None
     store = store or Store.open()
     try:
@@ -160,8 +160,11 @@ def _build(store: Store, repo: pygit2.Repository, oid: str, version: str, worker
     workers = workers or os.cpu_count() or 1
     # A partial clone starts from no earlier snapshot: one carries its files as read, and the
     # clone may lack their blobs, which assembly then reads (each file is looked at afresh).
-    start = plan(store, repo, oid, version, [] if gitread.partial_clone(repo) else earlier)
-    extracted = extract(store, repo, start, workers, lock, ParseProgress(progress), require_complete)
+    # Read once: the config is parsed anew at each ask.
+    partial = gitread.partial_clone(repo)
+    start = plan(store, repo, oid, version, [] if partial else earlier)
+    extracted = extract(store, repo, start, workers, lock, ParseProgress(progress), require_complete,
+                        partial=partial)
     try:
         if progress:
             progress("assemble", 0, 1)

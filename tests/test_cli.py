@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from tests.cli_runs import run_cli
+from tests.mcp_clients import python_prepared  # noqa: F401 - the fixture, for the server started here
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 
 
@@ -206,6 +207,57 @@ def test_a_setting_of_no_meaning_is_bad_input_not_an_internal_error(json_out, wo
         assert p.stdout == ""
 
 
+def test_a_store_named_with_store_is_never_made_by_a_read(tmp_path, world: World):
+    """`--store TYPO` of a read (`store list`, `context map`, `store gc` too) is `not_indexed` on
+    one line naming the folder, and nothing is made there (was: an empty store made at the typo,
+    listing no snapshots, or one made there and the rev indexed into it). A write (`index`) makes
+    the store, in a folder whose parent is there; a parent not there is `bad_input`."""
+    typo = tmp_path / "TYPO"
+    for args in (("store", "list"), ("context", "map", "--repo", world.repo), ("store", "gc")):
+        p = rennet(*args, "--store", str(typo))
+        assert (p.returncode, p.stdout) == (1, ""), (args, p.stdout, p.stderr)
+        assert p.stderr == (f"rennet: not_indexed: no store at {typo} (--store): nothing was ever indexed there; "
+                            "check the path, or index into it first\n"), args
+    assert not typo.exists()
+    deep = tmp_path / "no" / "such" / "store"
+    p = rennet("index", world.repo, "--quiet", "--store", str(deep))
+    assert p.returncode == 1 and p.stderr == (f"rennet: bad_input: --store {deep}: its folder {deep.parent} does not "
+                                              "exist; create it or check the path\n"), p.stderr
+    assert not (tmp_path / "no").exists()
+    assert rennet("index", world.repo, "--quiet", "--store", str(typo)).returncode == 0
+    assert rennet("store", "list", "--store", str(typo)).stdout.startswith("OID ")
+
+
+def test_a_read_at_the_default_home_makes_it_on_a_first_run(tmp_path, world: World):
+    """`$RENNET_HOME` (or `~/.rennet`) is the home a first run makes: a read there indexes and
+    answers, as before."""
+    home = tmp_path / "deeper" / "home"
+    p = rennet("context", "map", "--repo", world.repo, store=str(home))
+    assert p.returncode == 0 and (home / "lmdb" / "data.mdb").is_file(), p.stderr
+
+
+def test_an_agents_read_of_a_store_named_but_not_there_makes_none(tmp_path, world: World):
+    """A read-only agent tool of `rennet mcp --store DIR`, DIR holding no store, says
+    `not_indexed` and makes nothing there; its `repo_index` makes the store."""
+    from tests.mcp_clients import run_stdio, text_of
+
+    typo = tmp_path / "TYPO"
+    seen: list[bool] = []
+
+    async def work(client):
+        symbol = {"repo": world.repo, "name": "Flask"}
+        read = text_of(await client.call_tool("context_symbol", symbol))
+        seen.append(typo.exists())
+        indexed = text_of(await client.call_tool("repo_index", {"repo": world.repo}))
+        return read, indexed, text_of(await client.call_tool("context_symbol", symbol))
+
+    read, indexed, again = run_stdio(str(tmp_path / "default-home"), work, "--store", str(typo),
+                                     root=os.path.dirname(world.repo))
+    assert read["error"]["code"] == "not_indexed" and f"no store at {typo}" in read["error"]["message"], read
+    assert seen == [False]
+    assert indexed["ok"] and again["ok"] and (typo / "lmdb" / "data.mdb").is_file(), (indexed, again)
+
+
 def test_bad_repo_is_typed_not_a_traceback(tmp_path, world: World):
     p = rennet("context", "overview", "--repo", str(tmp_path / "nowhere"), "--store", world.store)
     assert p.returncode == 1
@@ -342,9 +394,9 @@ def test_every_cli_verb_has_help(capsys):
 
 
 def test_ledger_pages_receipts_of_cli_calls(tmp_path, world: World):
-    home = str(tmp_path / "home")
-    assert rennet("context", "symbol", "Flask", "--repo", world.repo, "--store", home).returncode == 0
-    assert rennet("context", "symbol", "Nope", "--no-fuzzy", "--repo", world.repo, "--store", home).returncode == 1
+    home = str(tmp_path / "home")  # the default home ($RENNET_HOME): a read's first run makes the store
+    assert rennet("context", "symbol", "Flask", "--repo", world.repo, store=home).returncode == 0
+    assert rennet("context", "symbol", "Nope", "--no-fuzzy", "--repo", world.repo, store=home).returncode == 1
     p = rennet("ledger", "--json", "--store", home)
     receipts = json.loads(p.stdout)["data"]["receipts"]
     assert [(r["command"], r["surface"], r["outcome"]) for r in receipts] == [
@@ -367,6 +419,8 @@ def test_human_lines_keep_a_path_with_a_line_break_on_its_line(tmp_path, capsys)
     builder.commit({"odd/na\nme.py": 'def strange_name(x="\x1b[2J"):\n    return 1\n\n\nstrange_name()\n',
                     "use.py": "from odd import strange_name\n\nstrange_name()\n"})
     repo, store = str(builder.path), str(tmp_path / "store")
+    assert main(["index", repo, "--store", store, "--quiet"]) == 0  # a read never makes the store it is told of
+    capsys.readouterr()
     shown = {}
     for verb, args in (("file", ["odd/na\nme.py"]), ("symbol", ["strange_name"]), ("references", ["strange_name"]),
                        ("map", []), ("overview", [])):
@@ -406,14 +460,16 @@ def test_index_and_dump_summaries_keep_an_odd_repository_path_on_its_line(tmp_pa
     assert "\x1b" not in "".join(index_lines + dump_lines + overview_lines)
 
 
-def test_map_lines_show_members_under_their_class(tmp_path, capsys):
+def test_map_lines_show_members_under_their_class(tmp_path, capsys, monkeypatch):
     from context_tools.faces.cli import main
     from corpora.gitbuild import RepoBuilder
+
+    monkeypatch.setenv("RENNET_HOME", str(tmp_path / "store"))  # the default home: the read makes it
 
     builder = RepoBuilder(tmp_path / "repo")
     builder.commit({"shapes.py": "class Shape:\n    class Corner:\n        def at(self):\n            return 0\n\n"
                                  "    def area(self):\n        return 0\n\n\ndef   make():\n    return Shape()\n"})
-    assert main(["context", "map", "--repo", str(builder.path), "--store", str(tmp_path / "store")]) == 0
+    assert main(["context", "map", "--repo", str(builder.path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     at = lines.index("shapes.py  (python, rank 1.0000)")
     assert lines[at + 1:at + 6] == ["  class Shape:", "    class Corner:", "      def at(self):",
@@ -496,7 +552,7 @@ def test_tables_have_a_header_row(tmp_path, world: World):
     home = str(tmp_path / "home")
     table = rennet("commands").stdout.splitlines()
     assert table[0].split()[:3] == ["command", "verb", "authority"]
-    assert rennet("context", "symbol", "Flask", "--repo", world.repo, "--store", home).returncode == 0
+    assert rennet("context", "symbol", "Flask", "--repo", world.repo, store=home).returncode == 0
     ledger = rennet("ledger", "--store", home).stdout.splitlines()
     assert ledger[0].split()[:4] == ["at", "surface", "command", "outcome"]
     assert any("context.symbol" in line and "ok" in line.split() for line in ledger[2:])

@@ -59,6 +59,39 @@ def test_deleted_branch_is_unknown_and_still_served(client, world):
         "; ask with a rev that resolves: the `repo_snapshots` tool lists the revs indexed")
 
 
+def test_a_pruned_commit_named_by_its_oid_is_served_from_its_snapshot_as_a_pin_to_it_is(tmp_path):
+    """A commit indexed under a branch, then deleted and pruned (`git gc --prune=now`), named by
+    its full OID or a start of it: the store still holds its snapshot, so the answer is read from
+    it and its freshness says the rev no longer resolves, as for a rev pinned to it (was:
+    `unknown_rev`). An OID this repository never indexed stays `unknown_rev`."""
+    import subprocess
+
+    from corpora.gitbuild import RepoBuilder
+    from indexer import api
+    from indexer.contract.errors import UnknownRev
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "def kept():\n    return 1\n"})
+    side = builder.commit({"gone.py": "def pruned():\n    return 2\n"}, branch="side")
+    home = str(tmp_path / "store")
+    store = api.open_store(home)
+    api.index(str(builder.path), "side", store=store)
+    store.close()
+    for args in (["branch", "-D", "side"], ["reflog", "expire", "--expire-unreachable=now", "--all"],
+                 ["gc", "-q", "--prune=now"]):
+        subprocess.run(["git", "-C", str(builder.path), *args], check=True, capture_output=True)
+    assert subprocess.run(["git", "-C", str(builder.path), "cat-file", "-e", side]).returncode != 0  # pruned
+    client = context_tools.Client(store=home)
+    for rev in (side, side[:10], side.upper()):
+        r = client.call("context.symbol", repo=str(builder.path), rev=rev, name="pruned")
+        assert [d.path for d in r.data.definitions] == ["gone.py"], rev
+        f = r.freshness
+        assert (f.pinned_oid, f.status, f.current_oid.unknown) == (side, "unknown", "not_applicable"), f
+        assert f.reason.startswith(f"{rev} no longer resolves in the repository"), f.reason
+    with pytest.raises(UnknownRev):
+        client.call("context.symbol", repo=str(builder.path), rev="0" * 40, name="pruned")
+
+
 def test_file_lines_are_numbered_as_git_counts_them(client, world):
     # a form feed is not a line break and a CRLF ending is one break
     r = client.call("context.file", repo=world.repo, rev="gone", path="src/webapp/gone.py")
@@ -477,13 +510,46 @@ def test_cursor_from_another_snapshot_or_query_is_bad_cursor(client, world):
     with pytest.raises(BadCursor) as raised:
         client.call("context.file", repo=world.repo, rev="v1", path="src/webapp/app.py", limit=2,
                     cursor=r.page.cursor)
-    # a call that read a commit was not moved on by an edit: the working tree is not blamed
-    assert raised.value.message == "cursor was issued for another snapshot; repeat the query without a cursor"
+    # another rev is another query (that it read another snapshot follows): neither the working
+    # tree nor a re-index is blamed (was: "issued for another snapshot", checked first)
+    assert raised.value.message.startswith("cursor was issued for a different query: give it with the same inputs")
     with pytest.raises(BadCursor, match="different query"):
         client.call("context.file", repo=world.repo, rev="main", path="src/webapp/cli.py", limit=2,
                     cursor=r.page.cursor)
     with pytest.raises(BadCursor):
         client.call("context.symbol", repo=world.repo, name="route", cursor=r.page.cursor)
+
+
+def test_a_cursor_of_a_rev_indexed_again_says_so_on_every_face(tmp_path):
+    """A cursor handed out before its rev was indexed again at another commit: `bad_cursor`
+    saying the rev was indexed again, that the cursor's pages are gone and to ask again without
+    it, over the CLI, MCP (the executor of an agent face) and Python alike (was: "cursor was
+    issued for another snapshot; repeat the query without a cursor")."""
+    from context_tools.faces.dispatch import Executor
+    from context_tools.faces.roots import Roots
+    from corpora.gitbuild import RepoBuilder
+    from tests.cli_runs import run_cli
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(3)})
+    home, repo = str(tmp_path / "store"), str(builder.path)
+    python = context_tools.Client(store=home)
+    first = python.call("context.symbol", repo=repo, name="f", limit=1)
+    assert first.page.cursor and first.page.truncated
+    builder.commit({"m9.py": "def f9():\n    return 9\n"})
+    python.call("repo.index", repo=repo)  # HEAD moved and indexed again: another snapshot
+    said = ("cursor was issued for another snapshot: HEAD was indexed again since the page it came from (it names "
+            "another commit now, or its snapshot was replaced), and this call read the snapshot HEAD names now; the "
+            "pages the cursor was for are gone: repeat the query without a cursor to page what it holds now")
+    with pytest.raises(BadCursor) as raised:
+        python.call("context.symbol", repo=repo, name="f", limit=1, cursor=first.page.cursor)
+    assert raised.value.message == said
+    agent = Executor("mcp", store=home, roots=Roots.of([str(tmp_path)]))
+    told = agent.run("context.symbol", {"repo": repo, "name": "f", "limit": 1, "cursor": first.page.cursor})
+    assert told.envelope["error"] == {"code": "bad_cursor", "message": said}
+    cli = run_cli("context", "symbol", "f", "--repo", repo, "--limit", "1", "--cursor", first.page.cursor, home=home)
+    assert (cli.returncode, cli.stderr) == (1, f"rennet: bad_cursor: {said}\n")
+    assert python.call("context.symbol", repo=repo, name="f", limit=1).page.total == 4
 
 
 def test_a_cursor_given_without_the_options_of_its_query_says_to_give_them(client, world):

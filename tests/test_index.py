@@ -710,7 +710,7 @@ def test_a_reindex_extraction_hands_over_its_parsed_blobs_name_rows(tmp_path):
         for name, into in (("re-index", store), ("cold", cold)):
             start = plan(into, repo, second, snapshot_version())
             with WriteLock(into.home) as lock:
-                got[name] = extract(into, repo, start, 1, lock, ParseProgress(None))
+                got[name] = extract(into, repo, start, 1, lock, ParseProgress(None), partial=False)
                 got[name].stored()
     assert got["re-index"].parsed == 1 and got["re-index"].names.defs[b"gamma"] == [blob]
     assert blob in got["re-index"].names.uses[b"alpha"]

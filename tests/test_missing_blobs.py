@@ -76,6 +76,28 @@ def test_a_partial_clone_indexes_with_each_missing_blob_skipped(clones, tmp_path
     assert not whole.skipped and whole.fingerprint != partial_print
 
 
+def test_an_index_reads_the_partial_clone_config_once(clones, tmp_path, monkeypatch):
+    """Whether the repository is a partial clone is read from git's config (parsed afresh at each
+    ask) once an index, by the build, which tells extraction (was: asked by both). The answer
+    is the same, the clone's blobs listed missing as before."""
+    from indexer.git import read as gitread
+
+    src, part, oid = clones
+    asked: list[str] = []
+    real = gitread.partial_clone
+
+    def counted(repo):
+        asked.append(repo.path)
+        return real(repo)
+
+    monkeypatch.setattr(gitread, "partial_clone", counted)
+    for repo, missing in ((part, 3), (src, 0)):
+        asked.clear()
+        with Store.open(tmp_path / f"store-{missing}") as store:
+            report = api.index(str(repo), store=store, workers=1)
+        assert len(asked) == 1 and len(report.skipped) == missing, (repo, asked, report.skipped)
+
+
 def test_the_freshness_says_partial_and_require_complete_refuses(clones, tmp_path):
     _, part, oid = clones
     home = str(tmp_path / "store")

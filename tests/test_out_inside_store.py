@@ -61,3 +61,19 @@ def test_an_out_beside_the_stores_own_files_is_written(indexed, verb):
     done = rennet(home, *args)
     assert done.returncode == 0, done.stdout + done.stderr
     assert out.stat().st_size > 0
+
+
+@pytest.mark.parametrize("verb", ["dump", "export"])
+def test_an_out_in_a_folder_that_is_not_there_is_bad_input_naming_it_before_any_work(indexed, verb):
+    """`--out` in a folder that does not exist is `bad_input` naming the folder, told before the
+    rev is indexed (dump) or its facts read (export)."""
+    root, repo, home = indexed
+    out = root / "no-such-folder" / f"x.{verb}"
+    args = ("snapshot", "dump", "--repo", str(repo), "--rev", "no-such-rev", "--out", str(out)) if verb == "dump" \
+        else ("export", "--repo", str(repo), "--rev", "no-such-rev", "--out", str(out))
+    done = rennet(home, *args)
+    assert done.returncode == 1
+    error = json.loads(done.stdout)["error"]
+    assert error["code"] == "bad_input", error
+    assert error["message"] == f"cannot write {out}: its folder {out.parent} does not exist; create it first"
+    assert not out.parent.exists()

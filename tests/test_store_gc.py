@@ -242,17 +242,39 @@ def test_gc_keeps_the_working_tree_snapshots_a_checkout_lists(repinned, tmp_path
     assert sorted(p for p, _ in again.definitions("edited")) == ["app/util.py"]
 
 
-def test_store_list_names_a_repository_by_its_path_where_a_receipt_says_it(repinned):
+def test_store_list_names_each_repository_by_the_path_it_was_indexed_from(repinned):
+    """Each snapshot's repository by the path it was last indexed from, however it was indexed
+    (here through the Python API, which writes no receipt), in the text and in --json (was: by
+    the store's identity, a digest, unless a workspace member or the ledger's newest receipt
+    named its path). A store written before paths were kept still names one by a receipt."""
+    from indexer.git import read as gitread
+    from indexer.store.commit import REPO_PATHS
+
     store, repo, other, _first = repinned
     home = str(store.home)
+    kept = list(store.kv(REPO_PATHS).items())  # dropped below: the store as one written before paths were kept
+    assert len(kept) == 2
     store.close()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cli = [sys.executable, "-m", "context_tools.faces.cli"]
+
+    def listed(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*cli, "store", "list", *args, "--store", home], env=env, cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+
+    rows = json.loads(listed("--json").stdout)["data"]["snapshots"]
+    assert sorted(r["repos"][0]["path"] for r in rows) == sorted([os.path.realpath(repo)] * 2 +
+                                                                 [os.path.realpath(other)])
+    text = listed().stdout
+    ids = [gitread.repo_identity(gitread.open_repo(path)) for path in (repo, other)]
+    assert text.count("rev main of /") == 2, text  # a path (cut to fit the table)
+    assert not any(i in text for i in ids), text  # never the store's digest of a repository
+    with Store.open(home) as reopened:
+        table = reopened.kv(REPO_PATHS)
+        table.delete_many(key for key, _ in kept)
     subprocess.run([*cli, "context", "overview", "--repo", other, "--store", home], env=env, cwd=ROOT,
                    capture_output=True, timeout=120, check=True)
-    rows = json.loads(subprocess.run([*cli, "store", "list", "--json", "--store", home], env=env, cwd=ROOT,
-                                     capture_output=True, text=True, timeout=120).stdout)["data"]["snapshots"]
-    paths = [r["repos"][0]["path"] for r in rows]
+    paths = [r["repos"][0]["path"] for r in json.loads(listed("--json").stdout)["data"]["snapshots"]]
     assert paths.count(os.path.realpath(other)) == 1 and paths.count(None) == 2
 
 
@@ -417,7 +439,7 @@ def test_store_list_says_what_holds_each_snapshot(repinned):
         lonely.oid: [f"rev main of {other_id}", "workspace member ws/lonely"],
         trees[1]: [f"rev WORKTREE of {repo_id}", f"working tree of {repo_id} (newest)"],
         trees[0]: [f"working tree of {repo_id} (2 back)"]}
-    assert inv.repo_paths == {other_id: os.path.realpath(other)}
+    assert inv.repo_paths == {repo_id: os.path.realpath(repo), other_id: os.path.realpath(other)}
     for snap in (main, lonely):
         entry = by_oid[snap.oid]
         assert (entry.files, entry.fingerprint, entry.indexed_at) == (
@@ -538,3 +560,46 @@ def test_store_list_names_a_pinning_repository_by_the_path_its_row_knows():
     shown = render_list(Result(data=SnapshotList(rows)))
     assert "rev main of /src/flask; rev v1 of /src/flask" in shown
     assert f"rev HEAD of {unknown}" in shown and f"of {known}" not in shown
+
+
+def test_a_snapshot_dropped_by_gc_while_a_read_reads_it_is_read_again_never_store_error(tmp_path, monkeypatch):
+    """`store gc` may drop a snapshot between a read's open of its head and its read of the
+    tail (edges, manifests): its rev was indexed at another commit meanwhile, so nothing held it.
+    Was: `store_error` ("the snapshot record of ... left the store while it was read"), a fault
+    of the environment it was not. Now the snapshot says `busy` (SnapshotLeft: nothing is
+    damaged, ask again), and a read row is asked again once by the face, answering from what
+    the rev names now."""
+    import context_tools
+    from indexer.contract.errors import SnapshotLeft
+    from indexer.store import snapshot as snapshot_module
+
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit(FIRST)
+    home, repo = str(tmp_path / "store"), str(builder.path)
+    store = api.open_store(home)
+    api.index(repo, "main", store=store)
+    snap = api.snapshot(repo, "main", store=store)  # its head read, its tail not yet
+    second = builder.commit(SECOND)
+    api.index(repo, "main", store=store)
+    assert [s.oid for s in collect(store).snapshots] == [snap.oid]
+    with pytest.raises(SnapshotLeft) as left:
+        snap.importers("app/core.py")
+    assert left.value.code == "busy" and "left the store while this call read it" in left.value.message
+
+    third = builder.commit({"lib/keep.py": FIRST["lib/keep.py"] + "\n\ndef later():\n    return 3\n"})
+    opened = snapshot_module.load_stored_record
+    moved: list[str] = []
+
+    def dropped_once_read(store, oid, version=None):  # the head is read; then an index and a gc drop it
+        stored = opened(store, oid, version)
+        if not moved and oid == second:
+            moved.append(oid)
+            api.index(repo, "main", store=store)
+            assert [s.oid for s in collect(store).snapshots] == [second]
+        return stored
+
+    monkeypatch.setattr(snapshot_module, "load_stored_record", dropped_once_read)
+    client = context_tools.Client(store=home)
+    r = client.call("context.file", repo=repo, rev="main", path="app/core.py")
+    assert moved == [second] and r.freshness.pinned_oid == third, r.freshness
+    assert r.data.meta.importers.items == ["app/util.py"]

@@ -128,6 +128,17 @@ def test_paths_that_cannot_be_looked_at_are_bad_input_on_one_line(tmp_path):
         assert raised.value.message.startswith(f"cannot write {out}") and "\n" not in raised.value.message
 
 
+def test_a_folder_that_is_not_there_is_named_in_the_refusal(tmp_path):
+    """`--out missing/dump.jsonl` says which part of the path to fix: the folder (was: the
+    write's own words, "No such file or directory", of the file)."""
+    (tmp_path / "file").write_bytes(b"")
+    for folder, what in ((tmp_path / "missing", "does not exist"), (tmp_path / "file", "is not a folder")):
+        with pytest.raises(BadInput) as raised:
+            write_out(folder / "dump.jsonl", [b"a\n"])
+        assert f"its folder {folder} {what}" in raised.value.message, raised.value.message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
 @pytest.mark.parametrize("fault", ["open", "EINVAL", "ENOTSUP", "EBADF"])
 def test_a_folder_that_cannot_be_synced_leaves_the_file_written(tmp_path, monkeypatch, fault):
     """A folder that cannot be opened for reading (write and search rights alone: root is not

@@ -172,7 +172,8 @@ def _merge_positionals(ns: dict[str, object], positional: tuple[str, ...], requi
 
 def _common(parser: argparse.ArgumentParser, json_flag: bool = True) -> None:
     parser.add_argument("--store", metavar="DIR", default=argparse.SUPPRESS,
-                        help="store home (default $RENNET_HOME or ~/.rennet)")
+                        help="store home (default $RENNET_HOME or ~/.rennet); a folder named here is made only by "
+                             "a command that writes")
     if json_flag:
         parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                             help="print exactly the result contract as JSON on stdout")
@@ -642,7 +643,8 @@ def _main(argv: list[str]) -> int:
     # a read that indexes first says so (a bar on a terminal, else one line), and so does a wait
     show_indexing(on_the_way, waiting_once())
 
-    reply = Executor("cli", store=store, settle="never").run(command, raw, extras={"json": bool(ns.get("json"))})
+    reply = Executor("cli", store=store, settle="never", named=True).run(command, raw,
+                                                                        extras={"json": bool(ns.get("json"))})
     return _print_reply(reply, table.get(command), bool(ns.get("json")))
 
 
@@ -690,7 +692,7 @@ def _call(command_id: str, text: str, store: str | None) -> int:
         _write_call_envelope(command_id, "bad_input", message)
         print(f"rennet: bad_input: {message}", file=sys.stderr)
         return EXIT_ERROR
-    reply = Executor("cli", store=store, settle="never").run(command_id, raw)
+    reply = Executor("cli", store=store, settle="never", named=True).run(command_id, raw)
     _write_json(encode_wire(reply.wire))
     _CALL_ANSWERED.append(True)
     if not reply.ok:

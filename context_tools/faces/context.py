@@ -153,12 +153,25 @@ class Memo:
         self._touched.discard(key)
 
 
+def holds_store(home: Path) -> bool:
+    """Does `home` hold a store (its LMDB data file), rather than nothing yet?"""
+    return (home / "lmdb" / "data.mdb").is_file()
+
+
 class StoreHandle:
     """One store home for a face's lifetime; the LMDB store opens on first use only, so a
-    command that never touches it (or fails input validation) costs nothing."""
+    command that never touches it (or fails input validation) costs nothing.
 
-    def __init__(self, home: str | os.PathLike | None = None, cache_bytes: int | None = None) -> None:
+    `named`: the user named the home on the command line (`--store DIR`). A read never makes
+    a store there, since a folder holding none is most likely a mistyped path, and an empty
+    store made there would answer as if nothing were indexed; a write makes it, in a folder
+    whose parent exists. The default home (`$RENNET_HOME`, `~/.rennet`) is made by any call,
+    so a first run reads and indexes at once."""
+
+    def __init__(self, home: str | os.PathLike | None = None, cache_bytes: int | None = None,
+                 named: bool = False) -> None:
         self.home = default_home(home)
+        self.named = named and bool(home)
         self._store: Store | None = None
         self._lock = threading.Lock()
         self.memo = Memo(budget=cache_bytes)  # caches handlers keep between calls (snapshots, name tables)
@@ -175,6 +188,27 @@ class StoreHandle:
                 if self._store is None:
                     self._store = _shared_store(self.home)
         return self._store
+
+    def store_for(self, writes: bool) -> Store:
+        """The store, for a call that `writes` or only reads: a named home holding no store is
+        `not_indexed` to a read and made by a write, once its parent folder is there."""
+        if self._store is None and self.named and not holds_store(self.home):
+            from indexer.contract.errors import BadInput, NotIndexed
+
+            if not writes:
+                raise NotIndexed(f"no store at {self.home} (--store): nothing was ever indexed there; check "
+                                 "the path, or index into it first")
+            if not self.home.parent.is_dir():
+                raise BadInput(f"--store {self.home}: its folder {self.home.parent} does not exist; create it "
+                               "or check the path")
+        return self.store
+
+    def store_if_any(self) -> Store | None:
+        """The store, or None where a named home holds none yet: what a call's receipt is
+        written to, never the reason a store is made."""
+        if self._store is None and self.named and not holds_store(self.home):
+            return None
+        return self.store
 
 
 _OPEN: dict[Path, Store] = {}
@@ -219,7 +253,7 @@ class CallContext(msgspec.Struct):
 
     @property
     def store(self) -> Store:
-        return self.handle.store
+        return self.handle.store_for(writes=self.command.authority == "write")
 
     @property
     def home(self) -> Path:
@@ -256,10 +290,26 @@ class CallContext(msgspec.Struct):
             raise self._moved_on(exc) from None
 
     def _moved_on(self, exc: BadCursor) -> BadCursor:
-        """A cursor of another snapshot, on a call that read the working tree: an edit made since
-        its page is the likely cause, and the agent that made it should hear so."""
+        """A cursor of another snapshot than the one this call read: what changed in between, in
+        the words of what the call read, so its caller knows the pages it was on are gone and
+        that the query, asked again without the cursor, reads what is there now. A call that
+        read the working tree hears of an edit, the likely cause; one that read a rev, that the
+        rev was indexed again."""
+        fields = self.input.__struct_fields__ if self.input is not None else ()
         if not self.extras.get(WORKTREE_READ):
-            return exc
+            workspace = getattr(self.input, "workspace", None)
+            if workspace:
+                return BadCursor(f"cursor was issued for another snapshot: a member of workspace {workspace!r} was "
+                                 f"pinned to another snapshot since the page it came from, and this call read the "
+                                 f"members as they are now; the pages the cursor was for are gone: repeat the query "
+                                 f"without a cursor to page what they hold now")
+            if "rev" not in fields:
+                return exc
+            rev = getattr(self.input, "rev", None) or "HEAD"
+            return BadCursor(f"cursor was issued for another snapshot: {rev} was indexed again since the page it "
+                             f"came from (it names another commit now, or its snapshot was replaced), and this call "
+                             f"read the snapshot {rev} names now; the pages the cursor was for are gone: repeat the "
+                             f"query without a cursor to page what it holds now")
         return BadCursor("cursor was issued for another snapshot: the working tree changed since the page it came "
                          "from (an edit, a checkout), and this call read it as it is now; repeat the query without "
                          "a cursor to page what it holds now")

@@ -18,7 +18,7 @@ from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots
 from indexer.contract.decode import JSON_MAX_DEPTH, nested_deeper
 from indexer.contract.encode import encode_json
-from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.errors import BadInput, RennetError, SnapshotLeft
 from indexer.contract.memory_limit import (  # loaded at start: a fault of memory leaves no room to load them
     give_back,
     let_go,
@@ -122,7 +122,8 @@ class Executor:
 
     def __init__(self, surface: str, store: str | None = None, ceiling: int | None = None,
                  table: Registry | None = None, receipts: bool = True, roots: Roots | None = None,
-                 cache_bytes: int | None = None, worktree: bool = False, settle: Settle = "now") -> None:
+                 cache_bytes: int | None = None, worktree: bool = False, settle: Settle = "now",
+                 named: bool = False) -> None:
         self.surface = surface
         # When what a call left in the answer cache is weighed: "now", before the reply (a
         # Python caller's next call finds the cache within budget); "later", beside the next
@@ -131,7 +132,8 @@ class Executor:
         self.settle = settle
         self.worktree = worktree  # `rennet mcp --worktree`: commands that read a rev read the working tree
         self.roots = roots  # an agent face serves only paths under these (None: the user's own face)
-        self.handle = StoreHandle(store, cache_bytes=cache_bytes)
+        # `named`: `store` is what the user typed as --store (a read never makes a store there)
+        self.handle = StoreHandle(store, cache_bytes=cache_bytes, named=named)
         self.ceiling = ceiling
         self._table = table
         self.receipts = receipts
@@ -169,7 +171,14 @@ class Executor:
             ctx = CallContext(command=row, surface=self.surface, handle=self.handle,
                               input_digest=digest, ceiling=self.ceiling, input=value, extras=dict(extras or {}),
                               roots=self.roots, declared=declared, worktree=self.worktree)
-            result = handler(value, ctx)
+            try:
+                result = handler(value, ctx)
+            except SnapshotLeft:
+                if row.authority != "read":
+                    raise
+                # the snapshot was dropped or replaced as the call read it: a read asked again
+                # opens what its rev names now (a kept snapshot no longer stored is not served)
+                result = handler(value, ctx)
             if not isinstance(result, Result):
                 raise InternalError(f"{command_id} handler returned {type(result).__name__}, not a Result")
             envelope = ok_envelope(command_id, result)

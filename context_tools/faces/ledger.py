@@ -104,8 +104,11 @@ class Writer:
 
     def append(self, receipt: Receipt) -> None:
         if not self.batched:
+            store = self.handle.store_if_any()
+            if store is None:  # no store at a folder the user named: the receipt makes none
+                return
             with self._lock:  # one write transaction at a time from this face's threads
-                append(self.handle.store, receipt)
+                append(store, receipt)
             return
         if not self._pending:
             self._since = time.monotonic()
@@ -115,8 +118,9 @@ class Writer:
 
     def flush(self) -> None:
         pending, self._pending = self._pending, []
-        if pending:
-            append_many(self.handle.store, pending)
+        store = self.handle.store_if_any() if pending else None
+        if store is not None:
+            append_many(store, pending)
 
 
 def trim(store: Store, keep: int = MAX_RECEIPTS) -> None:

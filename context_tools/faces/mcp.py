@@ -671,7 +671,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     resident.keep()  # each index keeps the facts summaries it loaded for the next one
     share = budget // (count + 1)  # the cache budget, shared out between this process and its readers
     executor = Executor("mcp", store=store, ceiling=limit, roots=served, cache_bytes=share, worktree=worktree,
-                        settle="later")
+                        settle="later", named=True)
     pool = ReaderPool(count, Settings(store=store, ceiling=limit, roots=served.dirs, cache_bytes=share))
     stops = CallStops()
     server = build_server(executor, readers=pool if count else None, stops=stops, busy_after=waits)

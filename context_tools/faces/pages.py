@@ -70,11 +70,13 @@ def decode_cursor(cursor: str, *, command: str, input_digest: str, binding: str)
             raise ValueError
     except (Undecodable, ValueError, KeyError, TypeError, UnicodeDecodeError):
         raise BadCursor("cursor is malformed") from None
-    if snap != binding[:12]:
-        raise OtherSnapshot("cursor was issued for another snapshot; repeat the query without a cursor")
+    # the query first: a cursor of another query (another rev among its inputs) read another
+    # snapshot too, but it is the query that the caller should fix
     if digest != input_digest[:12]:
         raise BadCursor("cursor was issued for a different query: give it with the same inputs as the call that "
                         "returned it (a CLI option too), or repeat the query without a cursor to start over")
+    if snap != binding[:12]:
+        raise OtherSnapshot("cursor was issued for another snapshot; repeat the query without a cursor")
     if mac != _mac(payload, command, input_digest, binding):
         raise BadCursor("cursor does not verify (edited, or issued by another command)")
     return offset

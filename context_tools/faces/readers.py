@@ -92,7 +92,7 @@ def serve_reads(conn: Connection, settings: Settings) -> None:
     registry()  # loaded before "ready": the first call pays no import
     roots = Roots(settings.roots) if settings.roots is not None else None
     executor = Executor("mcp", store=settings.store, ceiling=settings.ceiling, roots=roots,
-                        cache_bytes=settings.cache_bytes, settle="later")
+                        cache_bytes=settings.cache_bytes, settle="later", named=True)
     try:
         conn.send(b"ready")
     except OSError:  # the server went while this reader started

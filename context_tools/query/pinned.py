@@ -76,8 +76,9 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
     if snap is None:
         from indexer.contract.errors import NotIndexed
 
+        store = ctx.store  # a store that is not there says so itself, not as a rev to index
         try:
-            snap = api.snapshot(repo, rev, store=ctx.store, index_if_absent=ctx.may_index)
+            snap = api.snapshot(repo, rev, store=store, index_if_absent=ctx.may_index)
         except NotIndexed as exc:
             # a `--worktree` server's tools do index, the working tree only: "never indexes" would be untrue there
             does = ("this tool indexes the working tree, never a commit" if ctx.may_snapshot_worktree else

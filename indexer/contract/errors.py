@@ -93,6 +93,12 @@ class Busy(RennetError):
     code = "busy"
 
 
+class SnapshotLeft(Busy):
+    """A snapshot left the store while a call read it: a `store gc` dropped it once nothing held
+    it (its rev indexed again at another commit), or a partial snapshot gave way to the complete
+    one. Nothing is damaged: asked again, the call reads what its rev names now."""
+
+
 class Cancelled(RennetError):
     """The caller withdrew the call (an MCP client's `notifications/cancelled`): its index
     stopped at the next point it reports progress; what was stored stays whole."""

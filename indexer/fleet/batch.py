@@ -261,7 +261,7 @@ class _Pending:
     pin: Pin = field(init=False)
 
     def __post_init__(self) -> None:
-        self.pin = Pin(self.repo_id, self.spec.pinned_rev)
+        self.pin = Pin(self.repo_id, self.spec.pinned_rev, self.display)
 
     @property
     def planned(self) -> Plan:

@@ -929,7 +929,7 @@ def _load_many(store, loads: Sequence[_Loading], compare_held: bool = True) -> l
             wanted_of.append(wanted)
             writes.append(SnapshotWrite(
                 PackedSnapshot(record.oid, record.extractor_version, pack_record(record), None, record.indexed_at),
-                Pin(load.repo_id, load.rev) if load.repo_id is not None else None,
+                Pin(load.repo_id, load.rev, load.display) if load.repo_id is not None else None,
                 existing=existing, replace=replace, held=load.bundle.held,
                 lacking=lacking))
     new = [0] * len(loads)

@@ -545,7 +545,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
             if head is not None and job.repo_id is not None and job.oid is not None:
                 # stored already: pinning it is the whole job, as in the local engine
                 try:
-                    pin = Pin(job.repo_id, spec.pinned_rev)
+                    pin = Pin(job.repo_id, spec.pinned_rev, job.display)
                 except RennetError as exc:  # a rev too long to pin fails its own job
                     emitter.put(i, failed_result(spec, job.display, job.oid, exc, 0.0))
                     continue

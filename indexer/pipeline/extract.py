@@ -432,11 +432,13 @@ def _absent(repo: pygit2.Repository, jobs: list[BlobJob], require_complete: bool
 
 
 def extract(store: Store, repo: pygit2.Repository, plan: Plan, workers: int, lock: WriteLock,
-            parsing: ParseProgress, require_complete: bool = False) -> Extraction:
+            parsing: ParseProgress, require_complete: bool = False, *, partial: bool) -> Extraction:
     """Extract the blobs of the plan's tree that the store lacks (on `workers` workers, see
     `pool_for`), loading the summaries of the others meanwhile. A blob the object database
-    lacks is listed as skipped (`missing_object`), or refused with `require_complete`."""
-    extracted, jobs, absent = _extract_planned(store, repo, plan, workers, lock, parsing, require_complete)
+    lacks is listed as skipped (`missing_object`), or refused with `require_complete`.
+    `partial`: the repository is a partial clone (`gitread.partial_clone`, asked by the caller)."""
+    extracted, jobs, absent = _extract_planned(store, repo, plan, workers, lock, parsing, require_complete,
+                                               partial)
     try:
         new, stored = extracted.facts, extracted.meanwhile
         # Blobs the earlier snapshot had at the same path were not looked up (Plan.carried): should
@@ -467,7 +469,7 @@ def extract(store: Store, repo: pygit2.Repository, plan: Plan, workers: int, loc
 
 
 def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers: int, lock: WriteLock,
-                     parsing: ParseProgress, require_complete: bool,
+                     parsing: ParseProgress, require_complete: bool, partial: bool,
                      ) -> tuple[Extracted[dict[str, FactsSummary]], list[BlobJob], dict[bytes, BlobJob]]:
     """Extract the blobs of the plan's tree that the store lacks, loading the summaries of
     the others meanwhile; returns that, the jobs, and those whose blob is missing (not run)."""
@@ -479,7 +481,7 @@ def _extract_planned(store: Store, repo: pygit2.Repository, plan: Plan, workers:
     # a partial clone may lack a blob whose facts are stored: it is indexed as a store without
     # them indexes it, the blob listed as `missing_object` (assembly would read a manifest or a
     # `.gitattributes` of it from the object database)
-    stored = plan.blobs_besides(missing) if gitread.partial_clone(repo) else None
+    stored = plan.blobs_besides(missing) if partial else None
     absent = _absent(repo, list(missing.values()), require_complete, stored)
     jobs = sorted((j for k, j in missing.items() if k not in absent), key=lambda j: j.blob)
     parsing.total = len(jobs)

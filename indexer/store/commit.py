@@ -37,6 +37,9 @@ class Pin(msgspec.Struct, frozen=True):
 
     repo_id: str
     rev: str | None
+    # where the repository was indexed from (`gitread.repo_display_path`), kept as the store's
+    # name of it (`REPO_PATHS`): `store list` shows it in place of the identity, a digest
+    path: str | None = None
 
     def __post_init__(self) -> None:
         # A rev is pinned under its name, which LMDB holds to a key's size: a longer one (a rev
@@ -44,6 +47,11 @@ class Pin(msgspec.Struct, frozen=True):
         if self.rev is not None and not pinnable(self.rev):
             raise BadInput(f"the rev {self.rev[:40]!r}... is over {PIN_REV_BYTES} bytes, longer than a rev that can be "
                            "pinned: pass its commit's sha or a shorter name")
+
+
+# The table (`Store.kv`) of repository identity -> the path it was last indexed from. A label:
+# an identity whose path does not read back is shown by its identity, as one never recorded.
+REPO_PATHS = "repo_paths"
 
 
 class PackedSnapshot(msgspec.Struct, frozen=True):
@@ -97,11 +105,18 @@ class SnapshotWrite(msgspec.Struct, frozen=True):
 def commit_snapshots(store: Store, writes: Sequence[SnapshotWrite]) -> list[Committed]:
     """`commit_snapshot` of each write, in order, all in one transaction (one flush to disk):
     a later one sees the facts an earlier one put, and a raise in any writes none of them."""
+    paths = _paths_table(store, [w.pin for w in writes])
     with store.env.begin(write=True) as txn:
-        return [_commit(txn, store, w) for w in writes]
+        return [_commit(txn, store, w, paths) for w in writes]
 
 
-def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
+def _paths_table(store: Store, pins: Sequence[Pin | None]):
+    """The handle of `REPO_PATHS` when a pin names a path, opened before the caller's write
+    transaction (opening it takes one of its own)."""
+    return store.kv(REPO_PATHS).db if any(p is not None and p.path for p in pins) else None
+
+
+def _commit(txn, store: Store, w: SnapshotWrite, paths) -> Committed:
     snapshot = w.snapshot
     key = snapshot_key(snapshot.oid, snapshot.version)
     stored = txn.get(key, db=store.snapshots)
@@ -121,7 +136,7 @@ def _commit(txn, store: Store, w: SnapshotWrite) -> Committed:
             txn.delete(key, db=store.rank)
     if w.pin is not None:
         # a new snapshot's link says when it was indexed; an older link is kept otherwise
-        _pin(txn, store, w.pin, snapshot.oid, snapshot.indexed_at, relink=stored is None)
+        _pin(txn, store, w.pin, snapshot.oid, snapshot.indexed_at, relink=stored is None, paths=paths)
     return Committed(stored is None, new)
 
 
@@ -167,13 +182,21 @@ def pin_snapshot(store: Store, pin: Pin, oid: str, indexed_at: str) -> None:
     """Pin a snapshot the store holds already: link the repository to it (unless linked) and
     pin the rev. One small transaction, which LMDB orders among any writer's own, so it needs
     no write lock."""
+    paths = _paths_table(store, [pin])
     with store.env.begin(write=True) as txn:
-        _pin(txn, store, pin, oid, indexed_at, relink=False)
+        _pin(txn, store, pin, oid, indexed_at, relink=False, paths=paths)
 
 
-def _pin(txn, store: Store, pin: Pin, oid: str, indexed_at: str, relink: bool) -> None:
+def _pin(txn, store: Store, pin: Pin, oid: str, indexed_at: str, relink: bool, paths=None) -> None:
     link = repo_key(pin.repo_id, oid)
     if relink or txn.get(link, db=store.repos) is None:
         txn.put(link, encode({"indexed_at": indexed_at}), db=store.repos)
     if pin.rev is not None:
         txn.put(pin_key(pin.repo_id, pin.rev), oid.encode(), db=store.repos)
+    if pin.path and paths is not None:
+        try:
+            path = pin.path.encode()
+        except UnicodeEncodeError:  # a folder not named in UTF-8: shown by its identity
+            return
+        if txn.get(pin.repo_id.encode(), db=paths) != path:
+            txn.put(pin.repo_id.encode(), path, db=paths)

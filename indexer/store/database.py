@@ -247,6 +247,11 @@ class KV:
         self._env = env
         self._db = db
 
+    @property
+    def db(self):
+        """The table's handle, for a write transaction of the caller's own that writes it too."""
+        return self._db
+
     def get(self, key: bytes) -> bytes | None:
         with self._env.begin(db=self._db) as txn:
             value = txn.get(key)

@@ -119,13 +119,30 @@ def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dic
                     Holder("worktree", repo_id, "newest" if n == 0 else f"{n + 1} back"))
         else:
             stamps.append((key, repo_key_parts(key)[1]))
-    paths: dict[str, str] = {}
+    paths = recorded_paths(store, txn)
     for ws in records_in(store, txn):
         for m in ws.members:
             paths[m.repo_id] = m.path
             held.setdefault((m.oid, m.extractor_version), []).append(
                 Holder("workspace", m.repo_id, f"{ws.name}/{m.name}"))
     return held, paths, pins, stamps
+
+
+def recorded_paths(store: Store, txn) -> dict[str, str]:
+    """Repository identity -> the path it was last indexed from (`commit.REPO_PATHS`). A label
+    alone: one that does not read back as UTF-8 is left out, the repository shown by its identity."""
+    from indexer.store.commit import REPO_PATHS
+
+    table = store.kv_in(txn, REPO_PATHS)
+    out: dict[str, str] = {}
+    if table is None:
+        return out
+    for key, value in txn.cursor(db=table):
+        try:
+            out[bytes(key).decode()] = bytes(value).decode()
+        except UnicodeDecodeError:
+            continue
+    return out
 
 
 def facts_keys_of(raw_head: bytes, version: str) -> tuple[_HeadKeys | None, frozenset[bytes] | None]:

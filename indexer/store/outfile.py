@@ -6,7 +6,8 @@ reader never sees half of it, a failed write leaves the old one as it was, and a
 the rename leaves the new one whole. A target
 that exists and is not a regular file (`/dev/stdout`, a named pipe, `/dev/null`) is
 written in place: renaming over it would replace the device or pipe with a plain file.
-Any failure, a full disk included, is `bad_input` naming the path and the reason. A path
+Any failure, a full disk included, is `bad_input` naming the path and the reason (a folder of
+the path that is not there, the folder). A path
 among the store's own files is refused before anything is read or written: the new file would
 be renamed over one (its LMDB data file), and every snapshot in it lost.
 """
@@ -42,11 +43,26 @@ def outside_store(out: str | os.PathLike[str], home: str | os.PathLike[str]) -> 
                        "write it elsewhere")
 
 
+def folder_there(out: str | os.PathLike[str]) -> None:
+    """`bad_input` naming the folder `out` is to be written in when it is not there, or is no
+    folder: told before a command reads or indexes anything, and in words that say which
+    part of the path to fix (the write's own error says only that no such file exists)."""
+    folder = Path(out).parent
+    try:
+        if folder.is_dir():
+            return
+        what = "is not a folder; name a file in one" if folder.exists() else "does not exist; create it first"
+    except OSError:  # a folder that cannot be looked at: the write says why
+        return
+    raise BadInput(f"cannot write {out}: its folder {folder} {what}")
+
+
 def write_out(out: str | os.PathLike[str], chunks: Iterable[bytes], store: str | os.PathLike[str] | None = None) -> int:
     """Write `chunks` to `out`, never over the files of the store at `store`; the number of chunks written."""
     target = Path(out)
     if store is not None:
         outside_store(out, store)
+    folder_there(out)
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:

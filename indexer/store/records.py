@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 import msgspec
 
 from indexer.contract.encode import encode_msgpack
-from indexer.contract.errors import StoreError
+from indexer.contract.errors import SnapshotLeft
 from indexer.contract.read_back import read_back
 from indexer.lang.registry import name_language
 from indexer.model import (
@@ -751,11 +751,16 @@ def load_stored_record(store: Store, oid: str, version: str | None = None) -> St
         size = _head_size(raw)
         head = bytes(unpack(raw[4:4 + size]))
 
-    def packed_tail() -> bytes:  # a snapshot record never changes once written
+    def packed_tail() -> bytes:
+        # A record is dropped only by `store gc`, and replaced only when a partial snapshot gives
+        # way to the complete one: either may happen between the head's read and the tail's.
         with store.env.begin(db=store.snapshots, buffers=True) as txn:
             raw = txn.get(key)
-            if raw is None:
-                raise StoreError(f"the snapshot record of {oid[:12]} left the store while it was read")
+            if raw is None or _head_size(raw) != size or unpack(raw[4:4 + size]) != head:
+                raise SnapshotLeft(f"the snapshot of {oid[:12]} left the store while this call read it (a `store gc` "
+                                   f"dropped it once its rev was indexed at another commit, or a complete snapshot "
+                                   f"replaced it); nothing is damaged: ask again, and the call reads what the rev "
+                                   f"names now")
             return bytes(raw[4 + size:])
 
     return StoredRecord(head, packed_tail, store.home)

@@ -12,7 +12,7 @@ from typing import Callable, Iterator, TypeVar
 import msgspec
 import pygit2
 
-from indexer.contract.errors import MissingObjects, NotFound, NotIndexed, TooLarge
+from indexer.contract.errors import MissingObjects, NotFound, NotIndexed, TooLarge, UnknownRev
 from indexer.git import read as gitread
 from indexer.git.worktree import WORKTREE
 from indexer.model import (
@@ -51,6 +51,7 @@ from indexer.store.records import (
     pin_key,
     pinned_in,
     repo_key,
+    repo_key_parts,
 )
 
 # Lookups answered without an index before a snapshot builds one: a fresh process asking
@@ -632,7 +633,13 @@ def load(store: Store, repo_path: str, rev: str = "HEAD") -> Snapshot:
     where a caller asks for indexing on the way)."""
     repo = gitread.open_repo(repo_path)
     pinned = pinned_oid(store, repo, rev)
-    oid = pinned or gitread.resolve_rev(repo, rev)  # a full OID names itself and needs no pin
+    try:
+        oid = pinned or gitread.resolve_rev(repo, rev)  # a full OID names itself and needs no pin
+    except UnknownRev:
+        indexed = indexed_commit(store, repo, rev)
+        if indexed is None or indexed in repo:  # still held: the rev failed for another reason (an ambiguous start)
+            raise
+        oid = indexed
     stored = load_stored_record(store, oid)
     if stored is None:
         raise NotIndexed(f"{rev} of {gitread.repo_display_path(repo)} is not indexed; run `rennet index --rev {rev}`")
@@ -640,6 +647,31 @@ def load(store: Store, repo_path: str, rev: str = "HEAD") -> Snapshot:
         stamp = txn.get(repo_key(gitread.repo_identity(repo), oid))
     indexed_at = indexed_at_in(bytes(stamp), oid, store.home) if stamp is not None else ""
     return Snapshot(store, repo, rev, stored, indexed_at)
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def indexed_commit(store: Store, repo: pygit2.Repository, rev: str) -> str | None:
+    """The commit `rev` names as an OID or its start (4 hex digits at least, as git takes),
+    among those this repository indexed, when one alone matches: a commit pruned from the
+    repository since it was indexed is still served from its snapshot, as a pin to it is, with
+    a freshness saying it no longer resolves (was: `unknown_rev` unless a pin named it)."""
+    start = rev.lower()
+    if not 4 <= len(start) <= 40 or not _HEX.issuperset(start):
+        return None
+    prefix = repo_key(gitread.repo_identity(repo), start)
+    found: list[str] = []
+    with store.env.begin(db=store.repos) as txn:
+        cursor = txn.cursor()
+        if cursor.set_range(prefix):
+            for key in cursor.iternext(values=False):
+                if not bytes(key).startswith(prefix):
+                    break
+                found.append(repo_key_parts(bytes(key))[1])
+                if len(found) > 1:  # ambiguous: the rev's own error stands
+                    break
+    return found[0] if len(found) == 1 else None
 
 
 def open_at(store: Store, repo_path: str, oid: str, rev: str, indexed_at: str = "") -> Snapshot | None:

@@ -484,8 +484,11 @@ class ImportInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 def export_handler(input: ExportInput, ctx) -> Result:
     from indexer.fleet import bundle
     from indexer.fleet.signing import load_key
+    from indexer.store.outfile import folder_there, outside_store
     from indexer.store.snapshot import load
 
+    outside_store(input.out, ctx.handle.home)  # refused before the snapshot's facts are read
+    folder_there(input.out)
     key = load_key(input.sign_key_env, input.sign_key_file)
     snap = load(ctx.store, input.repo, input.rev)
     r = bundle.export(snap, input.out, key, store=ctx.handle.home)

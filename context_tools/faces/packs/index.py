@@ -186,9 +186,10 @@ def dump_handler(input: DumpInput, ctx) -> Result:
     from indexer import api
 
     if input.out:  # refused before anything is indexed
-        from indexer.store.outfile import outside_store
+        from indexer.store.outfile import folder_there, outside_store
 
         outside_store(input.out, ctx.handle.home)
+        folder_there(input.out)
     snap = api.snapshot(input.repo, input.rev, store=ctx.store)  # indexed first when absent
     if input.out:
         from indexer.store.outfile import write_out

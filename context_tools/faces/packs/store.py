@@ -32,7 +32,7 @@ class GcInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class RepoRef(msgspec.Struct):
     id: str  # the store's identity of the repository (a digest of its git folder's real path)
-    path: str | None  # where a workspace member, else the ledger's newest receipt, says it lives; None: unknown
+    path: str | None  # where a workspace member, else its last index, else the newest receipt says it lives; None: unknown
 
 
 class SnapshotRow(msgspec.Struct):
@@ -129,7 +129,8 @@ def _paths_seen(ctx) -> dict[str, str]:
 def gc_handler(input: GcInput, ctx) -> Result:
     from indexer.store.gc import collect
 
-    plan = collect(ctx.store, dry_run=input.dry_run)
+    # nothing to collect where no store is: a named folder holding none is not made for it
+    plan = collect(ctx.handle.store_for(writes=False), dry_run=input.dry_run)
     return Result(data=GcData(input.dry_run, len(plan.snapshots), [s.key.decode() for s in plan.snapshots],
                               plan.kept_snapshots, plan.facts, plan.kept_facts, plan.occurrences, plan.name_rows,
                               plan.names, plan.stamps, plan.bytes))
