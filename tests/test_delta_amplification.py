@@ -157,7 +157,13 @@ def test_a_change_shared_by_paths_counts_as_its_own_patch_would(tmp_path_factory
     changes = inv.inventory(repo, resolve_range(repo, str(base), str(head)))
     assert {c.status for c in changes} >= {"added", "modified", "copied"}
     for c in changes:
+        # binary by `*.bin binary` at the path of the side that decides, the base's where it has
+        # one (`delta.inventory.BinaryRule`): no patch is made of it
+        assert c.binary == (c.path if c.status == "added" else c.old_path).endswith(".bin"), c.path
         made = c.patch()
+        if c.binary:
+            assert made is None and (c.additions, c.deletions, c.hunk_count, c.size) == (0, 0, 0, 0)
+            continue
         assert made is not None
         direct = inv._counts(made)
         # a copy's text also holds its pairing lines (checked against git in test_delta_packet.py)
@@ -410,7 +416,8 @@ def test_a_blob_not_diffed_at_many_paths_counts_no_bytes_at_any(tmp_path, monkey
     p = build_delta_packet(tmp_path / "r", base, head, elements=False, index=False, write=False).packet
     only = build_delta_packet(tmp_path / "r", base, head, paths=["ok.py"], elements=False, index=False,
                               write=False).packet.totals.diff_bytes
-    assert [(f.path, f.hunks_dropped) for f in p.files] == [("a.txt", "big_blob"), ("ok.py", None),
+    # the file the base holds first, then those the range adds
+    assert [(f.path, f.hunks_dropped) for f in p.files] == [("ok.py", None), ("a.txt", "big_blob"),
                                                            ("sub/longer.txt", "big_blob")]
     assert p.totals.files_not_diffed == 2 and p.totals.diff_bytes == only > 0
 
@@ -774,7 +781,13 @@ def test_names_that_are_not_utf8_share_no_counts_and_keep_their_own(tmp_path):
     assert sorted((c.status, c.path) for c in changes) == [
         ("copied", "bad\\xff.py"), ("copied", "z\\xfe.py"), ("type_changed", "caf\\xe9.py")]
     for c in changes:
+        # binary by `*.bin binary` at the path of the side that decides, the base's where it has
+        # one (`delta.inventory.BinaryRule`): no patch is made of it
+        assert c.binary == (c.path if c.status == "added" else c.old_path).endswith(".bin"), c.path
         made = c.patch()
+        if c.binary:
+            assert made is None and (c.additions, c.deletions, c.hunk_count, c.size) == (0, 0, 0, 0)
+            continue
         assert made is not None
         direct = inv._counts(made)
         assert (c.additions, c.deletions, c.hunk_count, c.size) == \
