@@ -6,6 +6,8 @@ It agrees with `git diff --raw -M -C <merge-base> <head>` on status, paths, mode
 similarity: libgit2 gives the plain tree diff, `indexer.git.renames` pairs renames and copies
 with git's rules and score. Type changes are one `type_changed` entry (git's `T`), not
 split in two. Patches of pairs and type changes are made from the two sides' contents.
+Whether a file is binary is the merge base's to say (`BinaryRule`), not the checkout's
+`.gitattributes` nor a NUL the range put into a file the base holds as text.
 
 A file's patch holds both sides' bytes and every line: the inventory keeps only its counts
 (lines, hunks, bytes of patch text) and makes the patch again for the files whose hunks are
@@ -17,12 +19,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from functools import partial
+from typing import Callable, Iterable
 
 import pygit2
 from msgspec import Struct
-from pygit2.enums import DeltaStatus, DiffOption
+from pygit2.enums import AttrCheck, DeltaStatus, DiffOption
 
+from delta.attributes import check_attribute_files
 from delta.range import RangeIdentity, path_selected
 from indexer.git import renames
 from indexer.git.read import blob_object, blob_size, check_diff_reads, read_blob, text_path
@@ -46,8 +50,9 @@ STATUS = {
 ZERO_OID = "0" * 40
 
 # The indent heuristic is on in git >= 2.14, and hunk boundaries must match what `git diff`
-# shows the drafter. Type changes stay one entry, as git's `T`.
-DIFF_FLAGS = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC
+# shows the drafter. Type changes stay one entry, as git's `T`. Every patch made is text: whether
+# a file is binary is decided before (`BinaryRule`), and a binary file's patch is never made.
+DIFF_FLAGS = DiffOption.INCLUDE_TYPECHANGE | DiffOption.INDENT_HEURISTIC | DiffOption.FORCE_TEXT
 
 
 def mode_text(mode: int) -> str:
@@ -101,8 +106,9 @@ class FileChange:
     remake: Callable[[], Made] | None = field(default=None, repr=False, compare=False)
 
     def patch(self) -> Made | None:
-        """The file's patch, made again: hold the answer only while its hunks are read."""
-        return self.remake() if self.remake is not None and self.not_diffed is None else None
+        """The file's patch, made again: hold the answer only while its hunks are read. None for a
+        file not diffed, or binary (every patch is made as text)."""
+        return self.remake() if self.remake is not None and self.not_diffed is None and not self.binary else None
 
     @property
     def path(self) -> str:
@@ -144,6 +150,59 @@ def mode_change(old_mode: int, new_mode: int, old_oid: str, new_oid: str) -> Mod
     return ev("mode_changed")
 
 
+# git's test of a binary side: a NUL among its first bytes (`buffer_is_binary`, FIRST_FEW_BYTES)
+NUL_SCAN = 8000
+# The attribute files `get_attr` reads: a check mode of 3 names neither the working tree nor the
+# index (libgit2's attr.c `attr_decide_sources`), so with INCLUDE_COMMIT the `.gitattributes` read
+# are the commit's alone, beside the user's own (`info/attributes`, `core.attributesFile`).
+_COMMIT_ONLY = 3 | AttrCheck.INCLUDE_COMMIT
+
+
+class BinaryRule:
+    """Whether a file's lines are hidden as binary, decided by its range's merge base: its base
+    side decides where that is a regular file (else its head side), binary by its bytes (a NUL
+    among the first 8,000, git's test) or by the `diff` attribute its path has in the merge base's
+    tree and the user's own attribute files (`-diff`, `binary`, a driver configured binary).
+
+    libgit2 picks a driver from the working tree's `.gitattributes`: in a checkout of the head,
+    the change under review's. So a rule or a NUL the range put in would hide the lines of a
+    file the base holds as text (`src/auth.py -diff`), and the packet would differ with what is
+    checked out."""
+
+    def __init__(self, repo: pygit2.Repository, commit: str, paths: Iterable[str]) -> None:
+        """`paths`: those whose attribute may be asked, their `.gitattributes` checked first."""
+        self._repo, self._commit = repo, commit
+        self._by_path: dict[str, bool] = {}
+        check_attribute_files(repo, commit, [p for p in paths if _spellable(p)])
+
+    def by_attribute(self, path: str) -> bool:
+        found = self._by_path.get(path)
+        if found is None:
+            # a name that is not UTF-8 (surrogate escapes) has no `.gitattributes` checked on its
+            # way: libgit2 would read a damaged one without end, so its bytes alone decide
+            value = self._attribute(path) if _spellable(path) else None
+            found = self._by_path[path] = value is False or (isinstance(value, str) and self._binary_driver(value))
+        return found
+
+    def _attribute(self, path: str) -> bool | str | None:
+        try:
+            return self._repo.get_attr(path, "diff", flags=_COMMIT_ONLY, commit=self._commit)
+        except (KeyError, ValueError, pygit2.GitError):  # a `.gitattributes` that is a folder or a gitlink
+            return None
+
+    def _binary_driver(self, name: str) -> bool:
+        try:
+            return self._repo.config.get_bool(f"diff.{name}.binary")
+        except (KeyError, ValueError, pygit2.GitError):
+            return False
+
+    def deciding(self, old_path: str, new_path: str, old_mode: int, new_mode: int) -> tuple[bool, bool]:
+        """(the base side decides, its path's attribute makes it binary)."""
+        old_decides = _regular(old_mode)
+        path, mode = (old_path, old_mode) if old_decides else (new_path, new_mode)
+        return old_decides, _regular(mode) and self.by_attribute(path)
+
+
 def _trees(repo: pygit2.Repository, old: str, new: str) -> tuple[pygit2.Tree, pygit2.Tree]:
     return repo[old].peel(pygit2.Tree), repo[new].peel(pygit2.Tree)
 
@@ -173,8 +232,9 @@ def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, ol
     hand over as one entry (type changes, renames and copies paired here), with the blobs or
     buffers it was made from.
 
-    Git picks a regular file's diff driver (`binary`, `-diff`, function context) by its path's
-    `diff` attribute, and gives a link or a gitlink none. libgit2 picks one by path for each
+    Git picks a regular file's diff driver (its function context; whether it is binary is
+    `BinaryRule`'s, and every patch made is text) by its path's `diff` attribute, and gives a
+    link or a gitlink none. libgit2 picks one by path for each
     side only once a side is handed over as a blob, and pygit2 hands over only the old side
     so: a regular old side is a blob; with only the new side regular, the two are handed over
     swapped and libgit2 swaps them back (`REVERSE`); with neither, both are buffers."""
@@ -184,14 +244,15 @@ def _blob_patch(repo: pygit2.Repository, old_path: str | None, old_mode: int, ol
     if _regular(new_mode) and not _regular(old_mode):
         new, old = blob_object(repo, new_oid), _side_content(repo, old_mode, old_oid)
         patch = pygit2.Patch.create_from(new, old, old_as_path=new_as, new_as_path=old_as,
-                                         flag=DiffOption.INDENT_HEURISTIC | DiffOption.REVERSE,
+                                         flag=DiffOption.INDENT_HEURISTIC | DiffOption.FORCE_TEXT | DiffOption.REVERSE,
                                          context_lines=3, interhunk_lines=0)
         return Made(patch, (old, new))
     old = blob_object(repo, old_oid) if _regular(old_mode) else _side_content(repo, old_mode, old_oid)
     new = blob_object(repo, new_oid) if _regular(old_mode) and _regular(new_mode) else \
         _side_content(repo, new_mode, new_oid)
     patch = pygit2.Patch.create_from(old, new, old_as_path=old_as, new_as_path=new_as,
-                                     flag=DiffOption.INDENT_HEURISTIC, context_lines=3, interhunk_lines=0)
+                                     flag=DiffOption.INDENT_HEURISTIC | DiffOption.FORCE_TEXT, context_lines=3,
+                                     interhunk_lines=0)
     return Made(patch, (old, new))
 
 
@@ -360,8 +421,9 @@ class DiffBudget:
 
     def __init__(self, repo: pygit2.Repository) -> None:
         self._repo = repo
-        # (modes, OIDs, diff driver) -> counts, and the patch text's bytes less what its paths spell
-        self._known: dict[tuple[int, int, str, str, object], tuple[_Counts, int]] = {}
+        # (modes, OIDs, diff driver, binary by the attribute) -> counts, and the patch text's bytes less
+        # what its paths spell
+        self._known: dict[tuple[int, int, str, str, object, bool], tuple[_Counts, int]] = {}
         self.diffed = 0  # bytes of blobs read to be diffed so far, against DIFF_BYTES
         self.work = 0  # `diff_work` of the patches made so far, against DIFF_WORK
         self.pairing = renames.PairingSpent()  # what pairing renames and copies read and compared
@@ -370,20 +432,23 @@ class DiffBudget:
         return self._repo.get_attr(path, "diff")
 
     def counts(self, tree: bool, old_path: str, new_path: str, old_mode: int, new_mode: int, old_oid: str,
-               new_oid: str, remake: Callable[[], Made]) -> _Counts:
-        """`tree`: the patch is libgit2's tree diff's (`_nth`), else made from the two blobs."""
+               new_oid: str, remake: Callable[[], Made], rule: BinaryRule) -> _Counts:
+        """`tree`: the patch is libgit2's tree diff's (`_nth`), else made from the two blobs.
+        `rule`: whether the file is binary, by its range's merge base."""
+        old_decides, by_attribute = rule.deciding(old_path, new_path, old_mode, new_mode)
         if (tree and old_oid == new_oid) or not (_spellable(old_path) and _spellable(new_path)):
             # a mode change alone: its text differs from no other's; a name that is not UTF-8
             # (surrogate escapes) libgit2 is not handed as text, so it is not spelled out here
-            return self._made(old_mode, new_mode, old_oid, new_oid, remake)
-        # the diff driver libgit2 picks by each side's path's `diff` attribute (one path in a tree diff)
+            return self._made(old_mode, new_mode, old_oid, new_oid, remake, old_decides, by_attribute)
+        # the diff driver libgit2 picks by each side's path's `diff` attribute (one path in a tree
+        # diff) gives the function context, which the patch's text holds
         driver = self._attr(new_path) if tree else (self._attr(old_path), self._attr(new_path)) \
             if _regular(old_mode) or _regular(new_mode) else _BUFFERS
-        key = (old_mode, new_mode, old_oid, new_oid, driver)
+        key = (old_mode, new_mode, old_oid, new_oid, driver, by_attribute)
         shape = (old_mode != MODE_ABSENT, new_mode != MODE_ABSENT, old_oid == new_oid)
         found = self._known.get(key)
         if found is None:
-            counts = self._made(old_mode, new_mode, old_oid, new_oid, remake)
+            counts = self._made(old_mode, new_mode, old_oid, new_oid, remake, old_decides, by_attribute)
             self._known[key] = (counts, counts.size - _path_bytes(old_path, new_path, *shape))
             return counts
         counts, body = found
@@ -391,21 +456,27 @@ class DiffBudget:
             return counts
         return replace(counts, size=body + _path_bytes(old_path, new_path, *shape))
 
-    def _made(self, old_mode: int, new_mode: int, old_oid: str, new_oid: str, remake: Callable[[], Made]) -> _Counts:
+    def _made(self, old_mode: int, new_mode: int, old_oid: str, new_oid: str, remake: Callable[[], Made],
+              old_decides: bool, by_attribute: bool) -> _Counts:
         """The counts of a patch made now, unless a side is over BIG_BLOB, DIFF_BYTES are spent, or
         its work would take those of the patches made past DIFF_WORK. A file whose work is
-        counted spends its bytes, diffed or not: counting reads it."""
+        counted spends its bytes, diffed or not: counting reads it. A binary file (`BinaryRule`:
+        the attribute, or a NUL in the side that decides) has no patch made."""
         sizes = (_side_size(self._repo, old_mode, old_oid), _side_size(self._repo, new_mode, new_oid))
         if max(sizes) > BIG_BLOB:
             return _Counts(False, 0, 0, 0, 0, BIG_BLOB_REASON)
         if self.diffed + sum(sizes) > DIFF_BYTES:
             return _Counts(False, 0, 0, 0, 0, DIFF_CAP_REASON)
         self.diffed += sum(sizes)
-        work = diff_work(_side_content(self._repo, old_mode, old_oid) or b"",
-                         _side_content(self._repo, new_mode, new_oid) or b"")
+        old = _side_content(self._repo, old_mode, old_oid)
+        new = _side_content(self._repo, new_mode, new_oid)
+        work = diff_work(old or b"", new or b"")
         if self.work + work > DIFF_WORK:
             return _Counts(False, 0, 0, 0, 0, DIFF_WORK_REASON)
         self.work += work
+        deciding = old if old_decides else new
+        if by_attribute or b"\0" in (deciding or b"")[:NUL_SCAN]:
+            return _Counts(True, 0, 0, 0, 0)
         return _counts(remake())
 
 
@@ -479,6 +550,7 @@ def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] |
         return Inventory([])
     raw = _raw_entries(repo, rng)
     counter = budget if budget is not None else DiffBudget(repo)
+    rule = BinaryRule(repo, rng.merge_base_oid, [r.path for r in raw])
     sources = [Candidate(r.path, r.old_mode, r.old_oid, stays=r.status != "deleted")
                for r in raw if r.status in ("deleted", "modified", "type_changed")]
     dests = [Candidate(r.path, r.new_mode, r.new_oid) for r in raw if r.status == "added"]
@@ -488,34 +560,49 @@ def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] |
     paired_dests = {p.dest.path for p in pairs}
     consumed = {p.source.path for p in pairs if not p.source.stays}
 
-    spelled = {r.path: r.git_path for r in raw}  # as libgit2 spells each in a patch
-    changes: list[FileChange] = []
+    spelled = {r.path: r.git_path for r in raw}  # as libgit2 spelled each in a patch
+    # Each file's counts are made in the order the budget is spent: the files the base holds
+    # (renames, and the tree diff's modified, deleted and type-changed files) before those the
+    # range brings (copies, added files), each in path order. In path order alone, a change
+    # could add files named to sort first, filling the 64 MiB and the diff work so that its edit
+    # of a file the base holds went undiffed (`diff_cap`, `diff_work`).
+    pending: list[tuple[tuple[bool, str, str], Callable[[], FileChange]]] = []
     for p in pairs:
-        src, dst = p.source, p.dest
-        if not (path_selected(src.path, paths) or path_selected(dst.path, paths)):
-            continue
-        remake = _pair_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
-        counts = counter.counts(False, src.path, dst.path, src.mode, dst.mode, src.oid, dst.oid, remake)
-        old_as, new_as = spelled[src.path], spelled[dst.path]
-        # the patch of two blobs knows nothing of the pairing: what git prints of it is added
-        # (not for a name that is not UTF-8, which libgit2 is not handed as text: as `DiffBudget`)
-        if not counts.binary and counts.not_diffed is None and _spellable(old_as) and _spellable(new_as):
-            extra = _pair_lines("rename" if p.renamed else "copy", p.similarity, old_as, new_as, src.mode,
-                                dst.mode, counts.size == 0)
-            counts = replace(counts, size=counts.size + extra)
-        changes.append(_change("renamed" if p.renamed else "copied", p.similarity, src.path, dst.path,
-                               src.mode, dst.mode, src.oid, dst.oid, counts, remake))
+        if path_selected(p.source.path, paths) or path_selected(p.dest.path, paths):
+            pending.append(((not p.renamed, p.dest.path, p.source.path),
+                            partial(_paired_change, repo, p, spelled, counter, rule)))
     for r in raw:
         if (r.status == "added" and r.path in paired_dests) or (r.status == "deleted" and r.path in consumed):
             continue
-        if not path_selected(r.path, paths):
-            continue
-        changes.append(_change(r.status, None, None if r.status == "added" else r.path,
-                               None if r.status == "deleted" else r.path, r.old_mode, r.new_mode, r.old_oid,
-                               r.new_oid, counter.counts(r.tree, r.git_path, r.git_path, r.old_mode, r.new_mode,
-                                                         r.old_oid, r.new_oid, r.remake), r.remake))
+        if path_selected(r.path, paths):
+            pending.append(((r.status == "added", r.path, ""), partial(_raw_change, r, counter, rule)))
+    pending.sort(key=lambda item: item[0])
+    changes = [make() for _, make in pending]
     changes.sort(key=lambda c: (c.path, c.old_path or ""))
     return Inventory(changes, found.skipped)
+
+
+def _paired_change(repo: pygit2.Repository, p: renames.Pair, spelled: dict[str, str], counter: DiffBudget,
+                   rule: BinaryRule) -> FileChange:
+    src, dst = p.source, p.dest
+    remake = _pair_patch(repo, src.path, src.mode, src.oid, dst.path, dst.mode, dst.oid)
+    counts = counter.counts(False, src.path, dst.path, src.mode, dst.mode, src.oid, dst.oid, remake, rule)
+    old_as, new_as = spelled[src.path], spelled[dst.path]
+    # the patch of two blobs knows nothing of the pairing: what git prints of it is added
+    # (not for a name that is not UTF-8, which libgit2 is not handed as text: as `DiffBudget`)
+    if not counts.binary and counts.not_diffed is None and _spellable(old_as) and _spellable(new_as):
+        extra = _pair_lines("rename" if p.renamed else "copy", p.similarity, old_as, new_as, src.mode,
+                            dst.mode, counts.size == 0)
+        counts = replace(counts, size=counts.size + extra)
+    return _change("renamed" if p.renamed else "copied", p.similarity, src.path, dst.path,
+                   src.mode, dst.mode, src.oid, dst.oid, counts, remake)
+
+
+def _raw_change(r: _Raw, counter: DiffBudget, rule: BinaryRule) -> FileChange:
+    return _change(r.status, None, None if r.status == "added" else r.path, None if r.status == "deleted" else r.path,
+                   r.old_mode, r.new_mode, r.old_oid, r.new_oid,
+                   counter.counts(r.tree, r.git_path, r.git_path, r.old_mode, r.new_mode, r.old_oid, r.new_oid,
+                                  r.remake, rule), r.remake)
 
 
 def _change(status: str, similarity: int | None, old_path: str | None, new_path: str | None, old_mode: int,

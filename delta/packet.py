@@ -8,7 +8,8 @@ previous patchset and carries a dossier, then writes `packet.json` and
 
 Bounds: the diff text captured is capped (2 MB); files are listed up to `max_files` and
 hunks up to `max_hunks`. Past a bound, whole files or a file's whole hunk list are
-dropped, signal before noise is kept, and every drop is listed with its reason. Totals
+dropped, signal before noise is kept (the files the base holds before those the range
+brings), and every drop is listed with its reason. Totals
 always count everything, but the lines of a file the inventory did not diff (a blob over
 `BIG_BLOB`, or past `DIFF_BYTES` or `DIFF_WORK`: `delta.inventory`), which is dropped as such.
 """
@@ -162,7 +163,7 @@ class DeltaPacket(Struct, omit_defaults=True):
     range: RangeIdentity
     totals: Totals
     truncated: bool
-    files: list[PacketFile]  # signal first, then noise; by path within each
+    files: list[PacketFile]  # signal first, then noise; the base's files first in each, then by path
     drops: list[Drop]
     noise: list[NoiseClassSummary]
     blast: blast.BlastSource | Unknown
@@ -230,8 +231,12 @@ def _sides(repo: pygit2.Repository, change: FileChange) -> Callable[[], tuple[by
     return lambda: (base() if base else None, head() if head else None)
 
 
-def _rank(w: _Work) -> tuple[int, str, str]:
-    return (w.mark.noise is not None, w.change.path, w.change.old_path or "")
+def _rank(w: _Work) -> tuple[bool, bool, str, str]:
+    """Signal before noise; in each, the files the base holds before those the range brings
+    (added, copied), then by path. The file cap, the capture cap and the hunk cap keep the first:
+    in path order alone, a change could add files named to sort first (`a/0001.py`, ...) and
+    push its edit of `src/auth.py` past the caps, its hunks or its entry left out."""
+    return (w.mark.noise is not None, w.change.status in noise.NEW_FILE, w.change.path, w.change.old_path or "")
 
 
 def _built_how(selected: list[str] | None, previous: RangeIdentity | None, *, elements: bool,

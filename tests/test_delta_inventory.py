@@ -404,7 +404,9 @@ def test_renames_copies_and_type_changes_take_the_diff_driver_git_gives_them(tmp
     `-diff`), whether the file was modified, renamed, copied or changed in type; a link's side
     takes none: each file's line counts, or its binary mark, are `git diff -M -C --numstat`'s
     (was: a renamed or copied `*.bin binary` or `-diff` file with edits, and a type change of
-    one, were counted as text)."""
+    one, were counted as text). But for a text file renamed to a binary path: git hides its
+    lines, as the new path's driver is binary; its base side decides here, as the range may not
+    hide the lines of a file the base holds as text (`delta.inventory.BinaryRule`)."""
     path = tmp_path / "r"
     b = RepoBuilder(path)
     (path / ".git" / "info").mkdir(exist_ok=True)
@@ -435,10 +437,58 @@ def test_renames_copies_and_type_changes_take_the_diff_driver_git_gives_them(tmp
     assert ours(changes) == raw_records(path, base, head)
     stats = numstat(path, base, head)
     got = {c.path: (None, None) if c.binary else (c.additions, c.deletions) for c in changes}
-    assert got == {p: stats[p] for p in got}
+    assert got == {p: stats[p] for p in got} | {"text.bin": (1, 1)}
+    assert stats["text.bin"] == (None, None)
     assert {c.status for c in changes} == {"renamed", "copied", "modified", "type_changed"}
-    assert got["moved2.bin"] == got["copy.bin"] == got["raw2.raw"] == got["text.bin"] == (None, None)
+    assert got["moved2.bin"] == got["copy.bin"] == got["raw2.raw"] == (None, None)
     assert got["link2.bin"] == (0, 0)
+
+
+def test_a_rule_or_a_nul_the_range_puts_in_hides_no_lines_of_a_file_the_base_holds_as_text(tmp_path):
+    """Whether a file is binary is decided by the range's merge base: the base side of a file the
+    base holds as a regular file, by its bytes or by its path's `diff` attribute in the merge
+    base's tree; an added file by its own bytes and the base's rules. Was: a `.gitattributes`
+    line `src/auth.py -diff` the range added, read from the checkout of the head (as CI checks a
+    pull request out), or a NUL the range put into a C comment (gcc skips it), made the edited
+    file binary, its lines and hunks hidden from the reviewer; and the same range gave another
+    inventory with its base checked out."""
+    path = tmp_path / "r"
+    b = RepoBuilder(path)
+    png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"
+    base = b.commit({
+        ".gitattributes": "*.dat -diff\n", "data.dat": "a\n", "logo.png": png,
+        "src/auth.py": "def check(user, pw):\n    return pw == user.password\n",
+        "src/auth.c": "int check(const char *pw) {\n  return strcmp(pw, secret) == 0;\n}\n",
+    })
+    head = b.commit({
+        ".gitattributes": "*.dat -diff\nsrc/auth.py -diff\n", "data.dat": "b\n", "logo.png": png + b"2",
+        "src/auth.py": "def check(user, pw):\n    return True\n",
+        "src/auth.c": "/* \0 */\nint check(const char *pw) {\n  return 1;\n}\n",
+        "src/new.c": "/* \0 */\nint x;\n",
+    })
+    repo = open_repository(path)
+    for checked_out in (head, base):
+        git(path, "checkout", "-q", "-f", checked_out)
+        got = {c.path: (c.binary, c.additions, c.deletions, c.hunk_count)
+               for c in inventory(repo, resolve_range(repo, base, head))}
+        assert got["src/auth.py"] == (False, 1, 1, 1)
+        assert got["src/auth.c"] == (False, 2, 1, 1)
+        # binary where the base says so, by a side's bytes or its own rules; an added file by its bytes
+        assert got["data.dat"][0] and got["logo.png"][0] and got["src/new.c"][0]
+        assert got[".gitattributes"] == (False, 1, 0, 1)
+    git(path, "checkout", "-q", "-f", head)
+    stats = numstat(path, base, head)  # git hides both, reading the checkout's rules and the NUL
+    assert stats["src/auth.py"] == stats["src/auth.c"] == (None, None)
+    # the text says which files are binary, where `hunks 0` alone reads as a change of nothing
+    from context_tools.faces.packs.delta import render_packet
+    from delta import build_delta_packet
+    from indexer.contract.result import Result
+
+    packet = build_delta_packet(path, base, head, index=False, elements=False, write=False).packet
+    shown = {line.split()[1]: line.split()[2:] for line in render_packet(Result(data=packet)).splitlines()
+             if line.startswith("  ") and len(line.split()) > 2 and line.split()[2] == "hunks"}
+    assert shown["src/new.c"][:3] == shown["logo.png"][:3] == ["hunks", "0", "binary"]
+    assert shown["src/auth.py"][:3] == ["hunks", "1", "fan-in"]
 
 
 def test_a_refactor_of_files_sharing_a_long_header_is_paired_as_in_git(tmp_path):

@@ -272,6 +272,41 @@ def test_huge_diff_over_the_capture_cap_drops_whole_files_with_reasons(tmp_path)
     assert t.additions == sum(f.additions for f in p.files)
 
 
+def test_files_the_range_adds_cannot_push_its_edit_of_a_file_the_base_holds_past_the_caps(tmp_path, monkeypatch):
+    """The file cap, the capture cap, the hunk cap and the bytes a packet diffs keep the files the
+    base holds first, then those the range adds, each in path order. Was: path order alone, so a
+    change adding files named to sort first (`a/00.py`, ...) chose what the caps left out: its
+    edit of `src/auth.py` dropped from the list (`file_cap`), its hunks dropped (`capture_cap`,
+    `hunk_cap`) or not diffed (`diff_cap`), while the padding was listed whole."""
+    import delta.inventory as inv
+    from context_tools.faces.packs.delta import render_packet
+    from indexer.contract.result import Result
+
+    auth = "def check(user, pw):\n    return pw == user.password\n"
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"src/auth.py": auth, "src/z.py": "z = 1\n"})
+    pads = {f"a/{i:02d}.py": f"PAD_{i} = {i}\n" * 3 for i in range(5)}
+    head = b.commit({"src/auth.py": auth.replace("pw == user.password", "True"), **pads})
+    sizes = {d.path: d.bytes for d in build_delta_packet(tmp_path / "r", base, head, index=False, elements=False,
+                                                          write=False, capture_cap=1).packet.drops}
+    padding = sum(sizes[p] for p in pads)
+    for caps in ({"max_files": 3}, {"capture_cap": padding}, {"max_hunks": 5}):
+        packet = build_delta_packet(tmp_path / "r", base, head, index=False, elements=False, write=False,
+                                    **caps).packet  # type: ignore[arg-type]
+        first = packet.files[0]
+        assert (first.path, first.hunk_count, len(first.hunks)) == ("src/auth.py", 1, 1), caps
+        assert "src/auth.py" not in {d.path for d in packet.drops}, caps
+        assert {d.path for d in packet.drops} <= set(pads), caps
+    # the bytes a packet diffs: as many as the padding's blobs hold
+    monkeypatch.setattr(inv, "DIFF_BYTES", sum(len(data) for data in pads.values()))
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, elements=False, write=False).packet
+    first = packet.files[0]
+    assert (first.path, first.hunk_count, first.hunks_dropped) == ("src/auth.py", 1, None)
+    assert {d.reason for d in packet.drops} == {"diff_cap"} and {d.path for d in packet.drops} <= set(pads)
+    text = render_packet(Result(data=packet)).splitlines()
+    assert text[3].split() == ["modified", "src/auth.py", "hunks", "1", "fan-in", "?"]
+
+
 def test_file_and_hunk_caps_drop_whole_entries_and_keep_totals(tmp_path):
     b = RepoBuilder(tmp_path / "r")
     base = b.commit({f"m{i:02}.py": CODE for i in range(12)})

@@ -88,8 +88,9 @@ def test_signal_files_rank_before_noise_and_noise_is_kept(built):
     files = built.packet.files
     flags = [f.noise is not None for f in files]
     assert flags == sorted(flags)  # every signal file before every noise file
-    signal = [f.path for f in files if f.noise is None]
-    assert signal == sorted(signal) and "src/core.py" in signal
+    # the files the base holds first, then those the range brings, each by path
+    signal = [(f.status in ("added", "copied"), f.path) for f in files if f.noise is None]
+    assert signal == sorted(signal) and signal[0] == (False, "src/core.py") and (True, "api/service.pb.go") in signal
     assert built.packet.totals.files == len(files) == 13
     assert not built.packet.drops
 

@@ -664,7 +664,7 @@ def check_diff_reads(repo: pygit2.Repository, old: str, new: str) -> None:
         for e in (x, y):
             if e is not None and e.filemode in _BLOB_MODES and e.id not in checked:
                 checked.add(e.id)
-                _intact_blob(repo, str(e.id), path)
+                check_blob_intact(repo, str(e.id), path)
                 _of_a_blob(repo, str(e.id), path)
 
 
@@ -769,14 +769,16 @@ def blob_oid_at(repo: pygit2.Repository, oid: str, path: str) -> str | None:
     entry, _ = _entry_at(repo, root_tree(repo, oid), path.split("/"))
     if entry is None or entry.filemode not in (pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE):
         return None
-    _intact_blob(repo, str(entry.id), path)
+    check_blob_intact(repo, str(entry.id), path)
     return str(entry.id)
 
 
 _BLOB_MODES = frozenset({pygit2.GIT_FILEMODE_BLOB, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE, MODE_LINK})
 
 
-def _intact_blob(repo: pygit2.Repository, oid: str, path: str) -> None:
+def check_blob_intact(repo: pygit2.Repository, oid: str, path: str) -> None:
+    """`missing_objects` naming `path` when blob `oid` is a loose object that does not read
+    back: called before libgit2 reads it (`indexer.git.loose`)."""
     try:
         check_intact(repo, oid)
     except Damaged as exc:

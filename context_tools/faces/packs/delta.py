@@ -174,7 +174,9 @@ def render_packet(result: Result) -> str:
         noise = f"  [{f.noise.cls}: {sanitize_shown(f.noise.rule)}]" if f.noise else ""
         fan = f.fan_in if isinstance(f.fan_in, int) else "?"
         moved = f" <- {name(f.old_path)}" if f.status in ("renamed", "copied") else ""
-        lines.append(f"  {f.status:<12} {name(f.path)}{moved}  hunks {f.hunk_count}  fan-in {fan}{noise}")
+        # a binary file shows no hunks: said, where `hunks 0` alone reads as a change of nothing
+        binary = "  binary" if f.binary else ""
+        lines.append(f"  {f.status:<12} {name(f.path)}{moved}  hunks {f.hunk_count}{binary}  fan-in {fan}{noise}")
         if f.parse_errors is not None:
             lines.append(f"    {sanitize_shown(f.parse_errors.note)}")
     for d in p.drops:
