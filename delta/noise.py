@@ -33,6 +33,24 @@ RENAME_ONLY = "rename_only"
 MODE_ONLY = "mode_only"
 
 # Classes a linguist attribute set to false takes back: linguist counts lockfiles and
+# Files a tool runs with no one importing them: CI pipelines and actions, git hooks, test and
+# build bootstraps. Their own content or name never classes them noise (a `DO NOT EDIT` header
+# on a new workflow would rank the code that runs in CI, with its secrets, after every signal);
+# only a `.gitattributes` rule of the base does.
+RUN_BY_TOOLS_NAMES = frozenset({
+    ".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "bitbucket-pipelines.yml", ".drone.yml",
+    "Jenkinsfile", "conftest.py", "setup.py", "noxfile.py", "build.rs", ".pre-commit-config.yaml",
+    "Makefile", "GNUmakefile", "makefile", "Dockerfile", "action.yml", "action.yaml"})
+RUN_BY_TOOLS_FOLDERS = (".github/workflows/", ".github/actions/", ".circleci/", ".buildkite/", ".husky/",
+                        ".githooks/", ".gitlab/ci/")
+
+
+def run_by_tools(path: str) -> bool:
+    """Is the file one a tool runs: a CI pipeline or action, a git hook, a test or build bootstrap?"""
+    return posixpath.basename(path) in RUN_BY_TOOLS_NAMES or any(
+        path.startswith(folder) or f"/{folder}" in path for folder in RUN_BY_TOOLS_FOLDERS)
+
+
 # minified files as generated, so `linguist-generated=false` clears them too.
 CLEARED_BY = {"linguist-generated": (GENERATED, LOCKFILE, MINIFIED), "linguist-vendored": (VENDORED,)}
 
@@ -199,7 +217,9 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
     folder still class it: protobuf output and lockfiles come with real changes, and a noise
     file is listed all the same, after the signal, with its rule and its hunks.
     A `.gitattributes` the range adds, changes, moves or deletes is signal whatever it says of
-    itself: it decides every other file's class."""
+    itself: it decides every other file's class. A file tools run (`run_by_tools`: a CI
+    pipeline, a git hook, conftest.py, a Makefile) is generated, vendored or minified only by a
+    `.gitattributes` rule: its own header, name or folder is kept in `cleared`."""
     readings = readings or BlobReadings()
     on_base = change.status == "deleted"
     mark, cleared, blocked = _nature(change.path, attrs, content, change.old_oid if on_base else change.new_oid,
@@ -218,6 +238,10 @@ def classify(change: FileChange, attrs: TreeAttributes, content: Callable[[], by
         if was is None or was.cls != mark.cls:
             cleared.append(NoiseMark(mark.cls, f"{mark.rule} (not so by the base's .gitattributes: the range made it)"))
             mark = None
+    if mark is not None and not mark.rule.startswith("gitattributes:") and (
+            run_by_tools(change.path) or run_by_tools(change.old_path or change.path)):
+        cleared.append(NoiseMark(mark.cls, f"{mark.rule} (a file tools run: never noise by its own name or content)"))
+        mark = None
     if mark is None:
         mark = _change_rules(change, content, base_content, readings)
     if ATTRIBUTES in (posixpath.basename(change.path), posixpath.basename(change.old_path or "")):
