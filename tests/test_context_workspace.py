@@ -602,3 +602,31 @@ def test_the_status_and_overview_of_a_workspace_read_no_member_outside_the_roots
     assert {m["name"]: m["freshness"] for m in cli["data"]["members"]}["gokit"] == "stale"
     assert sorted((e["source"], e["target"]) for e in cli["data"]["edges"]) == [("webapp", "acme-lib"),
                                                                                 ("webapp", "gokit")]
+
+
+def test_a_python_package_whose_distribution_name_is_computed_is_provided_by_its_import_name(tmp_path):
+    """requests' setup.py computes its distribution's name at run time (`name=about["__title__"]`),
+    so its member declares no package; an app that depends on and imports it still has its edge,
+    and its sites resolve `import`, through the top-level package the member holds (`src/reqlib/`),
+    which is what a Python import names (was: no edge, and the sites `name_match`). A test folder
+    is no such package, and a declared distribution keeps its own manifest."""
+    RepoBuilder(tmp_path / "reqlib").commit({
+        "setup.py": 'about = {}\nexec(open("src/reqlib/__version__.py").read(), about)\n\n'
+                    'from setuptools import setup\n\nsetup(name=about["__title__"], packages=["reqlib"], '
+                    'package_dir={"": "src"})\n',
+        "src/reqlib/__init__.py": "from reqlib.sessions import Session\n",
+        "src/reqlib/__version__.py": '__title__ = "reqlib"\n',
+        "src/reqlib/sessions.py": "class Session:\n    def get(self, url):\n        return url\n",
+        "tests/__init__.py": "", "tests/test_sessions.py": "from reqlib import Session\n"})
+    RepoBuilder(tmp_path / "app").commit({
+        "pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = ["reqlib>=2", "tests"]\n',
+        "app/__init__.py": "",
+        "app/fetch.py": "import reqlib\nimport tests\n\n\ndef fetch(url):\n    return reqlib.Session().get(url)\n"})
+    call = _workspace_calls(tmp_path, "w", ("reqlib", "app"))
+    status = call("workspace.status", name="w")
+    edges = [(e["source"], e["target"], e["ecosystem"], e["package"], e["manifest"], e["kinds"], e["count"])
+             for e in status["data"]["edges"]]
+    assert edges == [("app", "reqlib", "pypi", "reqlib", "src/reqlib/__init__.py", ["dependency", "import"], 2)]
+    sites = call("context.references", workspace="w", name="reqlib.Session")["data"]["sites"]
+    assert [(s["member"], s["path"], s["line"], s["resolution"]) for s in sites if s["member"] == "app"] == [
+        ("app", "app/fetch.py", 6, "import")]

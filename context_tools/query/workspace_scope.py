@@ -317,7 +317,7 @@ def cross_importers(scope: Scope, defining: dict[str, set[str]]) -> dict[str, se
         files = defining.get(m.member.name)
         if not files:
             continue
-        for key, (_, manifest) in provided_packages(m.snap.record.packages).items():
+        for key, (_, manifest) in provided_packages(m.snap.record.packages, m.snap.paths).items():
             folder = os.path.dirname(manifest)
             if not folder or any(f.startswith(folder + "/") for f in files):
                 providers.setdefault(key, set()).add(m.member.name)

@@ -473,12 +473,34 @@ def _js_package(spec: str) -> str | None:
     return parts[0]
 
 
-def provided_packages(packages: Iterable) -> dict[tuple[str, str], tuple[str, str]]:
-    """(ecosystem, normalized name) -> (declared name, manifest), first manifest wins."""
+def provided_packages(packages: Iterable, paths: Iterable[str] = ()) -> dict[tuple[str, str], tuple[str, str]]:
+    """(ecosystem, normalized name) -> (declared name, manifest), first manifest wins; then each
+    top-level Python package among `paths` (`python_packages`) that no declared distribution
+    names, by its import name, its `__init__.py` standing for the manifest."""
     out: dict[tuple[str, str], tuple[str, str]] = {}
     for p in sorted(packages, key=lambda p: (p.manifest, p.name)):
         if p.name:
             out.setdefault((p.ecosystem, _norm(p.ecosystem, p.name)), (p.name, p.manifest))
+    for name, init in python_packages(paths):
+        out.setdefault(("pypi", _norm("pypi", name)), (name, init))
+    return out
+
+
+# A top-level package at the repository's top folder or under `src/`, where a distribution's
+# packages sit; a test suite's folder is no package the distribution installs.
+_TOP_PACKAGE = re.compile(r"^(?:src/)?([A-Za-z_][A-Za-z0-9_]*)/__init__\.py$")
+_TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+
+
+def python_packages(paths: Iterable[str]) -> list[tuple[str, str]]:
+    """(import name, its `__init__.py`) of each top-level Python package among `paths`. A Python
+    import names a package, not a distribution, and a setup.py may compute its distribution's
+    name at run time (requests' `name=about["__title__"]`), which no manifest reader can tell."""
+    out = []
+    for path in paths:
+        found = _TOP_PACKAGE.match(path)
+        if found is not None and found.group(1) not in _TEST_FOLDERS:
+            out.append((found.group(1), path))
     return out
 
 
@@ -508,7 +530,7 @@ def cross_edges(store, member_records: list[MemberRecord]) -> list[CrossEdge]:
     for member, record in sorted(records.items()):
         if record is None:
             continue
-        for key, (declared, manifest) in provided_packages(record.packages).items():
+        for key, (declared, manifest) in provided_packages(record.packages, (f.path for f in record.files)).items():
             providers.setdefault(key, []).append((member, declared, manifest))
 
     found: dict[tuple[str, str, str, str], dict] = {}
