@@ -104,6 +104,18 @@ class Scope:
         ordered = sorted((m.freshness for m in self.members), key=lambda f: (f.status == "current", f.member))
         return MemberFreshnessPage(ordered[:MEMBER_FRESHNESS_CAP], len(ordered), len(ordered) > MEMBER_FRESHNESS_CAP)
 
+    def leave_out(self, member: ReadMember, error: RennetError, agent: bool) -> None:
+        """`member`'s snapshot opened, but its repository cannot give what this answer reads of it
+        (a blob a partial clone lacks, where the store holds the complete snapshot of its commit):
+        the answer is the other members', and this one is `unknown`, saying why, as a member whose
+        snapshot cannot be opened is. `agent`: the workspace's reason is said to an agent."""
+        reason = f"member not read: {error.message}; its sites are left out of this answer"
+        fresh = msgspec.structs.replace(member.freshness, status="unknown", reason=reason)
+        self.members = [OpenMember(m.member, None, fresh, error) if m.member.name == member.member.name else m
+                        for m in self.members]
+        self.readable = [m for m in self.readable if m.member.name != member.member.name]
+        self.freshness = _overall(self.name, self.members, agent)
+
     def names(self) -> str:
         """The members, each not read marked with why: a name found nowhere was looked for only
         in the others."""

@@ -28,7 +28,7 @@ from context_tools.query.workspace_scope import (
     tag,
     workspace_of,
 )
-from indexer.contract.errors import NotFound
+from indexer.contract.errors import MissingObjects, NotFound
 from indexer.contract.result import Result
 
 if TYPE_CHECKING:
@@ -127,8 +127,14 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     offset = 0  # a site's definition, an index into its member's, is one into all members' in order
     unread = attributed = left_out = 0
     for i, m in enumerate(members):
-        sites, found, member_unread, member_attributed, member_left_out = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
-                                one_by_one=ctx.cap("definitions"), across=GoClauses(scope, m.member.name))
+        try:
+            sites, found, member_unread, member_attributed, member_left_out = sites_of(
+                m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
+                one_by_one=ctx.cap("definitions"), across=GoClauses(scope, m.member.name))
+        except MissingObjects as exc:  # one member's clone lacks blobs: the others still answer
+            scope.leave_out(m, exc, ctx.roots is not None)
+            offset += len(defs[m.member.name])
+            continue
         merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
                    for n, s in enumerate(sites)]
         offset += len(defs[m.member.name])
