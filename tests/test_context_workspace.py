@@ -630,3 +630,42 @@ def test_a_python_package_whose_distribution_name_is_computed_is_provided_by_its
     sites = call("context.references", workspace="w", name="reqlib.Session")["data"]["sites"]
     assert [(s["member"], s["path"], s["line"], s["resolution"]) for s in sites if s["member"] == "app"] == [
         ("app", "app/fetch.py", 6, "import")]
+
+
+def test_a_workspace_of_many_members_answers_an_agent_within_its_ceiling(tmp_path):
+    """Over MCP, under the default ceiling of 8 kB, a workspace of eight members each of many
+    languages: its overview (members, edges and members' freshness, each kept to what fits in a
+    quarter of the ceiling, their cursors paging the rest) and its map at the default budget are
+    read inline (were: both spilled to a file, each member's freshness taking about 500 bytes
+    of every reply); the members section pages on through its cursor."""
+    files = {f"module_{i}.{ext}": body for i, (ext, body) in enumerate((
+        ("py", "def f():\n    return 1\n"), ("js", "export function g() {}\n"), ("go", "package m\n\nfunc H() {}\n"),
+        ("rs", "pub fn k() {}\n"), ("rb", "def m; end\n"), ("ts", "export const n = 1;\n"), ("c", "int p(void);\n"),
+        ("java", "class Q {}\n"), ("md", "# notes\n"), ("toml", "a = 1\n"), ("json", "{}\n"), ("css", "a {}\n")))}
+    names = tuple(f"member-with-a-long-name-{i}" for i in range(8))
+    for i, name in enumerate(names):
+        RepoBuilder(tmp_path / name).commit({**files, "pyproject.toml": f'[project]\nname = "pkg{i}"\n'
+                                             f'dependencies = ["pkg{(i + 1) % 8}"]\n'})
+    _workspace_calls(tmp_path, "many", names)
+
+    async def work(client):
+        overview = text_of(await client.call_tool("context_overview", {"workspace": "many"}))
+        cursor = overview["data"]["members"]["cursor"] if "data" in overview else None
+        rest: list[str] = []
+        while cursor and len(rest) < 8:  # each page of the section as much as fits the ceiling
+            page = text_of(await client.call_tool("context_overview", {
+                "workspace": "many", "section": "members", "cursor": cursor}))
+            rest += [m["name"] for m in page["data"]["items"]]
+            cursor = page["page"]["cursor"]
+        mapped = text_of(await client.call_tool("context_map", {"workspace": "many"}))
+        return overview, rest, mapped
+
+    overview, rest, mapped = run_stdio(str(tmp_path / "store"), work, root=str(tmp_path))
+    for reply in (overview, mapped):
+        assert "head" not in reply, reply.get("note")
+        assert len(json.dumps(reply, separators=(",", ":")).encode()) <= 8192
+        assert reply["data"]["member_freshness"]["total"] == 8
+    members = overview["data"]["members"]
+    assert 1 <= members["returned"] < 8 and members["truncated"] and members["total"] == 8
+    assert overview["data"]["edges"]["total"] == 8
+    assert [m["name"] for m in members["items"]] + rest == list(names)

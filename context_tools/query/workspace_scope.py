@@ -56,6 +56,9 @@ class MemberFreshness(Freshness, frozen=True, kw_only=True):
 
 
 MEMBER_FRESHNESS_CAP = 8
+# Under an agent's reply ceiling, members' freshness keeps what fits in this fraction of it: the
+# answer it rides along with (a map at its default budget, half the ceiling) needs the rest.
+MEMBER_FRESHNESS_SHARE = 4
 
 
 class MemberFreshnessPage(Struct):
@@ -93,6 +96,8 @@ class Scope:
     members: list[OpenMember]
     binding: str  # what cursors of this workspace are bound to
     freshness: Freshness  # of the workspace as a whole
+    # bytes `member_freshness` may take: a share of an agent's reply ceiling (None: no ceiling)
+    room: int | None = None
     # the members whose snapshots were read, in member order: the same objects at every ask
     readable: list[ReadMember] = field(init=False)
 
@@ -101,8 +106,13 @@ class Scope:
 
     @property
     def member_freshness(self) -> MemberFreshnessPage:
+        from context_tools.query.sections import fitting
+
         ordered = sorted((m.freshness for m in self.members), key=lambda f: (f.status == "current", f.member))
-        return MemberFreshnessPage(ordered[:MEMBER_FRESHNESS_CAP], len(ordered), len(ordered) > MEMBER_FRESHNESS_CAP)
+        kept = ordered[:MEMBER_FRESHNESS_CAP]
+        if self.room is not None:
+            kept = kept[:fitting(kept, self.room)]
+        return MemberFreshnessPage(kept, len(ordered), len(kept) < len(ordered))
 
     def leave_out(self, member: ReadMember, error: RennetError, agent: bool) -> None:
         """`member`'s snapshot opened, but its repository cannot give what this answer reads of it
@@ -181,7 +191,8 @@ def open_workspace(ctx: CallContext, name: str) -> Scope:
 
     members = workspace.members(ctx.store, name)
     opened = [_open_member(ctx, name, m) for m in members]
-    return Scope(name, opened, binding(name, members), _overall(name, opened, ctx.roots is not None))
+    room = None if ctx.ceiling is None else ctx.ceiling // MEMBER_FRESHNESS_SHARE
+    return Scope(name, opened, binding(name, members), _overall(name, opened, ctx.roots is not None), room)
 
 
 # What a member outside the roots of the face asking tells of what its rev resolves to now
