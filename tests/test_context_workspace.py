@@ -669,3 +669,27 @@ def test_a_workspace_of_many_members_answers_an_agent_within_its_ceiling(tmp_pat
     assert 1 <= members["returned"] < 8 and members["truncated"] and members["total"] == 8
     assert overview["data"]["edges"]["total"] == 8
     assert [m["name"] for m in members["items"]] + rest == list(names)
+
+
+def test_a_member_outside_the_roots_is_told_as_what_the_user_does(run, fleet):
+    """The agent named a workspace, not the member's path: a member outside the roots says that
+    no agent tool widens them and what the user does (a root holding it for the server, one the
+    client declares), never "pass a path under one of them" (was: the refusal of a `repo` path
+    the agent had passed)."""
+    from context_tools.faces.roots import Roots
+
+    served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
+    gokit = str(Path(fleet["gokit"].path).resolve())
+    out = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope
+    status = served.run("workspace.status", {"name": "fleet"}).envelope
+    told = [{m["member"]: m["reason"] for m in out["data"]["member_freshness"]["items"]}["gokit"],
+            {m["name"]: m["reason"] for m in status["data"]["members"]}["gokit"], out["freshness"]["reason"]]
+    for reason in told:
+        assert "pass a path" not in reason and "`repo`" not in reason, reason
+        assert f"its repository {gokit!r} is outside the roots this server serves" in reason, reason
+        assert f"the user serves it with a root that holds it (`rennet mcp --root {gokit}`)" in reason, reason
+    declared = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"},
+                          client_roots=[str(fleet["acme-lib"].path)]).envelope
+    webapp = {m["member"]: m["reason"] for m in declared["data"]["member_freshness"]["items"]}["webapp"]
+    assert "the roots the client declared" in webapp and "the user's client declares a root that holds it" in webapp
+    assert "pass a path" not in webapp

@@ -205,7 +205,7 @@ def refused_member(ctx: CallContext) -> Callable[[str], str | None] | None:
     roots = ctx.roots
     if roots is None:
         return None
-    return lambda path: roots.refusal("repo", path, ctx.declared)
+    return lambda path: roots.member_refusal(path, ctx.declared)
 
 
 def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenMember:
