@@ -693,3 +693,30 @@ def test_a_member_outside_the_roots_is_told_as_what_the_user_does(run, fleet):
     webapp = {m["member"]: m["reason"] for m in declared["data"]["member_freshness"]["items"]}["webapp"]
     assert "the roots the client declared" in webapp and "the user's client declares a root that holds it" in webapp
     assert "pass a path" not in webapp
+
+
+def test_a_member_whose_repository_moved_away_says_how_it_is_added_again(run, fleet, tmp_path):
+    """A member whose repository moved (or whose rev no longer resolves) says how the user adds
+    it again: remove it, then add it from where it now is, at a rev that resolves; to an agent,
+    that no agent tool does (were: "repository not readable at ..." and "HEAD no longer
+    resolves", no advice). Adding the moved repository under the member's name, `--member`
+    given, says to remove the gone member first (was: "pass --member to name this one")."""
+    from context_tools.faces.roots import Roots
+
+    moved = tmp_path / "gokit-moved"
+    Path(fleet["gokit"].path).rename(moved)
+    fleet["acme-lib"].repo.references["refs/heads/main"].rename("refs/heads/trunk")
+    remedy = "`rennet workspace remove fleet {m}`, then `rennet workspace add fleet PATH --rev REV --member {m}`"
+    status = {m["name"]: m["reason"] for m in run("workspace.status", name="fleet")["data"]["members"]}
+    answer = run("context.symbol", workspace="fleet", name="slugify")
+    told = {m["member"]: m["reason"] for m in answer["data"]["member_freshness"]["items"]}
+    for member in ("gokit", "acme-lib"):
+        assert remedy.format(m=member) in status[member], status[member]
+        assert remedy.format(m=member) in told[member], told[member]
+    agent = Executor("mcp", store=run.home, roots=Roots.of([tmp_path]))
+    out = agent.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope
+    gokit = {m["member"]: m["reason"] for m in out["data"]["member_freshness"]["items"]}["gokit"]
+    assert "no agent tool re-adds a member: the user runs " + remedy.format(m="gokit") in gokit, gokit
+    again = run("workspace.add", name="fleet", repo=str(moved), member="gokit", rev="main")
+    assert again["error"]["code"] == "already_exists" and "pass --member" not in again["error"]["message"]
+    assert "remove it first (`rennet workspace remove fleet gokit`)" in again["error"]["message"], again

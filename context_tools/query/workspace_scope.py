@@ -230,7 +230,8 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
             reason = f"member not read: {exc.message}"
             current: str | Unknown = not_assessed(UNREAD_MEMBER)
             if refused is None:  # a member outside the roots is not read at all, not even its refs
-                now = workspace.freshness(member, None, workspace.member_advice(workspace_name, ctx.roots is not None))
+                now = workspace.freshness(member, None, workspace.member_advice(workspace_name, ctx.roots is not None,
+                                                                               member.name))
                 reason += f" ({now.reason})" if now.status != "current" else ""
                 current = current_or_gone(now.current_oid, member.rev)
             return OpenMember(member, None, MemberFreshness(
@@ -238,7 +239,7 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
                 status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
                 fingerprint=member.fingerprint, member=member.name), exc)
     # `rennet index` would not move the workspace's pin, nor --worktree read a member's working tree
-    fresh = freshness_of(snap, workspace.member_advice(workspace_name, ctx.roots is not None))
+    fresh = freshness_of(snap, workspace.member_advice(workspace_name, ctx.roots is not None, member.name))
     return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh), member=member.name))
 
 

@@ -273,8 +273,9 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
         chosen = member_name or (existing.name if existing else _default_member_name(path))
         clash = next((m for m in ws.members if m.name == chosen and m.repo_id != repo_id), None)
         if clash is not None:
-            raise WorkspaceExists(f"workspace {name!r} has a member named {chosen!r} already ({clash.path}); "
-                                  f"pass --member to name this one")
+            fix = (f"remove it first (`rennet workspace remove {name} {chosen}`), or name this one otherwise with "
+                   "--member" if member_name is not None else "pass --member to name this one")
+            raise WorkspaceExists(f"workspace {name!r} has a member named {chosen!r} already ({clash.path}); {fix}")
         record = MemberRecord(name=chosen, path=path, repo_id=repo_id, remote_url=_remote_url(repo), rev=rev,
                               oid=snap.oid, fingerprint=snap.fingerprint,
                               extractor_version=snap.record.extractor_version, indexed_at=snap.indexed_at,
@@ -290,7 +291,7 @@ def sync(store, name: str, workers: int | None = None) -> list[tuple[str, str, s
     Returns (member, old oid, new oid) for each member re-pinned; unknown members are left as they are."""
     moved = []
     for m in load(store, name).members:
-        fresh = freshness(m, None, member_advice(name))  # whether it moved: what its snapshot lacks is moot
+        fresh = freshness(m, None, member_advice(name, member=m.name))  # whether it moved: what its snapshot lacks is moot
         if fresh.status == "stale":
             out = add(store, name, m.path, m.rev, m.name, workers=workers)
             moved.append((m.name, m.oid, out.member.oid))
@@ -355,14 +356,19 @@ def _remote_url(repo) -> str | None:
 
 # --- freshness and overview ------------------------------------------------------------------
 
-def member_advice(workspace: str, agent: bool = False) -> Advice:
+def member_advice(workspace: str, agent: bool = False, member: str = "MEMBER") -> Advice:
     """What a member's reason tells its reader to do: a workspace reads each member at its pin,
     never from its working tree, so the pin is what moves. An agent (`agent`) has no tool that
-    moves a pin: it is told that the user does, and how."""
+    moves a pin: it is told that the user does, and how. A member whose rev or repository is gone
+    is added again: removed first, since a repository moved away is another repository to the
+    workspace, and its member's name is taken until then."""
+    again = (f"`rennet workspace remove {workspace} {member}`, then `rennet workspace add {workspace} PATH --rev REV "
+             f"--member {member}` from where its repository is now, at a rev that resolves")
     return Advice(moved=repin_advice(workspace, agent), dirty="",
                   partial=("no agent tool adds it again: the user fetches them and runs `rennet workspace add` for "
                            "a complete snapshot") if agent else
-                  "fetch them and `rennet workspace add` it again for a complete snapshot")
+                  "fetch them and `rennet workspace add` it again for a complete snapshot",
+                  gone=f"no agent tool re-adds a member: the user runs {again}" if agent else f"add it again: {again}")
 
 
 def repin_advice(workspace: str, agent: bool = False) -> str:
@@ -385,7 +391,8 @@ def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFre
     try:
         repo = gitread.open_repo(member.path)
     except RennetError as exc:
-        return MemberFreshness("unknown", None, f"repository not readable at {member.path} ({exc.code})")
+        return MemberFreshness("unknown", None, f"repository not readable at {member.path} ({exc.code})"
+                               + (f"; {advice.gone}" if advice.gone else ""))
     try:
         current: str | None = gitread.resolve_rev(repo, member.rev)
     except RennetError:  # the rev no longer resolves: the rule says `unknown`
@@ -441,7 +448,7 @@ def overview(store, name: str, refused: Callable[[str], str | None] | None = Non
                                          None, [], read=False))
             continue
         record = _record_of(store, m)
-        fresh = freshness(m, store, member_advice(ws.name, agent))
+        fresh = freshness(m, store, member_advice(ws.name, agent, m.name))
         if record is None and fresh.status != "unknown":
             fresh = MemberFreshness("unknown", fresh.current_oid,
                                     f"pinned snapshot {m.oid[:12]} is not in the store; add the member again")

@@ -197,7 +197,7 @@ def add_handler(input: AddInput, ctx) -> Result:
     data = AddData(out.workspace.name, _member_data(m), out.replaced, out.parsed_blobs, out.reused_blobs,
                    len(out.workspace.members), [_edge_data(e) for e in out.workspace.edges])
     # what every answer read from the new pin says of it: `partial` too, or `dirty`
-    fresh = freshness_of(workspace.member_snapshot(ctx.store, m), workspace.member_advice(input.name))
+    fresh = freshness_of(workspace.member_snapshot(ctx.store, m), workspace.member_advice(input.name, member=m.name))
     return Result(data=data, freshness=fresh)
 
 
