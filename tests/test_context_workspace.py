@@ -636,8 +636,8 @@ def test_a_workspace_of_many_members_answers_an_agent_within_its_ceiling(tmp_pat
     """Over MCP, under the default ceiling of 8 kB, a workspace of eight members each of many
     languages: its overview (members, edges and members' freshness, each kept to what fits in a
     quarter of the ceiling, their cursors paging the rest) and its map at the default budget are
-    read inline (were: both spilled to a file, each member's freshness taking about 500 bytes
-    of every reply); the members section pages on through its cursor."""
+    read inline (were: both spilled to a file, every member's freshness in every reply); the
+    members section pages on through its cursor."""
     files = {f"module_{i}.{ext}": body for i, (ext, body) in enumerate((
         ("py", "def f():\n    return 1\n"), ("js", "export function g() {}\n"), ("go", "package m\n\nfunc H() {}\n"),
         ("rs", "pub fn k() {}\n"), ("rb", "def m; end\n"), ("ts", "export const n = 1;\n"), ("c", "int p(void);\n"),
@@ -720,3 +720,32 @@ def test_a_member_whose_repository_moved_away_says_how_it_is_added_again(run, fl
     again = run("workspace.add", name="fleet", repo=str(moved), member="gokit", rev="main")
     assert again["error"]["code"] == "already_exists" and "pass --member" not in again["error"]["message"]
     assert "remove it first (`rennet workspace remove fleet gokit`)" in again["error"]["message"], again
+
+
+def test_a_workspace_references_answer_finds_its_sites_once_for_all_its_pages(run, monkeypatch):
+    """A face that lives on (an MCP server, a Client) pages through a workspace's sites without
+    finding them again at every page, as it does one snapshot's (was: every page, and the same
+    call asked again, read every member's sites anew). The pages still join into the whole
+    answer."""
+    from context_tools.query.symbols import references
+
+    found: list[str] = []
+    real = references.sites_of
+
+    def counted(snap, *args, **kwargs):
+        found.append(snap.repo_path)
+        return real(snap, *args, **kwargs)
+
+    monkeypatch.setattr(references, "sites_of", counted)
+    whole = run("context.references", workspace="fleet", name="slugify")["data"]["sites"]
+    assert len(found) == 3
+    pages: list[dict] = []
+    cursor = None
+    while True:
+        out = run("context.references", workspace="fleet", name="slugify", limit=2, **({"cursor": cursor} if cursor else {}))
+        pages += out["data"]["sites"]
+        cursor = out["page"]["cursor"]
+        if cursor is None:
+            break
+    assert pages == whole and len(pages) > 2
+    assert len(found) == 3  # the pages read the sites the first call found
