@@ -749,3 +749,37 @@ def test_a_workspace_references_answer_finds_its_sites_once_for_all_its_pages(ru
             break
     assert pages == whole and len(pages) > 2
     assert len(found) == 3  # the pages read the sites the first call found
+
+
+def test_workspace_status_of_many_edges_fits_an_agents_ceiling(tmp_path):
+    """Over MCP, workspace_status of twelve members each depending on three others (36 edges)
+    keeps the edges that fit in half of the ceiling, saying how many there are and that more
+    were left out (`edges_total`, `edges_truncated`), and its members page within the rest: read
+    inline (was: spilled to a file whole, with no cursor to page on). The overview's `edges`
+    section pages every edge."""
+    names = tuple(f"svc{i:02d}" for i in range(12))
+    for i, name in enumerate(names):
+        deps = [names[(i + k) % 12] for k in (1, 2, 3)]
+        RepoBuilder(tmp_path / name).commit({
+            "pyproject.toml": f'[project]\nname = "{name}"\nversion = "1"\ndependencies = {json.dumps(deps)}\n',
+            f"{name}/__init__.py": "".join(f"import {d}\n" for d in deps)})
+    _workspace_calls(tmp_path, "many", names)
+
+    async def work(client):
+        status = text_of(await client.call_tool("workspace_status", {"name": "many"}))
+        edges, cursor = [], None
+        while True:
+            page = text_of(await client.call_tool("context_overview", {
+                "workspace": "many", "section": "edges", **({"cursor": cursor} if cursor else {})}))
+            edges += page["data"]["items"]
+            cursor = page["page"]["cursor"]
+            if cursor is None:
+                return status, edges
+
+    status, edges = run_stdio(str(tmp_path / "store"), work, root=str(tmp_path))
+    assert "head" not in status, status.get("note")
+    assert len(json.dumps(status, separators=(",", ":")).encode()) <= 8192
+    data = status["data"]
+    assert data["edges_total"] == 36 and data["edges_truncated"] is True and 1 <= len(data["edges"]) < 36
+    assert len(json.dumps(data["edges"], separators=(",", ":")).encode()) <= 4096
+    assert data["edges"] == edges[:len(data["edges"])] and len(edges) == 36

@@ -242,9 +242,13 @@ def status_handler(input: StatusInput, ctx) -> Result:
     counts: dict[str, int] = {k: sum(1 for m in members if m.freshness == k) for k in PINNED_STATUSES}
     page_items, page = ctx.page(members, cap="members", limit=input.limit, cursor=input.cursor,
                                 binding=_digest(f"workspace:{ov.name}@{ov.updated_at}"))
-    edge_cap = ctx.cap("edges")
-    data = StatusData(ov.name, ov.created_at, ov.updated_at, counts, page_items,
-                      [_edge_data(e) for e in ov.edges[:edge_cap]], len(ov.edges), len(ov.edges) > edge_cap)
+    edges = [_edge_data(e) for e in ov.edges[:ctx.cap("edges")]]
+    if ctx.ceiling is not None:  # an agent's reply keeps the edges that fit in half of it: the members need the rest
+        from context_tools.query.sections import fitting
+
+        edges = edges[:fitting(edges, ctx.ceiling // 2)]
+    data = StatusData(ov.name, ov.created_at, ov.updated_at, counts, page_items, edges, len(ov.edges),
+                      len(edges) < len(ov.edges))
     return Result(data=data, page=page)
 
 
@@ -564,6 +568,9 @@ ROWS = (
             examples=("rennet workspace status demo", "rennet workspace status review --json"),
             input=StatusInput, handler=status_handler, authority="read", exposure=Exposure(cli=True, agent=True),
             title="Workspace status", caps={"members": 100, "edges": 200},
+            description="Each member's pin and freshness, and the cross-repository edges: a package one member "
+                        "declares, depended on or imported by another. When edges_truncated, the workspace overview's "
+                        "`edges` section (`section: edges`) pages through all of them.",
             cli=CliShape(path=("workspace", "status"), positional=("name",)), render=render_workspace),
     Command(id="batch.run", output=('context_tools.faces.packs.fleet:BatchData', 'context_tools.faces.packs.fleet:BatchSummary',), summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
             examples=("rennet batch .@HEAD .@HEAD~1", "rennet batch --repo . --range HEAD~1..HEAD"),
