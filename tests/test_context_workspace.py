@@ -783,3 +783,17 @@ def test_workspace_status_of_many_edges_fits_an_agents_ceiling(tmp_path):
     assert data["edges_total"] == 36 and data["edges_truncated"] is True and 1 <= len(data["edges"]) < 36
     assert len(json.dumps(data["edges"], separators=(",", ":")).encode()) <= 4096
     assert data["edges"] == edges[:len(data["edges"])] and len(edges) == 36
+
+
+def test_a_workspace_maps_focus_files_lead_it_whichever_member_holds_them(run):
+    """A focus file leads a workspace's map as it leads one snapshot's, whichever member holds it
+    (was: the members' files were interleaved by rank position, so the focus file of the third
+    member came after the other members' best files, and at a small budget was not on the first
+    page at all); the rest follow, interleaved as before, and every file is still on some page."""
+    whole = run("context.map", workspace="fleet", budget=65536)["data"]["files"]
+    focused = run("context.map", workspace="fleet", focus=["webapp/views.py", "js/text.js"], budget=65536)
+    files = [(f["member"], f["path"]) for f in focused["data"]["files"]]
+    assert files[:2] == [("gokit", "js/text.js"), ("webapp", "webapp/views.py")], files
+    assert sorted(files) == sorted((f["member"], f["path"]) for f in whole)
+    small = run("context.map", workspace="fleet", focus=["webapp/views.py"], budget=256)
+    assert (small["data"]["files"][0]["member"], small["data"]["files"][0]["path"]) == ("webapp", "webapp/views.py")
