@@ -286,16 +286,25 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
     return AddOutcome(ws, record, existing is not None, report.parsed_blobs, report.reused_blobs)
 
 
-def sync(store, name: str, workers: int | None = None) -> list[tuple[str, str, str]]:
-    """Re-pin every stale member to what its rev resolves to now (indexing as needed).
-    Returns (member, old oid, new oid) for each member re-pinned; unknown members are left as they are."""
-    moved = []
+@dataclass(frozen=True)
+class Synced:
+    moved: list[tuple[str, str, str]]  # (member, old oid, new oid) of each member re-pinned
+    left: list[tuple[str, MemberFreshness]]  # each member whose rev or repository is gone, and why
+
+
+def sync(store, name: str, workers: int | None = None) -> Synced:
+    """Re-pin every stale member to what its rev resolves to now (indexing as needed). A member
+    whose rev or repository is gone (`unknown`) cannot be: it is left as it is, and named with
+    its reason, which says how it is added again."""
+    moved, left = [], []
     for m in load(store, name).members:
         fresh = freshness(m, None, member_advice(name, member=m.name))  # whether it moved: what its snapshot lacks is moot
         if fresh.status == "stale":
             out = add(store, name, m.path, m.rev, m.name, workers=workers)
             moved.append((m.name, m.oid, out.member.oid))
-    return moved
+        elif fresh.status == "unknown":
+            left.append((m.name, fresh))
+    return Synced(moved, left)
 
 
 def remove(store, name: str, repo: str) -> tuple[WorkspaceRecord, MemberRecord]:

@@ -65,11 +65,20 @@ class RepinData(msgspec.Struct):
     new_oid: str
 
 
+class NotRepinnedData(msgspec.Struct):
+    """A member sync could not re-pin: its rev or repository is gone (`unknown`)."""
+
+    member: str
+    freshness: PinnedStatus
+    reason: str  # why, and how it is added again
+
+
 class SyncData(msgspec.Struct):
     workspace: str
     repinned: list[RepinData]
     members: int
     edges: list["EdgeData"]
+    not_repinned: list[NotRepinnedData] = []
 
 
 class ListInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -211,10 +220,11 @@ def remove_handler(input: RemoveInput, ctx) -> Result:
 def sync_handler(input: SyncInput, ctx) -> Result:
     from indexer.fleet import workspace
 
-    moved = workspace.sync(ctx.store, input.name, workers=input.workers)
+    synced = workspace.sync(ctx.store, input.name, workers=input.workers)
     ws = workspace.load(ctx.store, input.name)
-    return Result(data=SyncData(ws.name, [RepinData(*m) for m in moved], len(ws.members),
-                                [_edge_data(e) for e in ws.edges]))
+    return Result(data=SyncData(ws.name, [RepinData(*m) for m in synced.moved], len(ws.members),
+                                [_edge_data(e) for e in ws.edges],
+                                [NotRepinnedData(n, f.status, f.reason) for n, f in synced.left]))
 
 
 def list_handler(input: ListInput, ctx) -> Result:
@@ -281,7 +291,10 @@ def render_workspace(result: Result) -> str:
             lines[0] += f": removed {shown_own(d.removed.name)}, {d.members} members"
         elif isinstance(d, SyncData):
             lines[0] += f": re-pinned {len(d.repinned)} of {d.members} members"
+            lines[0] += f", {len(d.not_repinned)} not re-pinned" if d.not_repinned else ""
             lines += [f"  {shown_own(m.member)}: {m.old_oid[:12]} -> {m.new_oid[:12]}" for m in d.repinned]
+            lines += [f"  {shown_own(m.member)}: not re-pinned ({m.freshness}): {sanitize_shown(m.reason)}"
+                      for m in d.not_repinned]
         else:
             lines[0] += " created"
     edges = getattr(d, "edges", [])
