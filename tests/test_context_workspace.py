@@ -797,3 +797,15 @@ def test_a_workspace_maps_focus_files_lead_it_whichever_member_holds_them(run):
     assert sorted(files) == sorted((f["member"], f["path"]) for f in whole)
     small = run("context.map", workspace="fleet", focus=["webapp/views.py"], budget=256)
     assert (small["data"]["files"][0]["member"], small["data"]["files"][0]["path"]) == ("webapp", "webapp/views.py")
+
+
+def test_a_path_in_several_members_names_the_members_not_read_too(run, fleet):
+    """A path several members hold asks for `member` naming them, and names the members that
+    were not read (outside the roots, gone), which may hold it too (was: those read alone)."""
+    from context_tools.faces.roots import Roots
+
+    served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
+    out = served.run("context.file", {"workspace": "fleet", "path": "pyproject.toml"}).envelope
+    assert out["error"]["code"] == "bad_input", out
+    assert out["error"]["message"] == ("pyproject.toml is in members acme-lib, webapp of workspace 'fleet': pass "
+                                       "`member` (not read, so not looked in: gokit (forbidden))")

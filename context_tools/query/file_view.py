@@ -146,8 +146,11 @@ def _member_file(input: FileInput, ctx: CallContext, name: str) -> Result:
     else:
         holders = [m for m in scope.readable if m.snap.file(path) is not None]
         if len(holders) > 1:
+            unread = [m for m in scope.members if m.snap is None]
             raise BadInput(f"{path} is in members {', '.join(m.member.name for m in holders)} of workspace "
-                           f"{name!r}: pass `member`")
+                           f"{name!r}: pass `member`" + (" (not read, so not looked in: " + ", ".join(
+                               f"{m.member.name} ({m.error.code if m.error else m.freshness.status})" for m in unread)
+                               + ")" if unread else ""))
         if not holders:
             raise NotFound(f"{path} is not a file of any member of workspace {name!r} (members: {scope.names()})")
         chosen = holders[0]
