@@ -264,10 +264,10 @@ def test_fewer_asks_in_proportion_then_along_the_line_of_the_last_two(seen, ceil
 
 @pytest.mark.parametrize("room, expected", [(0, 1), (6, 1), (7, 1), (14, 1), (15, 2), (19, 2), (20, 3)])
 def test_the_outline_keeps_the_items_that_fit_in_its_room_and_at_least_one(room, expected):
-    """file_view.py `_fitting`: each item counts its JSON and a comma (7, 8 and 5 bytes here)."""
-    from context_tools.query.file_view import _fitting
+    """sections.py `fitting`: each item counts its JSON and a comma (7, 8 and 5 bytes here)."""
+    from context_tools.query.sections import fitting
 
-    assert _fitting(["abcd", "abcde", "ab"], room) == expected
+    assert fitting(["abcd", "abcde", "ab"], room) == expected
 
 
 def test_under_a_large_ceiling_the_outline_keeps_its_cap(big: Big):

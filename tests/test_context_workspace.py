@@ -602,3 +602,210 @@ def test_the_status_and_overview_of_a_workspace_read_no_member_outside_the_roots
     assert {m["name"]: m["freshness"] for m in cli["data"]["members"]}["gokit"] == "stale"
     assert sorted((e["source"], e["target"]) for e in cli["data"]["edges"]) == [("webapp", "acme-lib"),
                                                                                 ("webapp", "gokit")]
+
+
+def test_a_python_package_whose_distribution_name_is_computed_is_provided_by_its_import_name(tmp_path):
+    """requests' setup.py computes its distribution's name at run time (`name=about["__title__"]`),
+    so its member declares no package; an app that depends on and imports it still has its edge,
+    and its sites resolve `import`, through the top-level package the member holds (`src/reqlib/`),
+    which is what a Python import names (was: no edge, and the sites `name_match`). A test folder
+    is no such package, and a declared distribution keeps its own manifest."""
+    RepoBuilder(tmp_path / "reqlib").commit({
+        "setup.py": 'about = {}\nexec(open("src/reqlib/__version__.py").read(), about)\n\n'
+                    'from setuptools import setup\n\nsetup(name=about["__title__"], packages=["reqlib"], '
+                    'package_dir={"": "src"})\n',
+        "src/reqlib/__init__.py": "from reqlib.sessions import Session\n",
+        "src/reqlib/__version__.py": '__title__ = "reqlib"\n',
+        "src/reqlib/sessions.py": "class Session:\n    def get(self, url):\n        return url\n",
+        "tests/__init__.py": "", "tests/test_sessions.py": "from reqlib import Session\n"})
+    RepoBuilder(tmp_path / "app").commit({
+        "pyproject.toml": '[project]\nname = "app"\nversion = "1"\ndependencies = ["reqlib>=2", "tests"]\n',
+        "app/__init__.py": "",
+        "app/fetch.py": "import reqlib\nimport tests\n\n\ndef fetch(url):\n    return reqlib.Session().get(url)\n"})
+    call = _workspace_calls(tmp_path, "w", ("reqlib", "app"))
+    status = call("workspace.status", name="w")
+    edges = [(e["source"], e["target"], e["ecosystem"], e["package"], e["manifest"], e["kinds"], e["count"])
+             for e in status["data"]["edges"]]
+    assert edges == [("app", "reqlib", "pypi", "reqlib", "src/reqlib/__init__.py", ["dependency", "import"], 2)]
+    sites = call("context.references", workspace="w", name="reqlib.Session")["data"]["sites"]
+    assert [(s["member"], s["path"], s["line"], s["resolution"]) for s in sites if s["member"] == "app"] == [
+        ("app", "app/fetch.py", 6, "import")]
+
+
+def test_a_workspace_of_many_members_answers_an_agent_within_its_ceiling(tmp_path):
+    """Over MCP, under the default ceiling of 8 kB, a workspace of eight members each of many
+    languages: its overview (members, edges and members' freshness, each kept to what fits in a
+    quarter of the ceiling, their cursors paging the rest) and its map at the default budget are
+    read inline (were: both spilled to a file, every member's freshness in every reply); the
+    members section pages on through its cursor."""
+    files = {f"module_{i}.{ext}": body for i, (ext, body) in enumerate((
+        ("py", "def f():\n    return 1\n"), ("js", "export function g() {}\n"), ("go", "package m\n\nfunc H() {}\n"),
+        ("rs", "pub fn k() {}\n"), ("rb", "def m; end\n"), ("ts", "export const n = 1;\n"), ("c", "int p(void);\n"),
+        ("java", "class Q {}\n"), ("md", "# notes\n"), ("toml", "a = 1\n"), ("json", "{}\n"), ("css", "a {}\n")))}
+    names = tuple(f"member-with-a-long-name-{i}" for i in range(8))
+    for i, name in enumerate(names):
+        RepoBuilder(tmp_path / name).commit({**files, "pyproject.toml": f'[project]\nname = "pkg{i}"\n'
+                                             f'dependencies = ["pkg{(i + 1) % 8}"]\n'})
+    _workspace_calls(tmp_path, "many", names)
+
+    async def work(client):
+        overview = text_of(await client.call_tool("context_overview", {"workspace": "many"}))
+        cursor = overview["data"]["members"]["cursor"] if "data" in overview else None
+        rest: list[str] = []
+        while cursor and len(rest) < 8:  # each page of the section as much as fits the ceiling
+            page = text_of(await client.call_tool("context_overview", {
+                "workspace": "many", "section": "members", "cursor": cursor}))
+            rest += [m["name"] for m in page["data"]["items"]]
+            cursor = page["page"]["cursor"]
+        mapped = text_of(await client.call_tool("context_map", {"workspace": "many"}))
+        return overview, rest, mapped
+
+    overview, rest, mapped = run_stdio(str(tmp_path / "store"), work, root=str(tmp_path))
+    for reply in (overview, mapped):
+        assert "head" not in reply, reply.get("note")
+        assert len(json.dumps(reply, separators=(",", ":")).encode()) <= 8192
+        assert reply["data"]["member_freshness"]["total"] == 8
+    members = overview["data"]["members"]
+    assert 1 <= members["returned"] < 8 and members["truncated"] and members["total"] == 8
+    assert overview["data"]["edges"]["total"] == 8
+    assert [m["name"] for m in members["items"]] + rest == list(names)
+
+
+def test_a_member_outside_the_roots_is_told_as_what_the_user_does(run, fleet):
+    """The agent named a workspace, not the member's path: a member outside the roots says that
+    no agent tool widens them and what the user does (a root holding it for the server, one the
+    client declares), never "pass a path under one of them" (was: the refusal of a `repo` path
+    the agent had passed)."""
+    from context_tools.faces.roots import Roots
+
+    served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
+    gokit = str(Path(fleet["gokit"].path).resolve())
+    out = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope
+    status = served.run("workspace.status", {"name": "fleet"}).envelope
+    told = [{m["member"]: m["reason"] for m in out["data"]["member_freshness"]["items"]}["gokit"],
+            {m["name"]: m["reason"] for m in status["data"]["members"]}["gokit"], out["freshness"]["reason"]]
+    for reason in told:
+        assert "pass a path" not in reason and "`repo`" not in reason, reason
+        assert f"its repository {gokit!r} is outside the roots this server serves" in reason, reason
+        assert f"the user serves it with a root that holds it (`rennet mcp --root {gokit}`)" in reason, reason
+    declared = served.run("context.symbol", {"workspace": "fleet", "name": "slugify"},
+                          client_roots=[str(fleet["acme-lib"].path)]).envelope
+    webapp = {m["member"]: m["reason"] for m in declared["data"]["member_freshness"]["items"]}["webapp"]
+    assert "the roots the client declared" in webapp and "the user's client declares a root that holds it" in webapp
+    assert "pass a path" not in webapp
+
+
+def test_a_member_whose_repository_moved_away_says_how_it_is_added_again(run, fleet, tmp_path):
+    """A member whose repository moved (or whose rev no longer resolves) says how the user adds
+    it again: remove it, then add it from where it now is, at a rev that resolves; to an agent,
+    that no agent tool does (were: "repository not readable at ..." and "HEAD no longer
+    resolves", no advice). Adding the moved repository under the member's name, `--member`
+    given, says to remove the gone member first (was: "pass --member to name this one")."""
+    from context_tools.faces.roots import Roots
+
+    moved = tmp_path / "gokit-moved"
+    Path(fleet["gokit"].path).rename(moved)
+    fleet["acme-lib"].repo.references["refs/heads/main"].rename("refs/heads/trunk")
+    remedy = "`rennet workspace remove fleet {m}`, then `rennet workspace add fleet PATH --rev REV --member {m}`"
+    status = {m["name"]: m["reason"] for m in run("workspace.status", name="fleet")["data"]["members"]}
+    answer = run("context.symbol", workspace="fleet", name="slugify")
+    told = {m["member"]: m["reason"] for m in answer["data"]["member_freshness"]["items"]}
+    for member in ("gokit", "acme-lib"):
+        assert remedy.format(m=member) in status[member], status[member]
+        assert remedy.format(m=member) in told[member], told[member]
+    agent = Executor("mcp", store=run.home, roots=Roots.of([tmp_path]))
+    out = agent.run("context.symbol", {"workspace": "fleet", "name": "slugify"}).envelope
+    gokit = {m["member"]: m["reason"] for m in out["data"]["member_freshness"]["items"]}["gokit"]
+    assert "no agent tool re-adds a member: the user runs " + remedy.format(m="gokit") in gokit, gokit
+    again = run("workspace.add", name="fleet", repo=str(moved), member="gokit", rev="main")
+    assert again["error"]["code"] == "already_exists" and "pass --member" not in again["error"]["message"]
+    assert "remove it first (`rennet workspace remove fleet gokit`)" in again["error"]["message"], again
+
+
+def test_a_workspace_references_answer_finds_its_sites_once_for_all_its_pages(run, monkeypatch):
+    """A face that lives on (an MCP server, a Client) pages through a workspace's sites without
+    finding them again at every page, as it does one snapshot's (was: every page, and the same
+    call asked again, read every member's sites anew). The pages still join into the whole
+    answer."""
+    from context_tools.query.symbols import references
+
+    found: list[str] = []
+    real = references.sites_of
+
+    def counted(snap, *args, **kwargs):
+        found.append(snap.repo_path)
+        return real(snap, *args, **kwargs)
+
+    monkeypatch.setattr(references, "sites_of", counted)
+    whole = run("context.references", workspace="fleet", name="slugify")["data"]["sites"]
+    assert len(found) == 3
+    pages: list[dict] = []
+    cursor = None
+    while True:
+        out = run("context.references", workspace="fleet", name="slugify", limit=2, **({"cursor": cursor} if cursor else {}))
+        pages += out["data"]["sites"]
+        cursor = out["page"]["cursor"]
+        if cursor is None:
+            break
+    assert pages == whole and len(pages) > 2
+    assert len(found) == 3  # the pages read the sites the first call found
+
+
+def test_workspace_status_of_many_edges_fits_an_agents_ceiling(tmp_path):
+    """Over MCP, workspace_status of twelve members each depending on three others (36 edges)
+    keeps the edges that fit in half of the ceiling, saying how many there are and that more
+    were left out (`edges_total`, `edges_truncated`), and its members page within the rest: read
+    inline (was: spilled to a file whole, with no cursor to page on). The overview's `edges`
+    section pages every edge."""
+    names = tuple(f"svc{i:02d}" for i in range(12))
+    for i, name in enumerate(names):
+        deps = [names[(i + k) % 12] for k in (1, 2, 3)]
+        RepoBuilder(tmp_path / name).commit({
+            "pyproject.toml": f'[project]\nname = "{name}"\nversion = "1"\ndependencies = {json.dumps(deps)}\n',
+            f"{name}/__init__.py": "".join(f"import {d}\n" for d in deps)})
+    _workspace_calls(tmp_path, "many", names)
+
+    async def work(client):
+        status = text_of(await client.call_tool("workspace_status", {"name": "many"}))
+        edges, cursor = [], None
+        while True:
+            page = text_of(await client.call_tool("context_overview", {
+                "workspace": "many", "section": "edges", **({"cursor": cursor} if cursor else {})}))
+            edges += page["data"]["items"]
+            cursor = page["page"]["cursor"]
+            if cursor is None:
+                return status, edges
+
+    status, edges = run_stdio(str(tmp_path / "store"), work, root=str(tmp_path))
+    assert "head" not in status, status.get("note")
+    assert len(json.dumps(status, separators=(",", ":")).encode()) <= 8192
+    data = status["data"]
+    assert data["edges_total"] == 36 and data["edges_truncated"] is True and 1 <= len(data["edges"]) < 36
+    assert len(json.dumps(data["edges"], separators=(",", ":")).encode()) <= 4096
+    assert data["edges"] == edges[:len(data["edges"])] and len(edges) == 36
+
+
+def test_a_workspace_maps_focus_files_lead_it_whichever_member_holds_them(run):
+    """A focus file leads a workspace's map as it leads one snapshot's, whichever member holds it
+    (was: the members' files were interleaved by rank position, so the focus file of the third
+    member came after the other members' best files, and at a small budget was not on the first
+    page at all); the rest follow, interleaved as before, and every file is still on some page."""
+    whole = run("context.map", workspace="fleet", budget=65536)["data"]["files"]
+    focused = run("context.map", workspace="fleet", focus=["webapp/views.py", "js/text.js"], budget=65536)
+    files = [(f["member"], f["path"]) for f in focused["data"]["files"]]
+    assert files[:2] == [("gokit", "js/text.js"), ("webapp", "webapp/views.py")], files
+    assert sorted(files) == sorted((f["member"], f["path"]) for f in whole)
+    small = run("context.map", workspace="fleet", focus=["webapp/views.py"], budget=256)
+    assert (small["data"]["files"][0]["member"], small["data"]["files"][0]["path"]) == ("webapp", "webapp/views.py")
+
+
+def test_a_path_in_several_members_names_the_members_not_read_too(run, fleet):
+    """A path several members hold asks for `member` naming them, and names the members that
+    were not read (outside the roots, gone), which may hold it too (was: those read alone)."""
+    from context_tools.faces.roots import Roots
+
+    served = Executor("mcp", store=run.home, roots=Roots.of([fleet["acme-lib"].path, fleet["webapp"].path]))
+    out = served.run("context.file", {"workspace": "fleet", "path": "pyproject.toml"}).envelope
+    assert out["error"]["code"] == "bad_input", out
+    assert out["error"]["message"] == ("pyproject.toml is in members acme-lib, webapp of workspace 'fleet': pass "
+                                       "`member` (not read, so not looked in: gokit (forbidden))")

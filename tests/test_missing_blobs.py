@@ -516,3 +516,30 @@ def test_a_batch_of_a_partial_clone_indexes_in_a_store_holding_the_facts_of_blob
         assert job.ok, job.error
         assert (job.fingerprint, job.missing_objects) == (cold.fingerprint, 5)
         assert api.snapshot(str(part), second, store=store).missing_objects == 5
+
+
+def test_a_member_whose_clone_lacks_blobs_of_its_complete_snapshot_is_left_out_saying_why(tmp_path):
+    """A blobless clone of a commit the store already holds complete (the full checkout was
+    indexed into the same store) is pinned to that snapshot; its sites cannot be read from the
+    clone. A workspace's references answer from the other members and say the clone's member
+    was not read and why (was: the whole answer `missing_objects`, whichever member the name
+    was in)."""
+    import context_tools
+
+    source = RepoBuilder(tmp_path / "src")
+    source.commit({"lib/__init__.py": "def alpha():\n    return 1\n", "README.md": "alpha\n"})
+    part = blobless_clone(source, tmp_path)
+    app = RepoBuilder(tmp_path / "app")
+    app.commit({"use.py": "from lib import alpha\n\n\nalpha()\n"})
+    with Store.open(tmp_path / "store") as store:
+        api.index(str(source.path), store=store, workers=1)
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    client.call("workspace.create", name="ws")
+    client.call("workspace.add", name="ws", repo=str(part), member="lib")
+    client.call("workspace.add", name="ws", repo=str(app.path), member="app")
+    out = client.call("context.references", workspace="ws", name="alpha")
+    assert [(s.member, s.path, s.line) for s in out.data.sites] == [("app", "use.py", 1), ("app", "use.py", 4)]
+    lib = next(f for f in out.data.member_freshness.items if f.member == "lib")
+    assert lib.status == "unknown" and "missing from the object database" in lib.reason, lib
+    assert "its sites are left out of this answer" in lib.reason
+    assert out.freshness.status == "unknown" and "lib: member not read" in out.freshness.reason

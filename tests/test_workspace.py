@@ -334,3 +334,27 @@ def test_an_unreadable_workspace_row_is_store_corrupt_and_hides_no_other(fleet, 
     assert run("workspace.status", name="pinless")["error"]["code"] == "store_corrupt"
     assert run("workspace.status", name="garbled")["error"]["code"] == "store_corrupt"
     assert [w["name"] for w in run("workspace.list")["data"]["workspaces"]] == ["fleet"]
+
+
+def test_sync_says_which_members_it_could_not_re_pin_and_why(fleet, run):
+    """`workspace sync` re-pins the members that moved and names those it cannot re-pin, a
+    member whose rev or repository is gone, with the reason that says how it is added again,
+    in its reply and on its human line (was: "re-pinned 1 of 3 members", the gone member left
+    without a word)."""
+    from context_tools.faces.packs.fleet import SyncData, render_workspace
+    from indexer.contract.result import Result
+
+    run("workspace.create", name="fleet")
+    for name in ("acme-lib", "gokit", "webapp"):
+        run("workspace.add", name="fleet", repo=str(fleet[name].path), rev="main")
+    shutil.rmtree(fleet["acme-lib"].path)
+    moved = fleet["gokit"].commit({"log/extra.go": "package log\n\nvar Extra = 2\n"})
+    synced = run("workspace.sync", name="fleet")
+    assert synced["ok"], synced
+    assert [(m["member"], m["new_oid"]) for m in synced["data"]["repinned"]] == [("gokit", moved)]
+    left = synced["data"]["not_repinned"]
+    assert [(m["member"], m["freshness"]) for m in left] == [("acme-lib", "unknown")]
+    assert "`rennet workspace remove fleet acme-lib`" in left[0]["reason"]
+    shown = render_workspace(Result(data=msgspec.convert(synced["data"], type=SyncData))).splitlines()
+    assert shown[0] == "workspace fleet: re-pinned 1 of 3 members, 1 not re-pinned"
+    assert any(line.startswith("  acme-lib: not re-pinned (unknown): repository not readable") for line in shown), shown

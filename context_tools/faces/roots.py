@@ -96,6 +96,18 @@ class Roots(msgspec.Struct, frozen=True):
                         f"{self._describe(whose, extra)}; that place must be under a root too")
         return None
 
+    def member_refusal(self, path: str, extra: tuple[str, ...] = ()) -> str | None:
+        """Why a workspace member's repository at `path` is not read on this face, or None when it
+        is: said as what the user does, since the agent named the workspace, not the path, and no
+        agent tool widens the roots."""
+        if self.refusal("repo", path, extra) is None:
+            return None
+        if self.refusal("repo", path) is not None:
+            return (f"its repository {path!r} is outside {self._describe('server', extra)}; no agent tool widens "
+                    f"them: the user serves it with a root that holds it (`rennet mcp --root {path}`)")
+        return (f"its repository {path!r} is outside {self._describe('client', extra)}; no agent tool widens "
+                "them: the user's client declares a root that holds it")
+
     def _describe(self, whose: str, extra: tuple[str, ...]) -> str:
         if whose == "server":
             return f"the roots this server serves ({self.describe()})"

@@ -23,7 +23,7 @@ from msgspec import Struct
 
 from context_tools.faces.pages import input_digest
 from context_tools.query.pinned import open_pinned, snapshot_path, tree_path
-from context_tools.query.sections import Section
+from context_tools.query.sections import Section, fitting
 from context_tools.query.workspace_scope import member_named, open_workspace, repo_of, rev_of, snapshot_of, workspace_of
 from indexer.contract.encode import encode_json
 from indexer.contract.errors import BadInput, NotFound
@@ -118,7 +118,7 @@ def _embedded(ctx: CallContext, input: FileInput, name: str, items: Sequence[T],
     query = _section_query(input, name)
     size = ctx.cap(CAP_OF[name])
     if ctx.ceiling is not None and name == "outline":
-        size = _fitting(items[:size], ctx.ceiling // 2)
+        size = fitting(items[:size], ctx.ceiling // 2)
     chunk, page = ctx.first_page_of(items, size=size, query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)
@@ -149,8 +149,11 @@ def _member_file(input: FileInput, ctx: CallContext, name: str) -> Result:
     else:
         holders = [m for m in scope.readable if m.snap.file(path) is not None]
         if len(holders) > 1:
+            unread = [m for m in scope.members if m.snap is None]
             raise BadInput(f"{path} is in members {', '.join(m.member.name for m in holders)} of workspace "
-                           f"{name!r}: pass `member`")
+                           f"{name!r}: pass `member`" + (" (not read, so not looked in: " + ", ".join(
+                               f"{m.member.name} ({m.error.code if m.error else m.freshness.status})" for m in unread)
+                               + ")" if unread else ""))
         if not holders:
             raise NotFound(f"{path} is not a file of any member of workspace {name!r} (members: {scope.names()})")
         chosen = holders[0]
@@ -235,16 +238,6 @@ def _view(input: FileInput, ctx: CallContext, snap: Snapshot, fresh: Freshness) 
             content = Content(first_line=first, last_line=first + len(items) - 1,
                               lines=[line[:LINE_CHARS] for line in items], truncated_lines=cut)
     return Result(FileView(meta, outline, content), freshness=fresh, page=page)
-
-
-def _fitting(items: Sequence[object], room: int) -> int:
-    """How many of `items`, from the first, take at most `room` bytes serialized (at least one)."""
-    used = 0
-    for i, item in enumerate(items):
-        used += len(encode_json(item)) + 1
-        if used > room:
-            return max(i, 1)
-    return len(items)
 
 
 def _snapshot_named(snap: Snapshot) -> str:

@@ -282,7 +282,7 @@ def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Re
         unknown=sum(m.freshness == "unknown" for m in members), dirty=sum(m.freshness == "dirty" for m in members),
         partial=sum(m.freshness == "partial" for m in members))
     data = WorkspaceOverview(name, ws.created_at, ws.updated_at, totals,
-                             members=summary_section(ctx, input, "members", members, scope.binding),
-                             edges=summary_section(ctx, input, "edges", edges, scope.binding),
+                             members=summary_section(ctx, input, "members", members, scope.binding, share=4),
+                             edges=summary_section(ctx, input, "edges", edges, scope.binding, share=4),
                              member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness)

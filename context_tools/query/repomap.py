@@ -11,7 +11,8 @@ unless focused.
 
 With `workspace`, every member's files are ranked in that member's own snapshot (focus
 applies in each member it matches) and interleaved by rank position, each file tagged with
-its `member`; the budget and cursor then work over the interleaved list.
+its `member`, the focus files of every member first; the budget and cursor then work over
+the interleaved list.
 """
 
 from __future__ import annotations
@@ -370,7 +371,11 @@ def _map_across(input: MapInput, ctx: CallContext, name: str) -> Result:
     per_file = ctx.cap("symbols_per_file")
     ranked = [(m, _ranked(ctx, m.snap, input.focus)) for m in scope.readable]
     focus = frozenset(input.focus)
-    order = interleave([[(m, r, p) for p in r.ordered] for m, r in ranked])
+    # the focus files lead, as in one snapshot's map, whichever member holds them; each member's
+    # ordered list starts with its own
+    led = [len(set(r.ordered) & set(r.focus_files)) for _, r in ranked]
+    order = (interleave([[(m, r, p) for p in r.ordered[:n]] for (m, r), n in zip(ranked, led)])
+             + interleave([[(m, r, p) for p in r.ordered[n:]] for (m, r), n in zip(ranked, led)]))
 
     def entries(start: int) -> Iterator[MapFile]:
         for m, r, p in order[start:]:

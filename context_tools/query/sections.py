@@ -26,11 +26,29 @@ class Section(Struct, Generic[T]):
     cursor: str | None = None  # valid for the same call with `section=<this section>`
 
 
-def summary_section(ctx: CallContext, input: Struct, name: str, items: Sequence[T], binding: str) -> Section[T]:
+def fitting(items: Sequence[object], room: int) -> int:
+    """How many of `items`, from the first, take at most `room` bytes serialized (at least one)."""
+    from indexer.contract.encode import encode_json
+
+    used = 0
+    for i, item in enumerate(items):
+        used += len(encode_json(item)) + 1
+        if used > room:
+            return max(i, 1)
+    return len(items)
+
+
+def summary_section(ctx: CallContext, input: Struct, name: str, items: Sequence[T], binding: str,
+                    share: int | None = None) -> Section[T]:
     """The first page of a section of the summary that `input` asked for; its cursor pages the
-    same call narrowed to the section."""
+    same call narrowed to the section. `share`: under a reply ceiling, the section keeps the
+    items that fit in that fraction of it (at least one), so that the summary is read, not
+    spilled, beside its other sections."""
     query = msgspec.structs.replace(input, section=name, cursor=None, limit=None)
-    chunk, page = ctx.first_page_of(items, size=ctx.cap("section"), query=query, binding=binding)
+    size = ctx.cap("section")
+    if share is not None and ctx.ceiling is not None:
+        size = fitting(items[:size], ctx.ceiling // share)
+    chunk, page = ctx.first_page_of(items, size=size, query=query, binding=binding)
     return Section(items=chunk, total=page.total, returned=page.returned, truncated=page.truncated,
                    cursor=page.cursor)
 

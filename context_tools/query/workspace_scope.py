@@ -56,6 +56,9 @@ class MemberFreshness(Freshness, frozen=True, kw_only=True):
 
 
 MEMBER_FRESHNESS_CAP = 8
+# Under an agent's reply ceiling, members' freshness keeps what fits in this fraction of it: the
+# answer it rides along with (a map at its default budget, half the ceiling) needs the rest.
+MEMBER_FRESHNESS_SHARE = 4
 
 
 class MemberFreshnessPage(Struct):
@@ -93,6 +96,8 @@ class Scope:
     members: list[OpenMember]
     binding: str  # what cursors of this workspace are bound to
     freshness: Freshness  # of the workspace as a whole
+    # bytes `member_freshness` may take: a share of an agent's reply ceiling (None: no ceiling)
+    room: int | None = None
     # the members whose snapshots were read, in member order: the same objects at every ask
     readable: list[ReadMember] = field(init=False)
 
@@ -101,8 +106,25 @@ class Scope:
 
     @property
     def member_freshness(self) -> MemberFreshnessPage:
+        from context_tools.query.sections import fitting
+
         ordered = sorted((m.freshness for m in self.members), key=lambda f: (f.status == "current", f.member))
-        return MemberFreshnessPage(ordered[:MEMBER_FRESHNESS_CAP], len(ordered), len(ordered) > MEMBER_FRESHNESS_CAP)
+        kept = ordered[:MEMBER_FRESHNESS_CAP]
+        if self.room is not None:
+            kept = kept[:fitting(kept, self.room)]
+        return MemberFreshnessPage(kept, len(ordered), len(kept) < len(ordered))
+
+    def leave_out(self, member: ReadMember, error: RennetError, agent: bool) -> None:
+        """`member`'s snapshot opened, but its repository cannot give what this answer reads of it
+        (a blob a partial clone lacks, where the store holds the complete snapshot of its commit):
+        the answer is the other members', and this one is `unknown`, saying why, as a member whose
+        snapshot cannot be opened is. `agent`: the workspace's reason is said to an agent."""
+        reason = f"member not read: {error.message}; its sites are left out of this answer"
+        fresh = msgspec.structs.replace(member.freshness, status="unknown", reason=reason)
+        self.members = [OpenMember(m.member, None, fresh, error) if m.member.name == member.member.name else m
+                        for m in self.members]
+        self.readable = [m for m in self.readable if m.member.name != member.member.name]
+        self.freshness = _overall(self.name, self.members, agent)
 
     def names(self) -> str:
         """The members, each not read marked with why: a name found nowhere was looked for only
@@ -169,7 +191,8 @@ def open_workspace(ctx: CallContext, name: str) -> Scope:
 
     members = workspace.members(ctx.store, name)
     opened = [_open_member(ctx, name, m) for m in members]
-    return Scope(name, opened, binding(name, members), _overall(name, opened, ctx.roots is not None))
+    room = None if ctx.ceiling is None else ctx.ceiling // MEMBER_FRESHNESS_SHARE
+    return Scope(name, opened, binding(name, members), _overall(name, opened, ctx.roots is not None), room)
 
 
 # What a member outside the roots of the face asking tells of what its rev resolves to now
@@ -182,7 +205,7 @@ def refused_member(ctx: CallContext) -> Callable[[str], str | None] | None:
     roots = ctx.roots
     if roots is None:
         return None
-    return lambda path: roots.refusal("repo", path, ctx.declared)
+    return lambda path: roots.member_refusal(path, ctx.declared)
 
 
 def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenMember:
@@ -207,7 +230,8 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
             reason = f"member not read: {exc.message}"
             current: str | Unknown = not_assessed(UNREAD_MEMBER)
             if refused is None:  # a member outside the roots is not read at all, not even its refs
-                now = workspace.freshness(member, None, workspace.member_advice(workspace_name, ctx.roots is not None))
+                now = workspace.freshness(member, None, workspace.member_advice(workspace_name, ctx.roots is not None,
+                                                                               member.name))
                 reason += f" ({now.reason})" if now.status != "current" else ""
                 current = current_or_gone(now.current_oid, member.rev)
             return OpenMember(member, None, MemberFreshness(
@@ -215,7 +239,7 @@ def _open_member(ctx: CallContext, workspace_name: str, member: Member) -> OpenM
                 status="unknown", reason=reason, indexed_at=member.indexed_at or not_recorded("not recorded"),
                 fingerprint=member.fingerprint, member=member.name), exc)
     # `rennet index` would not move the workspace's pin, nor --worktree read a member's working tree
-    fresh = freshness_of(snap, workspace.member_advice(workspace_name, ctx.roots is not None))
+    fresh = freshness_of(snap, workspace.member_advice(workspace_name, ctx.roots is not None, member.name))
     return OpenMember(member, snap, MemberFreshness(**msgspec.structs.asdict(fresh), member=member.name))
 
 
@@ -317,7 +341,7 @@ def cross_importers(scope: Scope, defining: dict[str, set[str]]) -> dict[str, se
         files = defining.get(m.member.name)
         if not files:
             continue
-        for key, (_, manifest) in provided_packages(m.snap.record.packages).items():
+        for key, (_, manifest) in provided_packages(m.snap.record.packages, m.snap.paths).items():
             folder = os.path.dirname(manifest)
             if not folder or any(f.startswith(folder + "/") for f in files):
                 providers.setdefault(key, set()).add(m.member.name)

@@ -273,8 +273,9 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
         chosen = member_name or (existing.name if existing else _default_member_name(path))
         clash = next((m for m in ws.members if m.name == chosen and m.repo_id != repo_id), None)
         if clash is not None:
-            raise WorkspaceExists(f"workspace {name!r} has a member named {chosen!r} already ({clash.path}); "
-                                  f"pass --member to name this one")
+            fix = (f"remove it first (`rennet workspace remove {name} {chosen}`), or name this one otherwise with "
+                   "--member" if member_name is not None else "pass --member to name this one")
+            raise WorkspaceExists(f"workspace {name!r} has a member named {chosen!r} already ({clash.path}); {fix}")
         record = MemberRecord(name=chosen, path=path, repo_id=repo_id, remote_url=_remote_url(repo), rev=rev,
                               oid=snap.oid, fingerprint=snap.fingerprint,
                               extractor_version=snap.record.extractor_version, indexed_at=snap.indexed_at,
@@ -285,16 +286,25 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
     return AddOutcome(ws, record, existing is not None, report.parsed_blobs, report.reused_blobs)
 
 
-def sync(store, name: str, workers: int | None = None) -> list[tuple[str, str, str]]:
-    """Re-pin every stale member to what its rev resolves to now (indexing as needed).
-    Returns (member, old oid, new oid) for each member re-pinned; unknown members are left as they are."""
-    moved = []
+@dataclass(frozen=True)
+class Synced:
+    moved: list[tuple[str, str, str]]  # (member, old oid, new oid) of each member re-pinned
+    left: list[tuple[str, MemberFreshness]]  # each member whose rev or repository is gone, and why
+
+
+def sync(store, name: str, workers: int | None = None) -> Synced:
+    """Re-pin every stale member to what its rev resolves to now (indexing as needed). A member
+    whose rev or repository is gone (`unknown`) cannot be: it is left as it is, and named with
+    its reason, which says how it is added again."""
+    moved, left = [], []
     for m in load(store, name).members:
-        fresh = freshness(m, None, member_advice(name))  # whether it moved: what its snapshot lacks is moot
+        fresh = freshness(m, None, member_advice(name, member=m.name))  # whether it moved: what its snapshot lacks is moot
         if fresh.status == "stale":
             out = add(store, name, m.path, m.rev, m.name, workers=workers)
             moved.append((m.name, m.oid, out.member.oid))
-    return moved
+        elif fresh.status == "unknown":
+            left.append((m.name, fresh))
+    return Synced(moved, left)
 
 
 def remove(store, name: str, repo: str) -> tuple[WorkspaceRecord, MemberRecord]:
@@ -355,14 +365,19 @@ def _remote_url(repo) -> str | None:
 
 # --- freshness and overview ------------------------------------------------------------------
 
-def member_advice(workspace: str, agent: bool = False) -> Advice:
+def member_advice(workspace: str, agent: bool = False, member: str = "MEMBER") -> Advice:
     """What a member's reason tells its reader to do: a workspace reads each member at its pin,
     never from its working tree, so the pin is what moves. An agent (`agent`) has no tool that
-    moves a pin: it is told that the user does, and how."""
+    moves a pin: it is told that the user does, and how. A member whose rev or repository is gone
+    is added again: removed first, since a repository moved away is another repository to the
+    workspace, and its member's name is taken until then."""
+    again = (f"`rennet workspace remove {workspace} {member}`, then `rennet workspace add {workspace} PATH --rev REV "
+             f"--member {member}` from where its repository is now, at a rev that resolves")
     return Advice(moved=repin_advice(workspace, agent), dirty="",
                   partial=("no agent tool adds it again: the user fetches them and runs `rennet workspace add` for "
                            "a complete snapshot") if agent else
-                  "fetch them and `rennet workspace add` it again for a complete snapshot")
+                  "fetch them and `rennet workspace add` it again for a complete snapshot",
+                  gone=f"no agent tool re-adds a member: the user runs {again}" if agent else f"add it again: {again}")
 
 
 def repin_advice(workspace: str, agent: bool = False) -> str:
@@ -385,7 +400,8 @@ def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFre
     try:
         repo = gitread.open_repo(member.path)
     except RennetError as exc:
-        return MemberFreshness("unknown", None, f"repository not readable at {member.path} ({exc.code})")
+        return MemberFreshness("unknown", None, f"repository not readable at {member.path} ({exc.code})"
+                               + (f"; {advice.gone}" if advice.gone else ""))
     try:
         current: str | None = gitread.resolve_rev(repo, member.rev)
     except RennetError:  # the rev no longer resolves: the rule says `unknown`
@@ -441,7 +457,7 @@ def overview(store, name: str, refused: Callable[[str], str | None] | None = Non
                                          None, [], read=False))
             continue
         record = _record_of(store, m)
-        fresh = freshness(m, store, member_advice(ws.name, agent))
+        fresh = freshness(m, store, member_advice(ws.name, agent, m.name))
         if record is None and fresh.status != "unknown":
             fresh = MemberFreshness("unknown", fresh.current_oid,
                                     f"pinned snapshot {m.oid[:12]} is not in the store; add the member again")
@@ -473,12 +489,34 @@ def _js_package(spec: str) -> str | None:
     return parts[0]
 
 
-def provided_packages(packages: Iterable) -> dict[tuple[str, str], tuple[str, str]]:
-    """(ecosystem, normalized name) -> (declared name, manifest), first manifest wins."""
+def provided_packages(packages: Iterable, paths: Iterable[str] = ()) -> dict[tuple[str, str], tuple[str, str]]:
+    """(ecosystem, normalized name) -> (declared name, manifest), first manifest wins; then each
+    top-level Python package among `paths` (`python_packages`) that no declared distribution
+    names, by its import name, its `__init__.py` standing for the manifest."""
     out: dict[tuple[str, str], tuple[str, str]] = {}
     for p in sorted(packages, key=lambda p: (p.manifest, p.name)):
         if p.name:
             out.setdefault((p.ecosystem, _norm(p.ecosystem, p.name)), (p.name, p.manifest))
+    for name, init in python_packages(paths):
+        out.setdefault(("pypi", _norm("pypi", name)), (name, init))
+    return out
+
+
+# A top-level package at the repository's top folder or under `src/`, where a distribution's
+# packages sit; a test suite's folder is no package the distribution installs.
+_TOP_PACKAGE = re.compile(r"^(?:src/)?([A-Za-z_][A-Za-z0-9_]*)/__init__\.py$")
+_TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+
+
+def python_packages(paths: Iterable[str]) -> list[tuple[str, str]]:
+    """(import name, its `__init__.py`) of each top-level Python package among `paths`. A Python
+    import names a package, not a distribution, and a setup.py may compute its distribution's
+    name at run time (requests' `name=about["__title__"]`), which no manifest reader can tell."""
+    out = []
+    for path in paths:
+        found = _TOP_PACKAGE.match(path)
+        if found is not None and found.group(1) not in _TEST_FOLDERS:
+            out.append((found.group(1), path))
     return out
 
 
@@ -508,7 +546,7 @@ def cross_edges(store, member_records: list[MemberRecord]) -> list[CrossEdge]:
     for member, record in sorted(records.items()):
         if record is None:
             continue
-        for key, (declared, manifest) in provided_packages(record.packages).items():
+        for key, (declared, manifest) in provided_packages(record.packages, (f.path for f in record.files)).items():
             providers.setdefault(key, []).append((member, declared, manifest))
 
     found: dict[tuple[str, str, str, str], dict] = {}

@@ -65,11 +65,20 @@ class RepinData(msgspec.Struct):
     new_oid: str
 
 
+class NotRepinnedData(msgspec.Struct):
+    """A member sync could not re-pin: its rev or repository is gone (`unknown`)."""
+
+    member: str
+    freshness: PinnedStatus
+    reason: str  # why, and how it is added again
+
+
 class SyncData(msgspec.Struct):
     workspace: str
     repinned: list[RepinData]
     members: int
     edges: list["EdgeData"]
+    not_repinned: list[NotRepinnedData] = []
 
 
 class ListInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -197,7 +206,7 @@ def add_handler(input: AddInput, ctx) -> Result:
     data = AddData(out.workspace.name, _member_data(m), out.replaced, out.parsed_blobs, out.reused_blobs,
                    len(out.workspace.members), [_edge_data(e) for e in out.workspace.edges])
     # what every answer read from the new pin says of it: `partial` too, or `dirty`
-    fresh = freshness_of(workspace.member_snapshot(ctx.store, m), workspace.member_advice(input.name))
+    fresh = freshness_of(workspace.member_snapshot(ctx.store, m), workspace.member_advice(input.name, member=m.name))
     return Result(data=data, freshness=fresh)
 
 
@@ -211,10 +220,11 @@ def remove_handler(input: RemoveInput, ctx) -> Result:
 def sync_handler(input: SyncInput, ctx) -> Result:
     from indexer.fleet import workspace
 
-    moved = workspace.sync(ctx.store, input.name, workers=input.workers)
+    synced = workspace.sync(ctx.store, input.name, workers=input.workers)
     ws = workspace.load(ctx.store, input.name)
-    return Result(data=SyncData(ws.name, [RepinData(*m) for m in moved], len(ws.members),
-                                [_edge_data(e) for e in ws.edges]))
+    return Result(data=SyncData(ws.name, [RepinData(*m) for m in synced.moved], len(ws.members),
+                                [_edge_data(e) for e in ws.edges],
+                                [NotRepinnedData(n, f.status, f.reason) for n, f in synced.left]))
 
 
 def list_handler(input: ListInput, ctx) -> Result:
@@ -242,9 +252,13 @@ def status_handler(input: StatusInput, ctx) -> Result:
     counts: dict[str, int] = {k: sum(1 for m in members if m.freshness == k) for k in PINNED_STATUSES}
     page_items, page = ctx.page(members, cap="members", limit=input.limit, cursor=input.cursor,
                                 binding=_digest(f"workspace:{ov.name}@{ov.updated_at}"))
-    edge_cap = ctx.cap("edges")
-    data = StatusData(ov.name, ov.created_at, ov.updated_at, counts, page_items,
-                      [_edge_data(e) for e in ov.edges[:edge_cap]], len(ov.edges), len(ov.edges) > edge_cap)
+    edges = [_edge_data(e) for e in ov.edges[:ctx.cap("edges")]]
+    if ctx.ceiling is not None:  # an agent's reply keeps the edges that fit in half of it: the members need the rest
+        from context_tools.query.sections import fitting
+
+        edges = edges[:fitting(edges, ctx.ceiling // 2)]
+    data = StatusData(ov.name, ov.created_at, ov.updated_at, counts, page_items, edges, len(ov.edges),
+                      len(edges) < len(ov.edges))
     return Result(data=data, page=page)
 
 
@@ -277,7 +291,10 @@ def render_workspace(result: Result) -> str:
             lines[0] += f": removed {shown_own(d.removed.name)}, {d.members} members"
         elif isinstance(d, SyncData):
             lines[0] += f": re-pinned {len(d.repinned)} of {d.members} members"
+            lines[0] += f", {len(d.not_repinned)} not re-pinned" if d.not_repinned else ""
             lines += [f"  {shown_own(m.member)}: {m.old_oid[:12]} -> {m.new_oid[:12]}" for m in d.repinned]
+            lines += [f"  {shown_own(m.member)}: not re-pinned ({m.freshness}): {sanitize_shown(m.reason)}"
+                      for m in d.not_repinned]
         else:
             lines[0] += " created"
     edges = getattr(d, "edges", [])
@@ -567,6 +584,9 @@ ROWS = (
             examples=("rennet workspace status demo", "rennet workspace status review --json"),
             input=StatusInput, handler=status_handler, authority="read", exposure=Exposure(cli=True, agent=True),
             title="Workspace status", caps={"members": 100, "edges": 200},
+            description="Each member's pin and freshness, and the cross-repository edges: a package one member "
+                        "declares, depended on or imported by another. When edges_truncated, the workspace overview's "
+                        "`edges` section (`section: edges`) pages through all of them.",
             cli=CliShape(path=("workspace", "status"), positional=("name",)), render=render_workspace),
     Command(id="batch.run", output=('context_tools.faces.packs.fleet:BatchData', 'context_tools.faces.packs.fleet:BatchSummary',), summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
             examples=("rennet batch .@HEAD .@HEAD~1", "rennet batch --repo . --range HEAD~1..HEAD"),

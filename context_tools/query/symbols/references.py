@@ -3,6 +3,7 @@ workspace's members, each tagged with how it was tied to the definitions (`sites
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -29,13 +30,14 @@ from context_tools.query.workspace_scope import (
     tag,
     workspace_of,
 )
-from indexer.contract.errors import NotFound
+from indexer.contract.errors import MissingObjects, NotFound
 from indexer.contract.result import Result
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
     from context_tools.faces.packs.context import ReferencesInput
     from context_tools.query.symbols.lookup import Hit
+    from context_tools.query.workspace_scope import Scope
     from indexer.store.snapshot import Snapshot
 
 
@@ -132,24 +134,18 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
     if not any(defs.values()) and _narrowed(input):
         raise NotFound(f"no definition of {input.name!r} to resolve references against in workspace {name!r} "
                        f"(members: {scope.names()})")
-    crossing = cross_importers(scope, {k: {p for p, _, _ in v} for k, v in defs.items()})
-    merged: list[tuple[int, int, Site]] = []
-    counts = dict.fromkeys(RESOLUTIONS, 0)
-    offset = 0  # a site's definition, an index into its member's, is one into all members' in order
-    unread = attributed = left_out = 0
-    for i, m in enumerate(members):
-        sites, found, member_unread, member_attributed, member_left_out = sites_of(m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
-                                one_by_one=ctx.cap("definitions"), across=GoClauses(scope, m.member.name))
-        merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
-                   for n, s in enumerate(sites)]
-        offset += len(defs[m.member.name])
-        unread += member_unread
-        left_out += member_left_out
-        attributed = max(attributed, member_attributed)
-        for k, v in found.items():
-            counts[k] += v
-    merged.sort(key=lambda t: (ORDER[t[2].resolution] >= ORDER["name_match"], *group_order(t[2]),
-                               ORDER[t[2].resolution], t[0], t[1]))
+    # Every page needs all of the members' sites (to sort and count them): a caller paging through
+    # them gets them computed once for the members read, as one snapshot's are.
+    key = ("workspace_sites", scope.binding, tuple(m.member.name for m in members), input.name, input.kind,
+           input.path, input.include_definitions, input.resolution)
+    across: _Across | None = ctx.handle.memo.get(key)
+    if across is None:
+        across = ctx.handle.memo[key] = _sites_across(input, ctx, scope, defs)
+    for m in members:
+        if m.member.name in across.skipped:
+            scope.leave_out(m, across.skipped[m.member.name], ctx.roots is not None)
+    merged, counts, unread, attributed, left_out = (across.merged, across.counts, across.unread, across.attributed,
+                                                    across.left_out)
     items, page = ctx.page(merged, cap="sites", limit=input.limit, cursor=input.cursor, binding=scope.binding)
     tagged = []
     for i, m in enumerate(members):
@@ -168,6 +164,48 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
                                      same_name_left_out=left_out, workspace=name,
                                      member_freshness=scope.member_freshness)
     return Result(data, freshness=scope.freshness, page=page)
+
+
+@dataclass
+class _Across:
+    """The sites of every member read, merged in answer order (member index, place in its member's
+    list, site), their counts, and the members whose repository could not give them."""
+
+    merged: list[tuple[int, int, Site]]
+    counts: dict[str, int]
+    unread: int
+    attributed: int
+    left_out: int
+    skipped: dict[str, MissingObjects]
+
+
+def _sites_across(input: ReferencesInput, ctx: CallContext, scope: Scope, defs: dict[str, list[Hit]]) -> _Across:
+    crossing = cross_importers(scope, {k: {p for p, _, _ in v} for k, v in defs.items()})
+    merged: list[tuple[int, int, Site]] = []
+    counts = dict.fromkeys(RESOLUTIONS, 0)
+    offset = 0  # a site's definition, an index into its member's, is one into all members' in order
+    unread = attributed = left_out = 0
+    skipped: dict[str, MissingObjects] = {}
+    for i, m in enumerate(scope.readable):
+        try:
+            sites, found, member_unread, member_attributed, member_left_out = sites_of(
+                m.snap, input, defs[m.member.name], crossing.get(m.member.name, set()),
+                one_by_one=ctx.cap("definitions"), across=GoClauses(scope, m.member.name))
+        except MissingObjects as exc:  # one member's clone lacks blobs: the others still answer
+            skipped[m.member.name] = exc
+            offset += len(defs[m.member.name])
+            continue
+        merged += [(i, n, s if s.definition is None else msgspec.structs.replace(s, definition=s.definition + offset))
+                   for n, s in enumerate(sites)]
+        offset += len(defs[m.member.name])
+        unread += member_unread
+        left_out += member_left_out
+        attributed = max(attributed, member_attributed)
+        for k, v in found.items():
+            counts[k] += v
+    merged.sort(key=lambda t: (ORDER[t[2].resolution] >= ORDER["name_match"], *group_order(t[2]),
+                               ORDER[t[2].resolution], t[0], t[1]))
+    return _Across(merged, counts, unread, attributed, left_out, skipped)
 
 
 def _with_text(snap: Snapshot, sites: list[Site]) -> list[Site]:
