@@ -107,9 +107,9 @@ def test_the_containers_are_the_fields_whose_value_chooses_its_length_optional_o
 def test_a_record_and_a_blobs_facts_are_counted_in_every_list_and_map_they_hold():
     """`__all__` may be absent (None) and is still a list a bundle chooses the length of."""
     assert containers(SnapshotRecord) == ("files", "edges", "unresolved", "packages", "dependencies", "entry_points",
-                                          "fan_in", "rank")
+                                          "fan_in", "rank", "parse_errors")
     assert containers(BlobFacts) == ("symbols", "occurrences", "imports", "dunder_all", "bases", "exported_as",
-                                     "uses", "local_names", "definitions")
+                                     "parse_errors", "uses", "local_names", "definitions")
 
 
 def test_a_shape_reads_each_container_as_its_bytes_and_an_absent_one_as_nil():
