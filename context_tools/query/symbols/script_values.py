@@ -206,7 +206,7 @@ class DeclaredValues:
         closed = closing_bracket(line, m.end() - 1, b"()[]{}")
         # `new T(` may close on a later line; a call must close on its own, so that nothing after it is unseen
         rest = line[closed + 1:].lstrip() if closed is not None else (b"" if m.group(1) else b"?")
-        if rest and not rest.startswith((b";", b"}", b"//")):
+        if rest and not rest.startswith((b";", b"}", b")", b"]", b",", b"//")):  # the assignment ends there
             return None  # `new T().child`, `make().child`: what the call makes is not the value
         if m.group(1):
             return Declared(callee, f"new {callee}(...)")
