@@ -13,7 +13,7 @@ import msgspec
 import pygit2
 import pytest
 
-from corpora.gitbuild import Link, RepoBuilder
+from corpora.gitbuild import Link, RepoBuilder, Submodule
 from indexer import api
 from indexer.contract.errors import MissingObjects, UnknownRev
 from indexer.store.database import Store
@@ -74,6 +74,17 @@ def test_a_partial_clone_indexes_with_each_missing_blob_skipped(clones, tmp_path
     with Store.open(tmp_path / "whole") as store:
         whole = api.index(str(src), store=store, workers=1)
     assert not whole.skipped and whole.fingerprint != partial_print
+
+
+def test_only_a_missing_blob_makes_a_snapshot_partial_not_a_link_or_a_submodule(tmp_path):
+    """A link and a submodule are listed unread too (skipped as `symlink`, `submodule`), but their
+    objects are at hand: the snapshot lacks none and is complete."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "x = 1\n", "alias.py": Link("a.py"), "vendor/lib": Submodule("1" * 40)})
+    with Store.open(tmp_path / "store") as store:
+        snap = api.snapshot(str(builder.path), store=store)
+        assert {f.path: f.skipped for f in snap.files} == {"a.py": "", "alias.py": "symlink", "vendor/lib": "submodule"}
+        assert snap.missing_objects == 0
 
 
 def test_the_freshness_says_partial_and_require_complete_refuses(clones, tmp_path):
