@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from context_tools.faces.dispatch import Executor
@@ -163,6 +163,7 @@ def _read_back(escaped: bool, text: str) -> str:
 @given(st.text(alphabet=st.one_of(st.characters(exclude_characters="\n"),
                                   st.sampled_from(sorted(_UNSHOWN) + ["\x85", "\x9b", "\x1b", "\r", "\t", "\\"])),
                max_size=60))
+@example("\x00\x7f\x80\x9f")  # the ends of the C0 and C1 ranges
 def test_a_content_line_is_drawn_with_no_control_but_the_tab_and_reads_back_to_itself(line):
     """A line of a file, whatever the commit wrote in it: drawn with no control but the tab (which
     only indents), no separator and no bidi mark, on one line; drawn as it is whenever it holds

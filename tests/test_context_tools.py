@@ -33,11 +33,14 @@ def test_freshness_current_names_the_pinned_commit(client, world):
 
 
 def test_moved_branch_is_stale_and_still_served_from_the_pin(client, world):
+    """Its reason says how to refresh in the words of the face asked: a Python caller or the
+    CLI's user runs `rennet index` (an agent calls `repo_index`: test_mcp_agent_slips.py)."""
     r = client.call("context.file", repo=world.repo, rev="feature", path="src/webapp/feature.py")
     f = r.freshness
     assert f.status == "stale"
     assert f.pinned_oid == world.feature_pinned and f.current_oid == world.feature_now
     assert "moved" in f.reason
+    assert "run `rennet index --rev feature` to refresh" in f.reason and "repo_index" not in f.reason, f.reason
     # the content is the pinned one (True), not what the branch holds now (False)
     assert r.data.content.lines == ["def feature_flag():", "    return True"]
 

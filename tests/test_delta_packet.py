@@ -185,6 +185,24 @@ def test_a_path_filter_naming_nothing_in_the_range_is_bad_input_and_one_unchange
         assert [f.path for f in packet.files] == expect, paths
 
 
+def test_a_path_filter_under_a_tree_that_does_not_parse_is_that_trees_damage_not_a_miss(tmp_path):
+    """A lookup that fails on a damaged tree on its way proves no absence: the packet reads that
+    tree and says what it is (`bad_tree`, naming it), never that the filter names nothing."""
+    import pygit2
+
+    from tests.test_hostile_trees import BLOB, TREE, blob, raw_commit, raw_tree
+
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"seed.txt": "seed\n"})
+    repo = b.repo
+    damaged = repo.odb.write(pygit2.enums.ObjectType.TREE, b"100644 a.py\0short")  # an OID cut short
+    head = raw_commit(repo, raw_tree(repo, [(TREE, b"pkg", damaged), (BLOB, b"seed.txt", blob(repo, "seed\n"))]),
+                      repo.head.target)
+    with pytest.raises(RennetError) as refused:
+        build_delta_packet(tmp_path / "r", base, head, index=False, write=False, paths=["pkg/a.py"])
+    assert refused.value.code == "bad_tree" and "tree 'pkg'/" in refused.value.message, refused.value
+
+
 def test_any_path_filter_is_a_path_inside_the_repository_or_a_typed_refusal(tmp_path):
     b = RepoBuilder(tmp_path / "r")
     b.commit({"a.py": "a = 1\n"})

@@ -155,6 +155,21 @@ def test_a_current_folder_deleted_under_the_shell_is_bad_input(args, tmp_path):
     assert not (tmp_path / "home").exists() or args == ["index"]
 
 
+def test_only_a_file_not_found_is_read_as_the_current_folder_gone(tmp_path):
+    """With the current folder gone, a FileNotFoundError is `bad_input` saying so; any other
+    exception stays what it is (a bug is not told as the shell's folder)."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    check = ("from indexer.contract.local_paths import folder_gone\n"
+             "told = folder_gone(FileNotFoundError(2, 'x'))\n"
+             "assert told is not None and told.code == 'bad_input', told\n"
+             "assert folder_gone(ValueError('x')) is None and folder_gone(PermissionError(13, 'x')) is None\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(["sh", "-c", 'cd "$1" && rmdir "$1" && exec "$2" -c "$3"', "sh", str(gone), sys.executable,
+                          check], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+
+
 @pytest.mark.parametrize("args", [("index", "{repo}"), ("context", "symbol", "A", "--repo", "{repo}"), ("ledger",)])
 def test_a_truncated_store_file_is_store_corrupt_not_a_crash(small_repo, small_home, tmp_path, args):
     data = indexed_home(small_home, tmp_path / "home")

@@ -271,7 +271,7 @@ def test_a_links_target_shows_as_a_name_and_reaches_the_terminal_escaped(tmp_pat
 
 # What JSON leaves raw in a string and a terminal acts on: C1 controls (U+009B is CSI, U+0085 a
 # line break), the line and paragraph separators, and the marks that reorder a line as it is drawn
-JSON_RAW = ["\u009b", "\u0085", "\u2028", "\u2029", "\u202a", "\u202e", "\u2066", "\u2069", "\u200e", "\u200f",
+JSON_RAW = ["\u007f", "\u009b", "\u0085", "\u2028", "\u2029", "\u202a", "\u202e", "\u2066", "\u2069", "\u200e", "\u200f",
             "\u061c"]
 
 

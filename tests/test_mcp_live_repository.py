@@ -108,7 +108,10 @@ def test_a_kept_snapshot_dropped_by_a_store_gc_is_not_indexed(scratch_server):
     assert any(d.startswith(first) for d in gc["data"]["dropped"]), gc
     for answer in _calls(scratch_server, [("context_overview", at_first), ("context_symbol", {**at_first, "name": "f"})]):
         assert answer["error"]["code"] == "not_indexed", answer
-        assert "index it first with the `repo_index` tool" in answer["error"]["message"], answer
+        # in the agent's words alone: its read tools never index, and the CLI's command is no tool of its
+        assert "; this tool only reads and never indexes: index it first with the `repo_index` tool" in (
+            answer["error"]["message"]), answer
+        assert "rennet index" not in answer["error"]["message"], answer
 
 
 def test_a_partial_snapshot_given_way_to_the_complete_one_is_read_afresh(scratch_server):
@@ -131,6 +134,27 @@ def test_a_partial_snapshot_given_way_to_the_complete_one_is_read_afresh(scratch
     for answer, path in zip(after, ("pkg/a.py", "pkg/b.py")):
         assert answer["freshness"]["status"] == "current", answer
         assert [d["path"] for d in answer["data"]["definitions"]] == [path], answer
+
+
+def test_a_kept_partial_snapshot_dropped_by_a_store_gc_is_not_indexed(scratch_server):
+    """A partial snapshot kept is checked against the record the store holds now: once a `rennet
+    store gc` dropped it (its branch indexed again on), it is `not_indexed`, as a complete one is,
+    never served from the memo."""
+    place = scratch_server.place("partial-collected")
+    files = {"pkg/a.py": "def alpha_collected():\n    return 1\n",
+             "pkg/b.py": "def beta_collected():\n    return 2\n"}
+    _, part, oid = partial_clone(place, files)
+    at_first = {"repo": str(part), "rev": oid, "name": "alpha_collected", "fuzzy": False}
+    indexed, before = _calls(scratch_server, [("repo_index", {"repo": str(part)}), ("context_symbol", at_first)])
+    assert before["freshness"]["status"] == "partial", before
+    git = pygit2.Repository(str(part))
+    sig = pygit2.Signature("t", "t@example.com")
+    git.create_commit("HEAD", sig, sig, "on", git[oid].peel(pygit2.Commit).tree_id, [git.head.target])
+    _calls(scratch_server, [("repo_index", {"repo": str(part)})])
+    gc = Client(str(scratch_server.store)).envelope("store.gc")
+    assert any(d.startswith(oid) for d in gc["data"]["dropped"]), gc
+    (after,) = _calls(scratch_server, [("context_symbol", at_first)])
+    assert after["error"]["code"] == "not_indexed", after
 
 
 def test_a_worktree_servers_kept_checkout_moved_away_is_opened_afresh(worktree_server, tmp_path):

@@ -13,7 +13,7 @@ import msgspec
 import pygit2
 import pytest
 
-from corpora.gitbuild import Link, RepoBuilder
+from corpora.gitbuild import Link, RepoBuilder, Submodule
 from indexer import api
 from indexer.contract.errors import MissingObjects, UnknownRev
 from indexer.store.database import Store
@@ -96,6 +96,17 @@ def test_an_index_reads_the_partial_clone_config_once(clones, tmp_path, monkeypa
         with Store.open(tmp_path / f"store-{missing}") as store:
             report = api.index(str(repo), store=store, workers=1)
         assert len(asked) == 1 and len(report.skipped) == missing, (repo, asked, report.skipped)
+
+
+def test_only_a_missing_blob_makes_a_snapshot_partial_not_a_link_or_a_submodule(tmp_path):
+    """A link and a submodule are listed unread too (skipped as `symlink`, `submodule`), but their
+    objects are at hand: the snapshot lacks none and is complete."""
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({"a.py": "x = 1\n", "alias.py": Link("a.py"), "vendor/lib": Submodule("1" * 40)})
+    with Store.open(tmp_path / "store") as store:
+        snap = api.snapshot(str(builder.path), store=store)
+        assert {f.path: f.skipped for f in snap.files} == {"a.py": "", "alias.py": "symlink", "vendor/lib": "submodule"}
+        assert snap.missing_objects == 0
 
 
 def test_the_freshness_says_partial_and_require_complete_refuses(clones, tmp_path):

@@ -212,3 +212,97 @@ def test_a_path_is_shown_exactly_neither_redacted_nor_put_under_home(tmp_path):
                           env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert sorted(line.split("  (python")[0] for line in done.stdout.splitlines() if "  (python" in line) == paths
+
+
+# What draws as a control or reorders a line: C0 (the line feed between lines aside) and C1
+# controls, the line separators and the bidi marks
+_DRAWS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_EVIL = "\x1b[2J\u202e"  # clears the screen, then reverses what follows
+
+
+_TOKEN = "ghp_" + "A1b2C3d4" * 4  # a token's shape: what the operator names is shown redacted of it
+_SHAPES = "sh\u202eapes.py"
+
+
+@pytest.fixture(scope="module")
+def manifested(tmp_path_factory):
+    """A change whose manifest names its package, dependency and command with a reordering mark,
+    in a folder whose name holds a run of spaces, whose code and text hold an escape sequence,
+    which renames a file whose name holds a run of spaces and adds one holding a reordering mark;
+    asked with revs, a focus and a query the operator spelled: each rendering of it, read
+    in-process (`context_tools.Client`), and the overview's result."""
+    import json
+
+    from context_tools import Client
+    from context_tools.faces import render_context
+    from corpora.gitbuild import RepoBuilder
+
+    root = tmp_path_factory.mktemp("manifested")
+    repo = RepoBuilder(root / "repo")
+    moved = "def moved_away():\n    return 1\n"
+    repo.commit({"README.md": "seed\n", "old  one.py": moved})
+    head = repo.commit({
+        "web  app/package.json": json.dumps({"name": "js\u202ename", "version": "1.0.0",
+                                             "dependencies": {"de\u202ep": "^1"},
+                                             "bin": {"b\u202ein": "bin  dir/cli.js"}}),
+        "pkg/app.py": f'def helper(a="{_EVIL}"):\n    return a\n\n\ndef {_TOKEN}():\n    return helper()\n',
+        "notes.txt": f"helper {_EVIL}\n",
+        "old  one.py": None, "renamed.py": moved,
+        _SHAPES: "class Base:\n    pass\n\n\nclass Point(Base):\n    pass\n",
+    })
+    repo.tag(_TOKEN, head)
+    client = Client(str(root / "store"))
+    asked = {"overview": ("overview", {}), "map": ("repo_map", {"focus": ["no\x1b[2Jsuch", "helper"]}),
+             "symbol": ("symbol", {"name": "helper"}), "hierarchy": ("symbol", {"name": "Point", "hierarchy": True}),
+             "references": ("references", {"name": "helper", "text": True}),
+             "query": ("references", {"name": _TOKEN}), "fuzzy": ("symbol", {"name": _TOKEN + "x"}),
+             "novelty": ("novelty", {"base": "HEAD~1", "head": _TOKEN})}
+    command = {"hierarchy": "symbol", "fuzzy": "symbol", "query": "references"}
+    results = {kind: client.call(f"context.{command.get(kind, kind)}",
+                                 repo=str(root / "repo"), **args) for kind, (render, args) in asked.items()}
+    shown = {kind: getattr(render_context, render)(results[kind]) for kind, (render, _) in asked.items()}
+    return {**shown, "root": root, "overview result": results["overview"]}
+
+
+@pytest.mark.parametrize("kind", ["overview", "map", "symbol", "hierarchy", "references", "query", "novelty"])
+def test_no_rendering_draws_a_control_or_a_reordering_mark_a_change_wrote(manifested, kind):
+    """A signature, a text site's line, a manifest's names: each field a change wrote reaches
+    the terminal escaped, whichever rendering shows it."""
+    assert not _DRAWS.search(manifested[kind]), manifested[kind]
+
+
+def test_a_manifests_names_show_as_git_quotes_a_path(manifested):
+    """A package, a dependency and a command a manifest names, and the manifest's own path, show
+    as `shown_name` draws a name: quoted with their escapes, never bare with them."""
+    package, manifest = shown_name("js\u202ename"), shown_name("web  app/package.json")
+    assert (package, manifest) == ('"js\\u202ename"', '"web  app/package.json"')
+    overview = manifested["overview"].splitlines()
+    for line in (f"  {package} 1.0.0 (npm, {manifest})",
+                 f"  {shown_name('b' + chr(0x202e) + 'in')} [npm_bin] {shown_name('bin  dir/cli.js')}",
+                 f"  {manifest} ({package}):",
+                 f"    {shown_name('de' + chr(0x202e) + 'p')} ^1 [runtime, npm]"):
+        assert line in overview, (line, overview)
+    assert f"  added {shown_name('de' + chr(0x202e) + 'p')} ^1 [npm]" in manifested["novelty"].splitlines()
+    assert '  def helper(a="\\x1b[2J\\u202e"):' in manifested["map"].splitlines()
+    assert '    def helper(a="\\x1b[2J\\u202e"):' in manifested["symbol"].splitlines()
+    assert "  helper \\x1b[2J\\u202e" in manifested["references"], manifested["references"]
+
+
+def test_a_rename_and_a_bases_file_show_as_git_quotes_a_path(manifested):
+    novelty, hierarchy = manifested["novelty"].splitlines(), manifested["hierarchy"].splitlines()
+    assert any(line.endswith(f" renamed.py (from {shown_name('old  one.py')})") for line in novelty), novelty
+    assert f"base     Base  [resolved]  {shown_name(_SHAPES)}:1" in hierarchy, hierarchy
+    assert "note: the hierarchy of Point in sh\\u202eapes.py" in hierarchy, hierarchy
+
+
+def test_what_the_operator_named_shows_sanitized(manifested, monkeypatch):
+    """A rev, a query, a focus and the repository's folder are the operator's: shown as messages
+    are, credentials redacted, controls escaped, the home folder `~` (docs/security.md)."""
+    from context_tools.faces import render_context
+
+    assert manifested["novelty"].startswith("[redacted] ("), manifested["novelty"]
+    assert manifested["query"].splitlines()[0].startswith("1 definition(s) of [redacted]; "), manifested["query"]
+    assert manifested["fuzzy"].startswith("note: nothing is defined exactly as '[redacted]'; "), manifested["fuzzy"]
+    assert 'focus not found: "no\\x1b[2Jsuch"' in manifested["map"].splitlines(), manifested["map"]
+    monkeypatch.setenv("HOME", str(manifested["root"]))
+    assert render_context.overview(manifested["overview result"]).startswith("~/repo @ HEAD (")

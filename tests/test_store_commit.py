@@ -163,3 +163,9 @@ def test_a_rev_of_the_longest_pinnable_length_is_pinned_and_one_byte_more_refuse
     assert get(store, pin_key(repo_id, longest), store.repos) == OID.encode()
     with pytest.raises(BadInput):
         Pin(repo_id, longest + "r")
+    # the bound is in bytes: a rev of two-byte characters is pinned up to half as many
+    wide = "\u00e9" * (PIN_REV_BYTES // 2)
+    commit_snapshot(store, snapshot(b"record"), Pin(repo_id, wide))
+    assert get(store, pin_key(repo_id, wide), store.repos) == OID.encode()
+    with pytest.raises(BadInput):
+        Pin(repo_id, wide + "\u00e9")

@@ -95,7 +95,17 @@ def test_columns_one_item_short_are_store_corrupt(store, n):
     whose low bits are no count)."""
     record = record_of(n)
     commit(store, damaged(record, languages=["python"] * (n - 1)))
-    assert_corrupt(store, "columns of unequal length")
+    # each column's count as its head states it (an array 16's and 32's big-endian)
+    assert_corrupt(store, f"columns of unequal length: paths {n}, blobs {n}, modes {n}, sizes {n}, lines {n}, "
+                          f"languages {n - 1}, marks {n},")
+
+
+@pytest.mark.parametrize(("n", "fewer"), [(9, 1), (15, 7)])
+def test_a_fixarray_column_counted_by_all_four_bits_of_its_head(store, n, fewer):
+    """A fixarray's count is the low four bits of its head: a column of `fewer` items beside
+    `n` files, whose low three bits agree, is damage too."""
+    commit(store, damaged(record_of(n), languages=["python"] * fewer))
+    assert_corrupt(store, f"languages {fewer}")
 
 
 @pytest.mark.parametrize("column", [b"x" * 20, {"a": 1}, 7, None])
@@ -211,3 +221,12 @@ def test_a_pin_holding_anything_but_forty_lowercase_hex_digits_is_store_corrupt(
     with pytest.raises(RennetError) as raised:
         pinned_in(value, pin_key("0123456789abcdef", "main"), "home")
     assert raised.value.code == "store_corrupt" and "holds no commit OID" in raised.value.message
+
+
+@pytest.mark.parametrize("rev", ["main", "a|b", "||", "release|2026|rc1"])
+def test_a_pins_key_gives_back_its_repository_and_its_rev_whatever_bars_the_rev_holds(rev):
+    """A rev may hold `|` (git allows it in a name); a repository's identity never does: the key
+    splits at its first two bars alone, as `store list` and gc read it."""
+    from indexer.store.records import pin_key, pin_parts
+
+    assert pin_parts(pin_key("0123456789abcdef", rev)) == ("0123456789abcdef", rev)

@@ -49,3 +49,11 @@ def test_the_newest_are_kept_and_an_older_one_loses_record_arcs_and_link(store):
     assert remember(store, REPO, tree(2), VERSION, keep=3) == []
     assert listed(store) == [tree(2), tree(4), tree(3)]
     assert all(held(store, tree(i)) == (True, True, True) for i in (2, 3, 4))
+
+
+def test_a_checkout_keeps_its_newest_eight_as_docs_worktree_md_states(store):
+    """The shipped bound: the ninth working-tree snapshot drops the first."""
+    for i in range(9):
+        commit_snapshot(store, PackedSnapshot(tree(i), VERSION, b"record", b"arcs", "now"), Pin(REPO, None))
+        assert remember(store, REPO, tree(i), VERSION) == ([tree(0)] if i == 8 else [])
+    assert listed(store) == [tree(i) for i in range(8, 0, -1)]
