@@ -749,6 +749,39 @@ def test_http_on_port_0_listens_on_a_free_port_and_names_it(bind, world: World, 
             server.close()
 
 
+def test_the_address_the_server_names_takes_connections_at_once(tmp_path):
+    """A launcher reads the server's first stderr line (`--http 127.0.0.1:0`) and connects: the
+    socket listens before that line is written, so the connection waits in the backlog until
+    uvicorn takes it, even with the server held stopped right after the line (was: the socket
+    was bound, and listened only once uvicorn started, so a client connecting on the line, as the
+    TypeScript SDK's does, was refused: ECONNREFUSED)."""
+    import signal
+    import socket
+
+    from context_tools.faces.mcp import _listening
+
+    for sock in _listening("127.0.0.1", 0):  # listening as returned, no server running
+        with sock, socket.create_connection(sock.getsockname(), timeout=10):
+            pass
+    args = [PY, "-m", "context_tools.faces.cli", "mcp", "--http", "127.0.0.1:0", "--root", str(tmp_path)]
+    proc = subprocess.Popen(args, cwd=ROOT, env=cli_env(str(tmp_path / "store")), stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline().decode()
+        proc.send_signal(signal.SIGSTOP)  # uvicorn cannot start listening now
+        port = int(line.rsplit(":", 1)[1].split("/", 1)[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            proc.send_signal(signal.SIGCONT)
+            conn.sendall(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % port)
+            conn.settimeout(60)
+            assert conn.recv(64).startswith(b"HTTP/1.1 401 "), line  # the guard answered: no token sent
+    finally:
+        proc.send_signal(signal.SIGCONT)
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
 def _has_ipv6_loopback() -> bool:
     import socket
 

@@ -779,7 +779,7 @@ def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], s
 
 def _listening(host: str, port: int) -> list[socket.socket]:
     """Sockets bound to the loopback address `host` names (`localhost`: 127.0.0.1, and ::1
-    where this machine has it, as uvicorn bound it), before the server says where it
+    where this machine has it, as uvicorn bound it), and listening, before the server says where it
     listens: an address in use is `bad_input` on one line, not uvicorn's log line and exit
     status. Port 0: a free port, the same on each address."""
     from indexer.contract.errors import BadInput
@@ -796,6 +796,10 @@ def _listening(host: str, port: int) -> list[socket.socket]:
 # For `localhost:0`, how many free ports of 127.0.0.1 to try before giving up on finding one
 # ::1 has free too.
 _FREE_PORT_TRIES = 8
+
+
+# The pending connections the kernel holds before uvicorn accepts them, as uvicorn's own default.
+_BACKLOG = 2048
 
 
 class _Taken(Exception):
@@ -817,6 +821,9 @@ def _bound(host: str, addresses: list[str], port: int) -> list[socket.socket]:
                 listening.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             # port 0 takes a free one for the first address, and the same one for the others
             listening.bind((address, bound[0].getsockname()[1] if bound else port))
+            # Listening before the server names its address: a launcher that connects once it reads
+            # that line waits in the backlog for uvicorn, where a socket only bound refused it.
+            listening.listen(_BACKLOG)
         except OSError as exc:
             listening.close()
             if bound and exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):

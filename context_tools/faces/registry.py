@@ -168,7 +168,7 @@ class Command(msgspec.Struct, frozen=True):
         schema = dict(top)
         schema.pop("title", None)
         left = set(omit)
-        schema["properties"] = {name: _hoisted(prop) for name, prop in schema.get("properties", {}).items()
+        schema["properties"] = {name: _typed(_hoisted(prop)) for name, prop in schema.get("properties", {}).items()
                                 if name not in left}
         if left and "required" in schema:
             schema["required"] = [name for name in schema["required"] if name not in left]
@@ -246,6 +246,20 @@ def _hoisted(prop: dict[str, Any]) -> dict[str, Any]:
             new_branches.append(branch)
     out["anyOf"] = new_branches
     return {k: out[k] for k in sorted(out, key=lambda k: k != "description")}  # description first, as elsewhere
+
+
+def _typed(node: dict[str, Any]) -> dict[str, Any]:
+    """`node` with `type: string` beside each `enum` of strings that has none (msgspec writes a
+    `Literal` as a bare `enum`). Clients that hand a tool's schema to Gemini as its OpenAPI subset
+    want a type on every node, and the API refused the whole request over one without."""
+    out = dict(node)
+    if "enum" in out and "type" not in out and all(isinstance(value, str) for value in out["enum"]):
+        out["type"] = "string"
+    if "anyOf" in out:
+        out["anyOf"] = [_typed(branch) for branch in out["anyOf"]]
+    if isinstance(out.get("items"), dict):
+        out["items"] = _typed(out["items"])
+    return out
 
 
 def _without_null(prop: dict[str, Any]) -> dict[str, Any]:
