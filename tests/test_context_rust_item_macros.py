@@ -22,7 +22,8 @@ FILES = {
                   "    } else {\n        mod windows;\n        pub use self::windows::Sys;\n    }\n}\n\n"
                   "cfg_net! {\n    pub struct Handle;\n    impl Handle {\n        pub fn current() -> Self { Handle }\n    }\n"
                   "    cfg_rt! { pub fn block_on() {} }\n}\n\n"
-                  "bitflags! { pub struct Flags: u32 { const A = 1; } }\n",
+                  "bitflags! { pub struct Flags: u32 { const A = 1; } }\n"
+                  "impl Handle {\n    cfg_rt! { pub fn enter(&self) {} }\n}\n",
     "src/runtime/mod.rs": "mod builder;\npub use self::builder::Builder;\n",
     "src/runtime/builder.rs": "pub struct Builder;\n",
     "src/task.rs": "pub fn spawn() {}\n",
@@ -67,6 +68,8 @@ def test_definitions_inside_a_macro_and_one_nested_in_it(crate):
     assert definitions(crate, "tokio_like::Handle") == [("src/lib.rs", "Handle", 21, "qualified")]
     assert definitions(crate, "tokio_like::Handle::current") == [("src/lib.rs", "Handle.current", 23, "qualified")]
     assert definitions(crate, "tokio_like::block_on") == [("src/lib.rs", "block_on", 25, "qualified")]
+    # in an impl, a method of its type
+    assert definitions(crate, "tokio_like::Handle::enter") == [("src/lib.rs", "Handle.enter", 30, "qualified")]
     # a body that is not items alone stays a token tree; the macros' names stay their sites
     facts = extract_blob(FILES["src/lib.rs"].encode(), "src/lib.rs", "rust")
     assert "Flags" not in {s.name for s in facts.symbols} and facts.parse_errors == []
