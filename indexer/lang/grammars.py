@@ -543,6 +543,12 @@ def parse_shown(name: str, data: bytes) -> Tree | None:
     return tree
 
 
+def parse_fragment(name: str, data: bytes) -> Tree | None:
+    """The tree of `data` as given, under the parse budget, not kept for `parse`: for a view
+    to read a piece of the source on its own (Rust's item macro bodies)."""
+    return _parse(name, data)
+
+
 def _parse(name: str, data: bytes) -> Tree | None:
     room_for(PARSE_ROOM + PARSE_ROOM_PER_BYTE * len(data), f"parsing a {name} file of {len(data)} bytes")
     p = parser(name)

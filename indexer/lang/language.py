@@ -12,7 +12,7 @@ The parts a language may supply, each a module of its package (see docs/architec
 - `hooks`: `HOOKS`, a `tags_hooks.TagsHooks` (what its definitions need beyond the tables);
 - `resolver`: `make_resolver(tree, facts, read)`, for the import family it owns (`family`);
 - `retry`: `retry_view(data, root)`, a second view of a source whose parse has errors;
-- `view`: `parser_view(name, data)`, what the parser is shown of a source (C's macros blanked);
+- `view`: `parser_view(name, data)`, what the parser is shown of a source (C's macros blanked, Rust's item macro bodies shown as items);
 """
 
 from __future__ import annotations

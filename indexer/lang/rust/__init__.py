@@ -20,7 +20,9 @@ from indexer.lang.language import Language
 # 9: a `mod`'s `#[cfg_attr(pred, path = "...")]` paths are read (names ("", "u.rs"); was: none)
 # 10: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
 #     regions and a total), so an answer can say a file's definitions may be missing
-VERSION = "10"
+# 11: the items inside an item macro's `{ ... }` body (`cfg_rt! { pub mod runtime; }`, each
+#     branch of a `cfg_if!`) are read as the enclosing module's (was: a token tree, not read)
+VERSION = "11"
 
 LANGUAGE = Language(
     name="rust",
@@ -36,6 +38,7 @@ LANGUAGE = Language(
     scopes="indexer.lang.rust.scopes",
     hooks="indexer.lang.rust.tags",
     resolver="indexer.lang.rust.resolve",
+    view="indexer.lang.rust.macros",
     literals=("string_literal", "raw_string_literal", "char_literal"),
     literal_crlf_is_lf=True,
 )
