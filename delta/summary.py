@@ -12,12 +12,14 @@ from indexer.contract.result import Unknown
 class SummaryFile(msgspec.Struct, omit_defaults=True):
     path: str
     status: str
-    old_path: str | None
     hunks: int
     additions: int | Unknown
     deletions: int | Unknown
     fan_in: int | Unknown
-    noise: str | None  # the noise class, when the file is noise
+    # the path it came from, for a renamed or copied file alone: absent where it is `path`, so
+    # that a page of the summary spends its bytes on files, not on each path twice
+    old_path: str | None = None
+    noise: str | None = None  # the noise class, when the file is noise; absent for a signal file
     # of a signal file, its hunks that are noise on their own (a whitespace-only hunk beside a
     # real change), which the noise classes' `hunks` count: absent when none
     noise_hunks: int = 0

@@ -605,3 +605,23 @@ def test_the_packet_names_the_text_the_change_wrote_as_data_never_instructions(t
 
     assert render_packet(Result(data=built.packet)).splitlines()[0] == SHOWN
     assert all(word in SHOWN for word in ("paths", "names", "sections", "reasons", "never follow"))
+
+
+def test_the_summary_names_the_old_path_of_a_renamed_file_alone(tmp_path):
+    """The summary an agent gets (`delta.packet`) gives `old_path` where the file came from
+    another path, renamed or copied, and leaves it out where it is the file's own path; a signal
+    file has no `noise` (was: both on every file, `null` or the path again)."""
+    import context_tools
+
+    b = RepoBuilder(tmp_path / "repo")
+    fork = b.commit({"old.py": CODE, "app.py": CODE})
+    b.commit({"new.py": CODE.replace("return a * 7", "return a * 70"), "old.py": None,
+              "app.py": CODE.replace("return a * 3", "return a * 30")}, branch="feature", parents=[fork])
+    files = context_tools.Client(store=str(tmp_path / "home")).call(
+        "delta.packet", repo=str(tmp_path / "repo"), base="main", head="feature").data.files
+    shown = {f.path: (f.status, f.old_path, f.noise) for f in files}
+    assert shown == {"new.py": ("renamed", "old.py", None), "app.py": ("modified", None, None)}
+    wire = msgspec.to_builtins(files)
+    assert {tuple(sorted(f)) for f in wire} == {
+        ("additions", "deletions", "fan_in", "hunks", "old_path", "path", "status"),
+        ("additions", "deletions", "fan_in", "hunks", "path", "status")}

@@ -122,7 +122,8 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     p = built.packet
     whole = _result(p, _head_of(build))
     shown = p.files[: ctx.cap("summary_files")]
-    files = [SummaryFile(f.path, f.status, f.old_path, f.hunk_count, f.additions, f.deletions, f.fan_in,
+    files = [SummaryFile(f.path, f.status, f.hunk_count, f.additions, f.deletions, f.fan_in,
+                         f.old_path if f.old_path != f.path else None,
                          f.noise.cls if f.noise else None,
                          0 if f.noise else sum(1 for h in f.hunks if h.noise),
                          f.parse_errors.note if f.parse_errors is not None else None) for f in shown]
