@@ -18,7 +18,7 @@ import threading
 import time
 from functools import cache
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from tree_sitter import Language, Node, Parser, Query, Tree
 
@@ -563,36 +563,41 @@ def _parse(name: str, data: bytes) -> Tree | None:
     return None if budget.exceeded else tree
 
 
-def error_bytes(root: Node) -> int:
-    """How much of the source the tree could not place: the bytes under each outermost ERROR
-    node, plus one per missing node. A root that is itself an ERROR (the parser gave up on the
-    file as a whole) counts only the tokens standing directly in it, and its children as any
-    other node's, so two such trees still compare by how much each recovered. Descends only
-    into subtrees that contain an error, as `has_wide_error` does."""
-    if not root.has_error:
-        return 0
-    total = 0
-    root_is_error = root.is_error
+def _failures(root: Node) -> Iterator[tuple[Node, int]]:
+    """The nodes a parse's errors are told from, in document order, with their depth below
+    `root`: each outermost ERROR node under it, each missing node, and each leaf beside them.
+    Descends only into subtrees that contain an error, as `has_wide_error` does."""
     cursor = root.walk()
     while True:
         node = cursor.node
         if node is None:
-            return total
+            return
         descend = False
-        if node.is_missing:
-            total += 1
-        elif node.is_error and node != root:
-            total += node.end_byte - node.start_byte
-        elif node.child_count == 0:
-            if root_is_error and cursor.depth == 1:  # standing directly in the root (`node.parent` walks from it)
-                total += node.end_byte - node.start_byte
+        if node.is_missing or (node.is_error and node != root) or node.child_count == 0:
+            yield node, cursor.depth
         else:
             descend = node.has_error
         if descend and cursor.goto_first_child():
             continue
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
-                return total
+                return
+
+
+def error_bytes(root: Node) -> int:
+    """How much of the source the tree could not place: the bytes under each outermost ERROR
+    node, plus one per missing node. A root that is itself an ERROR (the parser gave up on the
+    file as a whole) counts only the tokens standing directly in it, and its children as any
+    other node's, so two such trees still compare by how much each recovered."""
+    if not root.has_error:
+        return 0
+    total = 0
+    for node, depth in _failures(root):
+        if node.is_missing:
+            total += 1
+        elif (node.is_error and node != root) or (root.is_error and depth == 1):  # an ERROR, or a token directly in the root
+            total += node.end_byte - node.start_byte
+    return total
 
 
 # The regions of a parse's errors its facts keep (`BlobFacts.parse_errors`), the first in
@@ -606,35 +611,24 @@ def error_regions(root: Node) -> tuple[list[tuple[int, int, str]], int]:
     """Where the parse of `root` failed: the first PARSE_ERROR_REGIONS of its outermost ERROR
     nodes and missing nodes, in document order, each as (first line, last line, 1-based; for a
     missing node the kind of token the parser assumed there, else ""), and how many there are
-    in all. A root that is itself an ERROR is one region, the whole file. Descends only into
-    subtrees that contain an error, as `error_bytes` does: a clean tree costs one check."""
+    in all. A root that is itself an ERROR is one region, the whole file. A clean tree costs
+    one check."""
     if not root.has_error:
         return [], 0
     if root.is_error:
         return [(root.start_point[0] + 1, root.end_point[0] + 1, "")], 1
     regions: list[tuple[int, int, str]] = []
     total = 0
-    cursor = root.walk()
-    while True:
-        node = cursor.node
-        if node is None:
-            return regions, total
-        descend = False
-        if node.is_missing or node.is_error:
-            total += 1
-            if len(regions) < PARSE_ERROR_REGIONS:
-                # an ERROR's end point is past its last byte: a region ending at a line's start ends on the line before
-                end = node.end_point
-                last = end[0] if end[1] == 0 and end[0] > node.start_point[0] else end[0] + 1
-                regions.append((node.start_point[0] + 1, last,
-                                node.type[:_MISSING_KIND_CHARS] if node.is_missing else ""))
-        else:
-            descend = node.has_error
-        if descend and cursor.goto_first_child():
+    for node, _ in _failures(root):
+        if not (node.is_missing or node.is_error):
             continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return regions, total
+        total += 1
+        if len(regions) < PARSE_ERROR_REGIONS:
+            # an ERROR's end point is past its last byte: a region ending at a line's start ends on the line before
+            end = node.end_point
+            last = end[0] if end[1] == 0 and end[0] > node.start_point[0] else end[0] + 1
+            regions.append((node.start_point[0] + 1, last, node.type[:_MISSING_KIND_CHARS] if node.is_missing else ""))
+    return regions, total
 
 
 # tree-sitter's query cursor is quadratic in the number of children of an ERROR node
