@@ -146,3 +146,14 @@ def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
                              "message": "unknown revision 'HEAD~5'; HEAD has no commit before it"}, walk
     assert line["error"]["code"] == "not_found", line
     assert line["error"]["message"].endswith("; pkg/app.py is a file: pass `start_line: 4` for that line"), line
+
+
+def test_a_checkout_one_path_off_its_commit_says_one_path(scratch_server):
+    """Was: "the checkout's working tree differs from it (1 paths)". Now the count reads as a count."""
+    repo = _checkout(scratch_server.place("one-path") / "repo")
+    (repo / "pkg" / "app.py").write_text("class App:\n    pass\n")
+    (dirty,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    assert "differs from it (1 path);" in dirty["freshness"]["reason"], dirty["freshness"]
+    (repo / "pkg" / "urls.py").write_text("def base_url():\n    return '/x'\n")
+    (two,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    assert "differs from it (2 paths);" in two["freshness"]["reason"], two["freshness"]
