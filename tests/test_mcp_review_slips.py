@@ -217,3 +217,32 @@ def test_a_partial_members_advice_to_an_agent_is_that_the_user_adds_it_again():
     agent, user = member_advice("shop", agent=True), member_advice("shop")
     assert agent.partial.startswith("no agent tool adds it again: the user fetches them") and "`rennet" in agent.partial
     assert user.partial == "fetch them and `rennet workspace add` it again for a complete snapshot"
+
+
+def test_a_packet_of_the_working_tree_counts_what_differs_from_head_as_every_answer_does(worktree_server, tmp_path):
+    """Was: a packet of main..the working tree, on a branch two files ahead of main with one file
+    edited, said `worktree.changed: 3` (the range's files) under `base_oid` HEAD, where
+    `context_symbol` of the same tree said 1, the paths that differ from HEAD, as the field means.
+    Now the packet counts them as every answer read from the working tree does, and its reason
+    says so. On the shared `--worktree` server, whose read tools answer from the working tree."""
+    import pygit2
+
+    builder = RepoBuilder(tmp_path / "repo")  # under the server's root, the temporary folder
+    main = builder.commit({"pkg/a.py": "def a():\n    return 1\n"})
+    builder.commit({"pkg/b.py": "def b():\n    return 2\n", "pkg/c.py": "def c():\n    return 3\n"},
+                   branch="topic", parents=[main])
+    repo = builder.repo
+    repo.set_head("refs/heads/topic")
+    repo.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)  # a checkout of topic, its index written
+    (builder.path / "pkg" / "a.py").write_text("def a():\n    return 10\n")
+    packet, symbol = _calls(worktree_server, [
+        ("delta_packet", {"repo": str(builder.path), "base": "main", "worktree": True}),
+        ("context_symbol", {"repo": str(builder.path), "name": "a", "worktree": True}),
+    ])
+    assert packet.get("data", {}).get("totals", {}).get("files") == 3, packet
+    head = str(repo.head.target)
+    assert "freshness" in symbol, symbol
+    assert packet["freshness"]["worktree"]["base_oid"] == symbol["freshness"]["worktree"]["base_oid"] == head
+    assert packet["freshness"]["worktree"]["changed"] == symbol["freshness"]["worktree"]["changed"] == 1, packet
+    assert packet["freshness"]["reason"] == f"built from the working tree as it is now: 1 path differs from HEAD " \
+                                           f"({head[:12]})", packet["freshness"]
