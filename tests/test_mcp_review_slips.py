@@ -246,3 +246,27 @@ def test_a_packet_of_the_working_tree_counts_what_differs_from_head_as_every_ans
     assert packet["freshness"]["worktree"]["changed"] == symbol["freshness"]["worktree"]["changed"] == 1, packet
     assert packet["freshness"]["reason"] == f"built from the working tree as it is now: 1 path differs from HEAD " \
                                            f"({head[:12]})", packet["freshness"]
+
+
+def test_a_workspace_map_names_the_files_of_its_page_that_do_not_parse(scratch_server):
+    """Was: a workspace's map listed a member's file that does not parse with no word of it, where
+    the member's own map names it in `parse_errors`. Now the workspace's names it too, with its
+    member."""
+    place = scratch_server.place("ws-broken")
+    shop = RepoBuilder(place / "shop")
+    shop.commit({"shop/cart.py": "def total(items):\n    return sum(items\n\n\ndef later():\n    return 1\n",
+                 "shop/ok.py": "from shop.cart import total\n\n\ndef run():\n    return total([1])\n"})
+    web = RepoBuilder(place / "web")
+    web.commit({"web/app.py": "def serve():\n    return 2\n"})
+    python = Client(str(scratch_server.store))
+    assert python.envelope("workspace.create", name="broken-ws")["ok"]
+    for builder in (shop, web):
+        assert python.envelope("workspace.add", name="broken-ws", repo=str(builder.path), rev="main")["ok"]
+    across, alone = _calls(scratch_server, [
+        ("context_map", {"workspace": "broken-ws", "focus": ["shop/cart.py"]}),
+        ("context_map", {"repo": str(shop.path), "rev": "main", "focus": ["shop/cart.py"]}),
+    ])
+    assert alone["data"]["parse_errors"] == ["shop/cart.py"], alone["data"]
+    assert {"member": "shop", "path": "shop/cart.py"} in [{"member": f["member"], "path": f["path"]}
+                                                          for f in across["data"]["files"]], across["data"]
+    assert across["data"].get("parse_errors") == [{"member": "shop", "path": "shop/cart.py"}], across["data"]
