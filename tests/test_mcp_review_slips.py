@@ -248,20 +248,27 @@ def test_a_packet_of_the_working_tree_counts_what_differs_from_head_as_every_ans
                                            f"({head[:12]})", packet["freshness"]
 
 
-def test_a_workspace_map_names_the_files_of_its_page_that_do_not_parse(scratch_server):
-    """Was: a workspace's map listed a member's file that does not parse with no word of it, where
-    the member's own map names it in `parse_errors`. Now the workspace's names it too, with its
-    member."""
-    place = scratch_server.place("ws-broken")
+def _broken_workspace(scratch_server, name: str) -> RepoBuilder:
+    """A workspace `name` of two members: `shop`, whose `shop/cart.py` does not parse (returned),
+    and `web`."""
+    place = scratch_server.place(name)
     shop = RepoBuilder(place / "shop")
     shop.commit({"shop/cart.py": "def total(items):\n    return sum(items\n\n\ndef later():\n    return 1\n",
                  "shop/ok.py": "from shop.cart import total\n\n\ndef run():\n    return total([1])\n"})
     web = RepoBuilder(place / "web")
     web.commit({"web/app.py": "def serve():\n    return 2\n"})
     python = Client(str(scratch_server.store))
-    assert python.envelope("workspace.create", name="broken-ws")["ok"]
+    assert python.envelope("workspace.create", name=name)["ok"]
     for builder in (shop, web):
-        assert python.envelope("workspace.add", name="broken-ws", repo=str(builder.path), rev="main")["ok"]
+        assert python.envelope("workspace.add", name=name, repo=str(builder.path), rev="main")["ok"]
+    return shop
+
+
+def test_a_workspace_map_names_the_files_of_its_page_that_do_not_parse(scratch_server):
+    """Was: a workspace's map listed a member's file that does not parse with no word of it, where
+    the member's own map names it in `parse_errors`. Now the workspace's names it too, with its
+    member."""
+    shop = _broken_workspace(scratch_server, "broken-ws")
     across, alone = _calls(scratch_server, [
         ("context_map", {"workspace": "broken-ws", "focus": ["shop/cart.py"]}),
         ("context_map", {"repo": str(shop.path), "rev": "main", "focus": ["shop/cart.py"]}),
@@ -270,3 +277,18 @@ def test_a_workspace_map_names_the_files_of_its_page_that_do_not_parse(scratch_s
     assert {"member": "shop", "path": "shop/cart.py"} in [{"member": f["member"], "path": f["path"]}
                                                           for f in across["data"]["files"]], across["data"]
     assert across["data"].get("parse_errors") == [{"member": "shop", "path": "shop/cart.py"}], across["data"]
+
+
+def test_a_workspace_overview_counts_the_files_that_do_not_parse_as_a_members_own_does(scratch_server):
+    """Was: a workspace's overview said nothing of a member's file that does not parse, where the
+    member's own overview counts it in `totals.parse_errors`. Now each member's row counts them,
+    and the workspace's totals sum them."""
+    shop = _broken_workspace(scratch_server, "broken-overview")
+    across, alone = _calls(scratch_server, [
+        ("context_overview", {"workspace": "broken-overview"}),
+        ("context_overview", {"repo": str(shop.path), "rev": "main"}),
+    ])
+    assert alone["data"]["totals"]["parse_errors"] == 1, alone["data"]["totals"]
+    assert across["data"]["totals"].get("parse_errors") == 1, across["data"]["totals"]
+    counts = {m["name"]: m.get("parse_errors") for m in across["data"]["members"]["items"]}
+    assert counts == {"shop": 1, "web": 0}, counts
