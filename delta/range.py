@@ -37,6 +37,9 @@ class RangeIdentity(Struct, frozen=True, omit_defaults=True):
     # head WORKTREE: head_oid is the working tree's tree OID (`git add -A && git write-tree`)
     # and this the commit HEAD names, that the merge base is taken with
     worktree_base_oid: str | None = None
+    # head WORKTREE: how many paths of the working tree differ from that commit, as every answer
+    # read from the working tree counts them (the range's files are counted from the merge base)
+    worktree_changed: int | None = None
 
     @property
     def empty(self) -> bool:
@@ -59,9 +62,10 @@ def resolve_range(repo: pygit2.Repository, base: str, head: str) -> RangeIdentit
 
     base_oid = resolve_rev(repo, base)
     worktree_base = None
+    worktree_changed = None
     if head == WORKTREE:
         tree = read_worktree(repo)
-        head_oid, worktree_base = tree.tree_oid, tree.base_oid
+        head_oid, worktree_base, worktree_changed = tree.tree_oid, tree.base_oid, len(tree.changed)
     else:
         head_oid = resolve_rev(repo, head)
     tip = worktree_base or head_oid
@@ -77,7 +81,8 @@ def resolve_range(repo: pygit2.Repository, base: str, head: str) -> RangeIdentit
         merge_base = str(found)
     return RangeIdentity(repo=repo_root(repo), base_ref=base, head_ref=head, base_oid=base_oid,
                          head_oid=head_oid, merge_base_oid=merge_base,
-                         reviewed=f"{merge_base}..{head_oid}", worktree_base_oid=worktree_base)
+                         reviewed=f"{merge_base}..{head_oid}", worktree_base_oid=worktree_base,
+                         worktree_changed=worktree_changed)
 
 
 def normalize_paths(repo: pygit2.Repository, paths: list[str] | None) -> list[str] | None:

@@ -366,3 +366,36 @@ def test_a_member_asked_through_a_reexported_alias_of_its_class_goes_through_the
     assert [c.qualified for c in found.chain] == ["Real", "Base"]
     inherited = app.call("context.references", name="pkg.Alias.go")
     assert [(s.path, s.line, s.resolution) for s in inherited.data.sites] == [("use.py", 4, "import")]
+
+
+def test_a_js_base_a_module_exports_as_its_default_is_its_class_both_ways(indexed_files):
+    """`class Kid extends Base` over `import Base from "./base"` (an ES default) or `const CBase =
+    require("./cbase")` (`module.exports = CBase`), the alias written as the class is or not.
+    Was: the CommonJS base `external`, the ES one listed twice (once as a base it did not resolve),
+    and neither class had a subclass. Now each base is its class, once, and each class lists the
+    subclasses in the files naming it."""
+    app = indexed_files({
+        "base.js": "export default class Base {\n  go() { return 1; }\n}\n",
+        "kid.js": "import Base from './base';\nexport class Kid extends Base {}\n",
+        "cbase.js": "class CBase {\n  go() { return 1; }\n}\nmodule.exports = CBase;\n",
+        "ckid.js": "const CBase = require('./cbase');\nclass CKid extends CBase {}\nmodule.exports = CKid;\n",
+        "other.js": "const Renamed = require('./cbase');\nclass Other extends Renamed {}\n",
+        "pool.js": "class Pool {\n  put(x) { return x; }\n}\nclass Shop {\n  constructor() { this.pool = new Pool(); }\n}\n"
+                   "module.exports = Shop;\n",
+        "branch.js": "const Shop = require('./pool');\nclass Branch extends Shop {\n  add(x) { this.pool.put(x); }\n}\n",
+    })
+
+    def relatives(name: str) -> list[tuple[str, str, str, str | None]]:
+        r = app.call("context.symbol", name=name, hierarchy=True)
+        return [(x.relation, x.spec, x.status, x.path) for x in r.data.hierarchy]
+
+    assert relatives("Kid") == [("base", "Base", "resolved", "base.js")]
+    assert relatives("CKid") == [("base", "CBase", "resolved", "cbase.js")]
+    assert relatives("Other") == [("base", "CBase", "resolved", "cbase.js")]
+    assert relatives("Base") == [("subclass", "Kid", "resolved", "kid.js")]
+    assert relatives("CBase") == [("subclass", "CKid", "resolved", "ckid.js")]  # other.js never names CBase
+    d, = app.call("context.symbol", name="Other.go", fuzzy=False).data.definitions
+    assert (d.path, d.qualified, d.match) == ("cbase.js", "CBase.go", "inherited")
+    # a field the base's constructor assigns types `this.pool` in the subclass too
+    r = app.call("context.references", name="Pool.put")
+    assert [(x.path, x.line) for x in r.data.sites] == [("branch.js", 3)], r.data.sites

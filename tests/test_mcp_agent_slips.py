@@ -146,3 +146,39 @@ def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
                              "message": "unknown revision 'HEAD~5'; HEAD has no commit before it"}, walk
     assert line["error"]["code"] == "not_found", line
     assert line["error"]["message"].endswith("; pkg/app.py is a file: pass `start_line: 4` for that line"), line
+
+
+def test_a_checkout_one_path_off_its_commit_says_one_path(scratch_server):
+    """Was: "the checkout's working tree differs from it (1 paths)". Now the count reads as a count."""
+    repo = _checkout(scratch_server.place("one-path") / "repo")
+    (repo / "pkg" / "app.py").write_text("class App:\n    pass\n")
+    (dirty,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    assert "differs from it (1 path);" in dirty["freshness"]["reason"], dirty["freshness"]
+    (repo / "pkg" / "urls.py").write_text("def base_url():\n    return '/x'\n")
+    (two,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    assert "differs from it (2 paths);" in two["freshness"]["reason"], two["freshness"]
+
+
+def test_a_comparison_of_two_revs_not_indexed_names_both(scratch_server):
+    """Was: `context_novelty` of main..feature, neither indexed, named main alone; the agent
+    indexed it, asked again, and only then learnt feature was not indexed either. Now one
+    `not_indexed` names the `repo_index` call of each, and once the base is indexed, the head's."""
+    builder = RepoBuilder(scratch_server.place("two-unindexed") / "repo")
+    # a commit of its own: the store holds the other tests' commits of FILES, indexed already
+    builder.commit({**FILES, "pkg/two.py": "def two():\n    return 2\n"})
+    builder.commit({"pkg/urls.py": "def base_url():\n    return '/x'\n"}, branch="feature")
+    repo = str(builder.path)
+
+    async def work(client):
+        both = text_of(await client.call_tool("context_novelty", {"repo": repo, "base": "main", "head": "feature"}))
+        indexed = await client.call_tool("repo_index", {"repo": repo, "rev": "main"})
+        assert not indexed.is_error, indexed
+        head = text_of(await client.call_tool("context_novelty", {"repo": repo, "base": "main", "head": "feature"}))
+        return both, head
+
+    both, head = scratch_server.run(work)
+    assert both["error"]["code"] == "not_indexed", both
+    assert both["error"]["message"].startswith("main and feature of "), both
+    assert "(repo " + repr(repo) + ", rev 'main' and rev 'feature')" in both["error"]["message"], both
+    assert head["error"]["code"] == "not_indexed", head
+    assert head["error"]["message"].startswith("feature of "), head

@@ -220,3 +220,78 @@ def test_a_partial_members_advice_to_an_agent_is_that_the_user_adds_it_again():
     agent, user = member_advice("shop", agent=True), member_advice("shop")
     assert agent.partial.startswith("no agent tool adds it again: the user fetches them") and "`rennet" in agent.partial
     assert user.partial == "fetch them and `rennet workspace add` it again for a complete snapshot"
+
+
+def test_a_packet_of_the_working_tree_counts_what_differs_from_head_as_every_answer_does(worktree_server, tmp_path):
+    """Was: a packet of main..the working tree, on a branch two files ahead of main with one file
+    edited, said `worktree.changed: 3` (the range's files) under `base_oid` HEAD, where
+    `context_symbol` of the same tree said 1, the paths that differ from HEAD, as the field means.
+    Now the packet counts them as every answer read from the working tree does, and its reason
+    says so. On the shared `--worktree` server, whose read tools answer from the working tree."""
+    import pygit2
+
+    builder = RepoBuilder(tmp_path / "repo")  # under the server's root, the temporary folder
+    main = builder.commit({"pkg/a.py": "def a():\n    return 1\n"})
+    builder.commit({"pkg/b.py": "def b():\n    return 2\n", "pkg/c.py": "def c():\n    return 3\n"},
+                   branch="topic", parents=[main])
+    repo = builder.repo
+    repo.set_head("refs/heads/topic")
+    repo.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)  # a checkout of topic, its index written
+    (builder.path / "pkg" / "a.py").write_text("def a():\n    return 10\n")
+    packet, symbol = _calls(worktree_server, [
+        ("delta_packet", {"repo": str(builder.path), "base": "main", "worktree": True}),
+        ("context_symbol", {"repo": str(builder.path), "name": "a", "worktree": True}),
+    ])
+    assert packet.get("data", {}).get("totals", {}).get("files") == 3, packet
+    head = str(repo.head.target)
+    assert "freshness" in symbol, symbol
+    assert packet["freshness"]["worktree"]["base_oid"] == symbol["freshness"]["worktree"]["base_oid"] == head
+    assert packet["freshness"]["worktree"]["changed"] == symbol["freshness"]["worktree"]["changed"] == 1, packet
+    assert packet["freshness"]["reason"] == f"built from the working tree as it is now: 1 path differs from HEAD " \
+                                           f"({head[:12]})", packet["freshness"]
+
+
+def _broken_workspace(scratch_server, name: str) -> RepoBuilder:
+    """A workspace `name` of two members: `shop`, whose `shop/cart.py` does not parse (returned),
+    and `web`."""
+    place = scratch_server.place(name)
+    shop = RepoBuilder(place / "shop")
+    shop.commit({"shop/cart.py": "def total(items):\n    return sum(items\n\n\ndef later():\n    return 1\n",
+                 "shop/ok.py": "from shop.cart import total\n\n\ndef run():\n    return total([1])\n"})
+    web = RepoBuilder(place / "web")
+    web.commit({"web/app.py": "def serve():\n    return 2\n"})
+    python = Client(str(scratch_server.store))
+    assert python.envelope("workspace.create", name=name)["ok"]
+    for builder in (shop, web):
+        assert python.envelope("workspace.add", name=name, repo=str(builder.path), rev="main")["ok"]
+    return shop
+
+
+def test_a_workspace_map_names_the_files_of_its_page_that_do_not_parse(scratch_server):
+    """Was: a workspace's map listed a member's file that does not parse with no word of it, where
+    the member's own map names it in `parse_errors`. Now the workspace's names it too, with its
+    member."""
+    shop = _broken_workspace(scratch_server, "broken-ws")
+    across, alone = _calls(scratch_server, [
+        ("context_map", {"workspace": "broken-ws", "focus": ["shop/cart.py"]}),
+        ("context_map", {"repo": str(shop.path), "rev": "main", "focus": ["shop/cart.py"]}),
+    ])
+    assert alone["data"]["parse_errors"] == ["shop/cart.py"], alone["data"]
+    assert {"member": "shop", "path": "shop/cart.py"} in [{"member": f["member"], "path": f["path"]}
+                                                          for f in across["data"]["files"]], across["data"]
+    assert across["data"].get("parse_errors") == [{"member": "shop", "path": "shop/cart.py"}], across["data"]
+
+
+def test_a_workspace_overview_counts_the_files_that_do_not_parse_as_a_members_own_does(scratch_server):
+    """Was: a workspace's overview said nothing of a member's file that does not parse, where the
+    member's own overview counts it in `totals.parse_errors`. Now each member's row counts them,
+    and the workspace's totals sum them."""
+    shop = _broken_workspace(scratch_server, "broken-overview")
+    across, alone = _calls(scratch_server, [
+        ("context_overview", {"workspace": "broken-overview"}),
+        ("context_overview", {"repo": str(shop.path), "rev": "main"}),
+    ])
+    assert alone["data"]["totals"]["parse_errors"] == 1, alone["data"]["totals"]
+    assert across["data"]["totals"].get("parse_errors") == 1, across["data"]["totals"]
+    counts = {m["name"]: m.get("parse_errors") for m in across["data"]["members"]["items"]}
+    assert counts == {"shop": 1, "web": 0}, counts

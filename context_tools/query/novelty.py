@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Sequence, TypeVar
 import msgspec
 from msgspec import Struct
 
-from context_tools.query.pinned import answer_advice, freshness_of, open_pinned
+from context_tools.query.pinned import answer_advice, freshness_of, not_indexed, open_pinned
 from context_tools.query.sections import Section, refuse_paging_without_section, summary_section
 from indexer.contract.errors import BadInput
 from indexer.contract.result import Freshness, Result
@@ -269,6 +269,25 @@ def _base_advice(input: NoveltyInput, rev: str, ctx: CallContext) -> Advice:
                                  "tree")
 
 
+def _base_or_both_missing(ctx: CallContext, input: NoveltyInput) -> Snapshot:
+    """The base's snapshot; where it is not indexed and neither is a head commit, one `not_indexed`
+    names both, so that an agent indexes both before it asks again, not one a call."""
+    from indexer.contract.errors import NotIndexed
+    from indexer.git.worktree import WORKTREE
+
+    try:
+        return open_pinned(ctx, input.repo, input.base)[0]
+    except NotIndexed:
+        head = head_of(input)
+        if head == WORKTREE or head == input.base:
+            raise
+        try:
+            open_pinned(ctx, input.repo, head)
+        except NotIndexed:
+            raise not_indexed(ctx, input.repo, [input.base, head]) from None
+        raise
+
+
 def head_of(input: NoveltyInput) -> str:
     """The head rev: `WORKTREE` (the working tree) with `worktree`."""
     from indexer.git.worktree import WORKTREE
@@ -283,7 +302,7 @@ def head_of(input: NoveltyInput) -> str:
 def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
     # the base first: where it is not indexed and this face may not index it (a `--worktree`
     # server indexes the working tree only), that is said before the working tree is indexed
-    base, _ = open_pinned(ctx, input.repo, input.base)
+    base = _base_or_both_missing(ctx, input)
     head, fresh = open_pinned(ctx, input.repo, head_of(input))
     binding = f"{base.fingerprint}:{head.fingerprint}"
     files = _file_changes(base, head)

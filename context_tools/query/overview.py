@@ -200,6 +200,8 @@ class WorkspaceMember(Struct):
     text_lines: int | Unknown
     languages: Listed[LanguageCount]
     packages: list[str]  # "ecosystem:name" the member declares
+    # files of the member parsed with syntax errors, as its own overview's `totals.parse_errors`
+    parse_errors: int | Unknown = 0
 
 
 class WorkspaceTotals(Struct):
@@ -213,6 +215,7 @@ class WorkspaceTotals(Struct):
     unknown: int
     dirty: int
     partial: int
+    parse_errors: int = 0  # files parsed with syntax errors, over the members read
 
 
 class WorkspaceOverview(Struct):
@@ -237,14 +240,17 @@ def _member_entry(opened: OpenMember, status: MemberStatus | None) -> WorkspaceM
     files: int | Unknown
     lines: int | Unknown
     languages: Listed[LanguageCount]
+    broken: int | Unknown
     if opened.snap is None:
         gone = Unknown("not_assessed", f.reason)
-        files, lines, languages = gone, gone, Listed([], gone)
+        files, lines, languages, broken = gone, gone, Listed([], gone), gone
     else:
         files, lines = len(opened.snap.files), sum(max(x.lines, 0) for x in opened.snap.files)
         languages = Listed(_sections(opened.snap)["languages"])
+        broken = len(opened.snap.parse_errors)
     return WorkspaceMember(m.name, m.path, remote_of(m.remote_url), m.rev, m.oid, m.fingerprint, m.indexed_at, f.status,
-                           f.current_oid, f.reason, files, lines, languages, list(status.packages) if status else [])
+                           f.current_oid, f.reason, files, lines, languages, list(status.packages) if status else [],
+                           parse_errors=broken)
 
 
 def _member_sections(scope: Scope, section: str) -> list:
@@ -280,7 +286,8 @@ def _workspace_overview(input: OverviewInput, ctx: CallContext, name: str) -> Re
         text_lines=sum(m.text_lines for m in members if isinstance(m.text_lines, int)), languages=len(languages),
         cross_edges=len(edges), stale=sum(m.freshness == "stale" for m in members),
         unknown=sum(m.freshness == "unknown" for m in members), dirty=sum(m.freshness == "dirty" for m in members),
-        partial=sum(m.freshness == "partial" for m in members))
+        partial=sum(m.freshness == "partial" for m in members),
+        parse_errors=sum(m.parse_errors for m in members if isinstance(m.parse_errors, int)))
     data = WorkspaceOverview(name, ws.created_at, ws.updated_at, totals,
                              members=summary_section(ctx, input, "members", members, scope.binding, share=4),
                              edges=summary_section(ctx, input, "edges", edges, scope.binding, share=4),

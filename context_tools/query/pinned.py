@@ -20,6 +20,7 @@ from indexer.contract.standing import Advice, standing
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
+    from indexer.contract.errors import NotIndexed
     from indexer.store.snapshot import Snapshot
 
 
@@ -79,14 +80,28 @@ def open_pinned(ctx: CallContext, repo: str, rev: str) -> tuple[Snapshot, Freshn
         store = ctx.store  # a store that is not there says so itself, not as a rev to index
         try:
             snap = api.snapshot(repo, rev, store=store, index_if_absent=ctx.may_index)
-        except NotIndexed as exc:
-            # a `--worktree` server's tools do index, the working tree only: "never indexes" would be untrue there
-            does = ("this tool indexes the working tree, never a commit" if ctx.may_snapshot_worktree else
-                    "this tool only reads and never indexes")
-            raise NotIndexed(f"{exc.message.split(';')[0]}; {does}: index it first with the `repo_index` tool "
-                             f"(repo {repo!r}, rev {rev!r}), then ask again") from None
+        except NotIndexed:
+            raise not_indexed(ctx, repo, [rev]) from None
         memo[key] = snap
     return snap, freshness_of(snap, answer_advice(snap.rev, ctx))
+
+
+def not_indexed(ctx: CallContext, repo: str, revs: list[str]) -> NotIndexed:
+    """The `not_indexed` of `revs` (one, or a comparison's two) of `repo`, naming the
+    `repo_index` call each needs, so that an agent indexes them all before it asks again."""
+    from indexer.contract.errors import NotIndexed
+    from indexer.git import read as gitread
+
+    # a `--worktree` server's tools do index, the working tree only: "never indexes" would be untrue there
+    does = ("this tool indexes the working tree, never a commit" if ctx.may_snapshot_worktree else
+            "this tool only reads and never indexes")
+    shown = gitread.repo_display_path(gitread.open_repo(repo))
+    if len(revs) == 1:
+        return NotIndexed(f"{revs[0]} of {shown} is not indexed; {does}: index it first with the `repo_index` "
+                          f"tool (repo {repo!r}, rev {revs[0]!r}), then ask again")
+    calls = " and ".join(f"rev {rev!r}" for rev in revs)
+    return NotIndexed(f"{' and '.join(revs)} of {shown} are not indexed; {does}: index each first with the "
+                      f"`repo_index` tool (repo {repo!r}, {calls}), then ask again")
 
 
 def _still_serves(ctx: CallContext, snap: Snapshot) -> bool:

@@ -363,6 +363,9 @@ class WorkspaceMap(Struct):
     excluded_marked: int
     files: list[MapFile]
     member_freshness: MemberFreshnessPage
+    # the files of this page whose parse had errors, each with its member, as one snapshot's map
+    # lists them; not counted in `bytes`
+    parse_errors: list[MemberPath] = msgspec.field(default_factory=list)
 
 
 def _map_across(input: MapInput, ctx: CallContext, name: str) -> Result:
@@ -382,11 +385,24 @@ def _map_across(input: MapInput, ctx: CallContext, name: str) -> Result:
             yield tag(_entry(m.snap, p, r.ranks.get(p, 0.0), per_file, focus), m.member.name)
 
     files, used, page = _fit(ctx, entries, len(order), input.cursor, scope.binding, budget)
+    broken = {m.member.name: frozenset(m.snap.parse_errors) for m, _ in ranked}
     data = WorkspaceMap(
         workspace=name, focus=list(input.focus),
         focus_files=[MemberPath(m.member.name, p) for m, r in ranked for p in r.focus_files],
         unmatched_focus=[f for f in input.focus if all(f in r.unmatched for _, r in ranked)],
         members=[MemberRanking(m.member.name, r.ranking, len(r.ordered), r.excluded) for m, r in ranked],
         budget=budget, bytes=used, excluded_marked=sum(r.excluded for _, r in ranked), files=files,
-        member_freshness=scope.member_freshness)
+        member_freshness=scope.member_freshness,
+        parse_errors=_broken_across(files, broken))
     return Result(data, freshness=scope.freshness, page=page)
+
+
+def _broken_across(files: list[MapFile], broken: dict[str, frozenset[str]]) -> list[MemberPath]:
+    """The files of a workspace map's page (each tagged with its `member`) whose parse had errors
+    in their member's snapshot, in the page's order."""
+    out = []
+    for f in files:
+        member: str = getattr(f, "member", "")  # every file of a workspace's page is tagged
+        if f.path in broken.get(member, frozenset()):
+            out.append(MemberPath(member, f.path))
+    return out

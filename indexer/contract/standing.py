@@ -58,7 +58,7 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
     if paths:
         state = WorktreeState("dirty", oid, not_assessed("the working tree was not read" + _then(advice.dirty)), paths)
         return Standing("dirty", f"{rev} still resolves to the pinned commit, but the checkout's working tree "
-                                 f"differs from it ({paths} paths)" + _then(advice.dirty), state)
+                                 f"differs from it ({paths} path{'' if paths == 1 else 's'})" + _then(advice.dirty), state)
     lacking = missing()
     if lacking:
         return Standing("partial", f"{rev} still resolves to the pinned commit, but {lacking} of its blobs were "

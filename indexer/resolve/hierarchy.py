@@ -51,6 +51,7 @@ class Inherits(Struct, frozen=True, gc=False):
 
 
 _KINDS = frozenset({"python", "js"})  # the import kinds a base is bound by
+_JS_DEFAULT = "default"  # the name a JS module's default export (`module.exports = X`) is reached by
 
 # (file, top-level name) -> does the file define it?
 Defines = Callable[[str, str], bool]
@@ -286,7 +287,9 @@ def _bound_name(spec: ImportSpec, parts: list[str]) -> str | None:
                 return original if len(parts) == 1 else parts[-1]
         return None
     if len(parts) < 2:
-        return None
+        # `const Base = require("./base")`: the name binds what the module exports as a whole, its
+        # default (`module.exports = Base`), as `import Base from "./base"` binds it
+        return _JS_DEFAULT if spec.kind == "js" and spec.aliases and spec.aliases[0] == head else None
     if spec.aliases:  # import a.b as c, const c = require("m"), import * as c: `c.Base`
         return parts[-1] if spec.aliases[0] == head and len(parts) == 2 else None
     module = spec.spec.split(".")  # import a.b: `a.b.Base`

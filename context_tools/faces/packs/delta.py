@@ -77,10 +77,15 @@ def build_handler(input: DeltaBuildInput, ctx: CallContext) -> Result:
 def _result(p: "DeltaPacket", head: str) -> Result:
     indexed_at = getattr(p.blast, "indexed_at", None) or not_assessed("no base snapshot was read for this packet")
     if p.range.worktree_base_oid is not None:
-        state = WorktreeState("snapshot", p.range.worktree_base_oid, p.range.head_oid, p.totals.files)
+        # counted as every answer read from the working tree counts them: the paths that differ from HEAD
+        changed = p.range.worktree_changed or 0
+        state = WorktreeState("snapshot", p.range.worktree_base_oid, p.range.head_oid, changed)
+        differ = (f"{changed} path{'' if changed == 1 else 's'} differ{'s' if changed == 1 else ''} from HEAD "
+                  f"({p.range.worktree_base_oid[:12]})" if changed else
+                  f"clean, the same files as HEAD ({p.range.worktree_base_oid[:12]})")
         freshness = Freshness(repo=p.range.repo, rev=head, pinned_oid=p.range.head_oid,
                               current_oid=p.range.head_oid, status="worktree",
-                              reason="built from the working tree as it is now", indexed_at=indexed_at,
+                              reason=f"built from the working tree as it is now: {differ}", indexed_at=indexed_at,
                               worktree=state)
     else:
         freshness = Freshness(repo=p.range.repo, rev=head, pinned_oid=p.range.head_oid,

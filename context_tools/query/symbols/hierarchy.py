@@ -414,7 +414,7 @@ class Hierarchy:
         out = []
         for path, e in edges:
             if e.target == c.path and e.base == c.sym.qualified or (
-                    e.target != c.path and e.base == c.sym.name and self.landing(e) == c):
+                    (e.target != c.path and e.base == c.sym.name or e.base == "default") and self.landing(e) == c):
                 sub = next((s for s in self.defined_in(e.cls.rsplit(".", 1)[-1], path)
                             if s.qualified == e.cls and is_class(s)), None)
                 if sub is not None:
@@ -434,7 +434,8 @@ class Hierarchy:
                     if e.status != "resolved":
                         continue
                     keys = {(e.target, e.base)}
-                    if e.base == name and (landed := self.landing(e)) is not None:
+                    # a base reached as a module's default (`import Base from`, `require`) lands too
+                    if e.base in (name, "default") and (landed := self.landing(e)) is not None:
                         keys.add(landed.key)
                     for key in sorted(keys):
                         by_class.setdefault(key, []).append((path, e))
@@ -506,7 +507,7 @@ def relatives(h: Hierarchy, c: Cls) -> list[Relative]:
     for e in h.declared(c):  # what the walk above could not reach: a base outside the map's classes
         if e.status != "resolved":
             out.append(Relative("base", e.spec, e.status))
-        elif h.top_class(e.target, e.base) is None:  # the file it lands on does not define it
+        elif h.landing(e) is None:  # the file it lands on does not define it, nor lead to it
             out.append(Relative("base", e.spec, e.status, path=e.target))
     for x in h.subclasses(c):
         out.append(Relative("subclass", x.sym.qualified, "resolved", x.sym.qualified, x.path, x.sym.line))
