@@ -99,7 +99,10 @@ PLAIN_VERSION = "1"
 # 82: each config of a tsconfig `extends` array is applied whole, with all it extends, as
 #     TypeScript applies it (a config reached twice applies twice), and each config's settings
 #     are made once (indexer/lang/javascript/resolve.py)
-ASSEMBLY_VERSION = "82"
+# 83: a JavaScript base a `require` binds whole (`const Store = require("./store")`, then
+#     `class Sub extends Store`) is the module's default export, as an ES default import's is
+#     (was: not resolved; the `inherits` edges of the canonical serialization change)
+ASSEMBLY_VERSION = "83"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"
