@@ -511,7 +511,7 @@ _TEST_FOLDERS = frozenset({"test", "tests", "testing"})
 def python_packages(paths: Iterable[str]) -> list[tuple[str, str]]:
     """(import name, its `__init__.py`) of each top-level Python package among `paths`. A Python
     import names a package, not a distribution, and a setup.py may compute its distribution's
-    name at run time (requests' `name=about["__title__"]`), which no manifest reader can tell."""
+    name at run time (`name=about["__title__"]`), which no manifest reader can tell."""
     out = []
     for path in paths:
         found = _TOP_PACKAGE.match(path)

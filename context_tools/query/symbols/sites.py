@@ -697,9 +697,9 @@ class _BySyntax:
     def constructed_receiver(self, path: str, occ: Occurrence) -> str | None:
         """For a Python site its file does not tie: the rule making it a method's when its
         receiver is a call of the method's class written through a module path the file's
-        imports bind (`requests.Request(...).prepare()` after `import requests.adapters`, which
-        binds `requests`, whose __init__ re-exports Request; was: a `name_match`, as the
-        assigned `r = requests.Request(...)` was not); None otherwise."""
+        imports bind (`pkg.Request(...).prepare()` after `import pkg.adapters`, which binds
+        `pkg`, whose __init__ re-exports Request; was: a `name_match`, as the assigned `r =
+        pkg.Request(...)` was not); None otherwise."""
         if not self.classes or self.reading.rules(path).language != "python":
             return None
         syntax = self._attribute(path, occ)
@@ -1171,8 +1171,8 @@ class _BySyntax:
         """What `self.attribute` is in the class whose body holds the line, when that class
         is no method's class itself (`PythonReceivers.self_attribute`): the first class of its
         order binding the attribute decides, itself or a base as Python looks attributes up
-        (`self.json` in Flask's methods, which App's `__init__` annotates; was: the class's
-        own body alone, a `name_match` through an attribute a base binds)."""
+        (`self.json` in a subclass's methods, which its base's `__init__` annotates; was: the
+        class's own body alone, a `name_match` through an attribute a base binds)."""
         from context_tools.query.symbols.hierarchy import Cls
 
         if not self.classes:

@@ -1,8 +1,8 @@
 """What tree-sitter-rust is shown of a source: the items inside an item macro's braces as
 items of the module where it stands.
 
-A macro invocation at item position whose body is `{ ... }` (tokio's `cfg_rt! { pub mod
-runtime; }`, `cfg_if! { if #[cfg(unix)] { mod unix; } else { ... } }`) is, to the grammar, a
+A macro invocation at item position whose body is `{ ... }` (a crate's own `cfg_rt! {
+pub mod runtime; }`, `cfg_if! { if #[cfg(unix)] { mod unix; } else { ... } }`) is, to the grammar, a
 token tree: the `mod`, `use` and definitions written in it were never read, so whole module
 trees went missing. Each such body is parsed on its own as a source; one that parses as items
 alone, without error, is shown to the parser in place with the macro's braces blanked
