@@ -357,12 +357,18 @@ PIN_PREFIX = b"pin|"  # every `pin_key` starts with it; no `repo_key` does (an i
 
 
 _OID = re.compile(r"[0-9a-f]{40}")
+_OID_START = re.compile(r"[0-9a-f]{4,40}")
 
 
 def is_oid(text: str) -> bool:
     """Is `text` an object's OID (a commit, tree or blob) as the store writes them: 40 lowercase
     hex digits?"""
     return _OID.fullmatch(text) is not None
+
+
+def is_oid_start(text: str) -> bool:
+    """Is `text` an OID or its start as git takes one, 4 lowercase hex digits at least?"""
+    return _OID_START.fullmatch(text) is not None
 
 
 def pinned_in(value: bytes, key: bytes, home: str | os.PathLike[str]) -> str:

@@ -42,6 +42,7 @@ from indexer.store.records import (
     entry_facts_key,
     full_facts,
     indexed_at_in,
+    is_oid_start,
     load_facts,
     load_stored_record,
     missing_in,
@@ -649,16 +650,13 @@ def load(store: Store, repo_path: str, rev: str = "HEAD") -> Snapshot:
     return Snapshot(store, repo, rev, stored, indexed_at)
 
 
-_HEX = frozenset("0123456789abcdef")
-
-
 def indexed_commit(store: Store, repo: pygit2.Repository, rev: str) -> str | None:
     """The commit `rev` names as an OID or its start (4 hex digits at least, as git takes),
     among those this repository indexed, when one alone matches: a commit pruned from the
     repository since it was indexed is still served from its snapshot, as a pin to it is, with
     a freshness saying it no longer resolves (was: `unknown_rev` unless a pin named it)."""
     start = rev.lower()
-    if not 4 <= len(start) <= 40 or not _HEX.issuperset(start):
+    if not is_oid_start(start):
         return None
     prefix = repo_key(gitread.repo_identity(repo), start)
     found: list[str] = []

@@ -28,7 +28,7 @@ from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
-from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, site_window
+from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, opening_bracket, site_window
 from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -327,20 +327,6 @@ CHAIN_CALLS = 4  # the calls of a Go chain read back from a site, at most
 CHAIN_LINES = 40  # the lines above a Rust chain's `.name(...)` line its receiver is read from, at most
 SIGNATURE_BYTES = 2048  # the bytes of a definition read for a signature over lines, at most
 _CALLEE = re.compile(rb"([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)$")
-
-
-def _opening(text: bytes) -> int:
-    """The index of the `(` the `)` ending `text` closes, -1 when the text does not hold it."""
-    depth = 0
-    for i in range(len(text) - 1, -1, -1):
-        c = text[i]
-        if c == 0x29:  # )
-            depth += 1
-        elif c == 0x28:  # (
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 _GO_DOTTED = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -1419,7 +1405,7 @@ class _Reading:
             rules = self.rules(path)
             patterns = rules.typings(name)
             calls = rules.call_typings(name)
-            found = self._line_types[key] = frozenset(
+            found = frozenset(
                 t.decode() for i in self.lines_naming(path, name) for pattern in patterns
                 if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None) | frozenset(
                 t for i in self.lines_naming(path, name) for pattern in calls
@@ -1440,8 +1426,8 @@ class _Reading:
         text = text.rstrip()
         if depth >= CHAIN_CALLS or not text.endswith(b")"):
             return frozenset()
-        at = _opening(text)
-        if at < 0:
+        at = opening_bracket(text, len(text) - 1)
+        if at is None:
             return frozenset()
         head = text[:at].rstrip()
         if head.endswith(b">") and b"::<" in head:  # `parse::<T>(...)`: the turbofish aside
