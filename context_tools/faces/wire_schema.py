@@ -5,6 +5,10 @@ and page), its error form (`ok: false`, with a typed code), or the spill envelop
 over the ceiling becomes (`head`, `note`, `path`, `bytes`). Freshness and page are derived
 from their msgspec types, so the schema follows the contract as it changes; `data` is one of
 the row's declared output types (any object when it declares none).
+
+MCP lists every tool's schema whole, and one cannot refer to another's, so each repeats the
+contract's parts: a command's schema gives their shapes, the contract's own (`reply_schema(None)`)
+their descriptions too, and each shape stands once in `$defs`, referred to wherever it recurs.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any, Sequence
 import msgspec.inspect as mi
 from msgspec import _json_schema
 
-from indexer.contract.result import Freshness, Page
+from indexer.contract.result import Freshness, Page, Unknown
 
 
 class _Generator(_json_schema._SchemaGenerator):
@@ -44,22 +48,78 @@ def _untagged_struct(t: mi.Type) -> bool:
 
 def _schema_of(types: tuple[object, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """`msgspec.json.schema_components` (msgspec 0.22, pinned), without its check that every type
-    could be decoded: see `_Generator`."""
+    could be decoded (see `_Generator`), and with each Struct that extends another one listed as
+    that one and its own fields (see `_extending`)."""
     translator = mi._Translator(types)
     infos = tuple(translator.translate(t) for t in translator.types)
     component_types = _json_schema._collect_component_types(infos)
     name_map = _json_schema._build_name_map(component_types)
-    gen = _Generator(name_map, None, "#/$defs/{name}")
+    gen = _Generator(name_map, None, _REF)
     schemas = [gen.to_schema(t) for t in infos]
     components = {name_map[cls]: gen.to_schema(t, False) for cls, t in component_types.items()}
-    return schemas, components
+    for cls in component_types:
+        # a generic Struct's parameterization (`Section[OutlineItem]`) has no bases of its own
+        base = next((b for b in getattr(cls, "__mro__", ())[1:] if b in component_types), None)
+        if base is not None:
+            components[name_map[cls]] = _extending(components[name_map[cls]], components[name_map[base]],
+                                                   name_map[base])
+    return schemas, {name: _untitled(schema) for name, schema in components.items()}
+
+
+_REF = "#/$defs/{name}"
+
+
+def _extending(sub: dict[str, Any], base: dict[str, Any], base_name: str) -> dict[str, Any]:
+    """A subclass's schema as `allOf` its base's and the fields it adds (`MemberFreshness` is a
+    `Freshness` and its `member`), where that says the same as listing every field again: each
+    field of the base is the subclass's too, alike, and neither closes its properties."""
+    props, base_props = sub.get("properties", {}), base.get("properties", {})
+    alike = all(props.get(name) == prop for name, prop in base_props.items())
+    required = set(base.get("required", ())) <= set(sub.get("required", ()))
+    closed = "additionalProperties" in sub or "additionalProperties" in base
+    if not alike or not required or closed:
+        return sub
+    own = {key: value for key, value in sub.items() if key not in ("properties", "required")}
+    own["allOf"] = [{"$ref": _REF.format(name=base_name)}]
+    own["properties"] = {name: prop for name, prop in props.items() if name not in base_props}
+    added = [name for name in sub.get("required", ()) if name not in base.get("required", ())]
+    if added:
+        own["required"] = added
+    return own
+
+
+def _untitled(schema: Any) -> Any:
+    """`schema` less msgspec's `title` keywords: a component's title is its name in `$defs`, and an
+    enum's its class name, which tell a client or a model nothing the keys do not."""
+    if isinstance(schema, dict):
+        return {key: ({name: _untitled(sub) for name, sub in value.items()} if key in ("properties", "$defs")
+                      else _untitled(value))
+                for key, value in schema.items() if key != "title"}
+    if isinstance(schema, list):
+        return [_untitled(item) for item in schema]
+    return schema
+
+
+# The parts of the contract every reply shares. The contract's own schema (`result.schema.json`)
+# describes them; a command's schema, which MCP lists once for each tool, gives their shapes only,
+# and docs/tools.md and the server's instructions say what they mean.
+CONTRACT_PARTS = ("Freshness", "Page", "Unknown", "WorktreeState")
 
 
 def reply_schema(command_id: str | None, outputs: Sequence[type] = ()) -> dict[str, Any]:
     """The reply of `command_id` whose data is one of `outputs`; with no id and no outputs, the
-    result contract every command shares."""
-    schemas, defs = _schema_of((Freshness | None, Page | None, *outputs))
-    freshness, page, data_types = schemas[0], schemas[1], schemas[2:]
+    result contract every command shares, described."""
+    described = command_id is None
+
+    def said(text: str) -> dict[str, str]:
+        return {"description": text} if described else {}
+
+    schemas, defs = _schema_of((Freshness | None, Page | None, Unknown, *outputs))
+    freshness, page, data_types = schemas[0], schemas[1], schemas[3:]
+    if not described:
+        for name in CONTRACT_PARTS:
+            if name in defs:
+                defs[name] = {key: value for key, value in defs[name].items() if key != "description"}
     data: dict[str, Any]
     if not data_types:
         data = {"type": "object"}
@@ -67,18 +127,18 @@ def reply_schema(command_id: str | None, outputs: Sequence[type] = ()) -> dict[s
         data = dict(data_types[0])
     else:
         data = {"anyOf": data_types}
-    data = {"description": "the command's answer", **data}
+    data = {**said("the command's answer"), **data}
     command: dict[str, Any] = ({"const": command_id} if command_id is not None else {"type": "string"})
     ok = {
         "type": "object",
         "properties": {
             "ok": {"const": True},
-            "command": {**command, "description": "the command id that answered"},
+            "command": {**command, **said("the command id that answered")},
             "data": data,
-            "freshness": {"description": "how the pinned snapshot read relates to the repository now "
-                                         "(null when no snapshot was read)", **freshness},
-            "page": {"description": "the main collection's page: total, returned, truncated, and the cursor "
-                                    "to pass back for the next page (null without a collection)", **page},
+            "freshness": {**said("how the pinned snapshot read relates to the repository now "
+                                 "(null when no snapshot was read)"), **freshness},
+            "page": {**said("the main collection's page: total, returned, truncated, and the cursor "
+                            "to pass back for the next page (null without a collection)"), **page},
         },
         "required": ["ok", "command", "data", "freshness", "page"],
     }
@@ -90,9 +150,9 @@ def reply_schema(command_id: str | None, outputs: Sequence[type] = ()) -> dict[s
             "error": {
                 "type": "object",
                 "properties": {
-                    "code": {"type": "string", "description": "typed error code (not_found, bad_input, "
-                                                              "not_indexed, forbidden, busy, ...): act on it"},
-                    "message": {"type": "string", "description": "one line for a human"},
+                    "code": {"type": "string", **said("typed error code (not_found, bad_input, not_indexed, "
+                                                      "forbidden, busy, ...): act on it")},
+                    "message": {"type": "string", **said("one line for a human")},
                 },
                 "required": ["code", "message"],
             },
@@ -101,24 +161,20 @@ def reply_schema(command_id: str | None, outputs: Sequence[type] = ()) -> dict[s
     }
     spill = {
         "type": "object",
-        "description": "the reply exceeded the ceiling: the complete result is in the file at `path`",
+        **said("the reply exceeded the ceiling: the complete result is in the file at `path`"),
         "properties": {
-            "head": {"type": "string", "description": "the first bytes of the serialized result"},
+            "head": {"type": "string", **said("the first bytes of the serialized result")},
             "note": {"type": "string"},
-            "path": {"description": "file on the server's machine holding the whole result; an unknown (with "
-                                    "why) when it could not be written",
-                     "anyOf": [{"type": "string"}, {"type": "object", "properties": {
-                         "unknown": {"type": "string"}, "reason": {"type": "string"}},
-                         "required": ["unknown", "reason"]}]},
-            "bytes": {"type": "integer", "minimum": 0, "description": "size of that file in bytes"},
+            "path": {**said("file on the server's machine holding the whole result; an unknown (with why) "
+                            "when it could not be written"),
+                     "anyOf": [{"type": "string"}, {"$ref": _REF.format(name="Unknown")}]},
+            "bytes": {"type": "integer", "minimum": 0, **said("size of that file in bytes")},
             "cursors": {"type": "object", "additionalProperties": {"type": "string"},
-                        "description": "next-page cursors the result holds, by their place in it"},
+                        **said("next-page cursors the result holds, by their place in it")},
         },
         "required": ["head", "note", "path", "bytes"],
     }
-    schema: dict[str, Any] = {"type": "object", "anyOf": [ok, error, spill]}
-    if defs:
-        schema["$defs"] = defs
+    schema: dict[str, Any] = {"type": "object", "anyOf": [ok, error, spill], "$defs": defs}
     return as_written(schema)
 
 

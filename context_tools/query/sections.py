@@ -15,9 +15,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+# Generic in its items' type, named by the field that holds the section (`Section[TopFile]`), so
+# the shipped schema types them too; each such type is a `$defs` entry of its own, with this
+# docstring as its description, so the docstring stays one line.
 class Section(Struct, Generic[T]):
-    """The first page of one embedded collection; its items are of one type, named by the field
-    that holds the section (`Section[TopFile]`), so the shipped schema types them too."""
+    """The first page of one embedded collection."""
 
     items: list[T]
     total: int

@@ -80,13 +80,17 @@ class WorktreeState(Struct, frozen=True):
     skipped_total: int = 0
 
 
-class Freshness(Struct, frozen=True):
+# Every reply carries this block and an agent's client puts every reply in its model's context:
+# a field at its default is left out, the schema giving its value, rather than spelled out each time.
+class Freshness(Struct, frozen=True, omit_defaults=True):
     """How the pinned snapshot an answer was read from relates to the repository now.
     `status`: `current`, `stale` (the rev moved), `unknown` (it no longer resolves),
     `worktree` (read from the working-tree snapshot), `dirty` (read from the commit the
     checkout is on, while its working tree differs: `worktree` says how much) or `partial`
     (the rev still resolves to the pinned commit, but `missing_objects` of its blobs were
-    missing from the object database when it was indexed, as in a partial clone)."""
+    missing from the object database when it was indexed, as in a partial clone).
+    A field past `indexed_at` is left out where it holds its default: not read from one snapshot
+    (`fingerprint`), not from a working tree (`worktree`), no blob missing (`missing_objects`)."""
 
     repo: str
     rev: str
@@ -95,8 +99,8 @@ class Freshness(Struct, frozen=True):
     status: FreshnessStatus
     reason: str
     indexed_at: str | Unknown
-    # the snapshot's fingerprint, so a receipt names exactly what was read; unknown when the answer
-    # was not read from one snapshot (a Delta packet, a dossier)
+    # the snapshot's fingerprint, so a receipt names exactly what was read; unknown, and so left
+    # out, when the answer was not read from one snapshot (a Delta packet, a dossier)
     fingerprint: str | Unknown = Unknown("not_recorded", "this answer was not read from one snapshot")
     worktree: WorktreeState | None = None  # with status `worktree` or `dirty`
     missing_objects: int = 0  # blobs listed as skipped (`missing_object`) rather than read
