@@ -475,3 +475,41 @@ def test_a_cluster_whose_threads_meet_room_for_a_stack_but_not_a_start_is_out_of
     assert "(RuntimeError: can't start new thread); nothing stored was lost" in err, err
     with pytest.raises(ProcessLookupError):  # no process is left in its group
         os.killpg(p.pid, 0)
+
+
+def test_a_gc_between_finding_a_stored_snapshot_and_pinning_it_has_the_job_build_it_again(cluster, tmp_path,
+                                                                                          monkeypatch):
+    """The driver finds a job's snapshot stored (held by nothing), then a `store gc` in another
+    process drops it before the driver pins it. Was: the job `skipped_existing`, its rev pinned
+    to the dropped snapshot, and a read of it `not_indexed`. Now the pin finds the record gone
+    and the job goes to the cluster like one never stored."""
+    from corpora.gitbuild import RepoBuilder
+    from indexer import api
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({"a.py": "def alpha():\n    return 1\n"})
+    home, repo = str(tmp_path / "store"), str(builder.path)
+    store = Store.open(home)
+    api.index(repo, "main", store=store)
+    builder.commit({"a.py": "def alpha():\n    return 2\n"})
+    api.index(repo, "main", store=store)  # main moved on: nothing holds the first commit's snapshot
+    located = dask_engine._locate
+    dropped: list[str] = []
+
+    def gc_once_found(spec, index, store, repos):  # a gc in another process, between find and pin
+        job, head = located(spec, index, store, repos)
+        if head is not None and not dropped:
+            out = subprocess.run([sys.executable, "-c", "import sys\nfrom indexer.store.database import Store\n"
+                                  "from indexer.store.gc import collect\n"
+                                  "print(*[s.oid for s in collect(Store.open(sys.argv[1])).snapshots])", home],
+                                 env={**os.environ, "PYTHONPATH": os.getcwd()}, capture_output=True, text=True,
+                                 timeout=120, check=True)
+            dropped.append(out.stdout.strip())
+        return job, head
+
+    monkeypatch.setattr(dask_engine, "_locate", gc_once_found)
+    report = dask_engine.run(store, [JobSpec(repo, first)], cluster)
+    assert dropped == [first]
+    assert api.snapshot(repo, first, store=store, index_if_absent=False).oid == first
+    assert [(r.oid, r.status) for r in report.jobs] == [(first, "indexed")]
+    store.close()

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
-from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.errors import BadInput, RennetError, StoreError
 from indexer.contract.memory_limit import memory_fault
 from indexer.git import read as gitread
 from indexer.store.commit import Pin
@@ -397,7 +397,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
                 job.replace = True  # partial, and some of its missing blobs are at hand now
                 existing = None
             if existing is not None:
-                _pin(store, job, existing.indexed_at)
+                _pin(store, job, version, existing.indexed_at)
                 emitter.put(i, _skipped(job, existing.fingerprint, existing.blob_facts,
                                         time.perf_counter() - t0, missing_in(existing)))
                 continue
@@ -428,7 +428,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
     for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
         existing = existing_head(store, job.oid, version)
         if existing is not None:
-            _pin(store, job, existing.indexed_at)
+            _pin(store, job, version, existing.indexed_at)
             emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0, missing_in(existing)))
         else:
             first = emitter.results[original.index]
@@ -442,11 +442,13 @@ def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float, missi
                      reused_blobs=reused, missing_objects=missing)
 
 
-def _pin(store, job: _Pending, indexed_at: str) -> None:
-    """Link the job's repository to the stored snapshot of its commit, and pin its rev."""
+def _pin(store, job: _Pending, version: str, indexed_at: str) -> None:
+    """Link the job's repository to the stored snapshot of its commit, and pin its rev. The batch
+    holds the write lock, so no gc can have dropped the snapshot since it was found."""
     from indexer.store.commit import pin_snapshot
 
-    pin_snapshot(store, job.pin, job.oid, indexed_at)
+    if not pin_snapshot(store, job.pin, job.oid, version, indexed_at):
+        raise StoreError(f"the snapshot of {job.oid} left the store while the batch held its write lock")
 
 
 def _extract_missing(store, pending: list[_Pending], version: str, pool,
