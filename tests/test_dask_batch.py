@@ -136,16 +136,19 @@ def _holds(store: Store) -> tuple[set[str], dict[str, str]]:
 
 
 def test_both_engines_pin_the_same_revs(cluster, repos, tmp_path):
-    """A range's jobs name their commits by OID: either engine links the repository to their
-    snapshots and pins no rev; a job naming a rev pins it, built now or stored already."""
+    """Either engine has a job pin what it names, built now or stored already: its rev, or a
+    range's commit by its OID (was: a range's job pinned nothing); a job told not to pin
+    (`--no-pin`) links the repository to its snapshot alone."""
     path, commits = str(repos["history"].path), repos["history"].commits
     built = batch.range_jobs(path, "HEAD~2..HEAD") + [JobSpec(path, "HEAD~1")]
     stored = [JobSpec(path, "main"), JobSpec(path, "HEAD~1")]  # their snapshots are stored: skipped, pinned
+    unpinned = batch.range_jobs(path, "HEAD~3..HEAD~2", pin=False) + [JobSpec(path, "HEAD~2", pin=False)]
     local, central = Store.open(tmp_path / "local"), Store.open(tmp_path / "central")
-    for specs in (built, stored):
+    for specs in (built, stored, unpinned):
         batch.run(local, specs, workers=1)
         dask_engine.run(central, specs, cluster)
-    expected = ({commits[-2], commits[-1]}, {"HEAD~1": commits[-2], "main": commits[-1]})
+    expected = ({commits[-3], commits[-2], commits[-1]},
+                {"HEAD~1": commits[-2], "main": commits[-1], commits[-2]: commits[-2], commits[-1]: commits[-1]})
     assert _holds(local) == expected
     assert _holds(central) == expected
 

@@ -51,12 +51,13 @@ JOB_FILE_BYTES = 64 * 1024 * 1024
 class JobSpec:
     repo: str
     rev: str
-    pin: bool = True  # a job from a range names a commit by OID: no pin for it
+    pin: bool = True  # False (`--no-pin`): the job links its repository to the snapshot, and pins nothing
 
     @property
     def pinned_rev(self) -> str | None:
-        """The rev the job pins to its snapshot: its own, none for a range's job. Either engine
-        pins so, whether it builds the snapshot or finds it stored."""
+        """The rev the job pins to its snapshot: its own (a range's job, its commit's OID), none
+        when it pins nothing. Either engine pins so, whether it builds the snapshot or finds it
+        stored."""
         return self.rev if self.pin else None
 
 
@@ -145,9 +146,11 @@ def read_pairs(path: str) -> list[JobSpec]:
     return jobs
 
 
-def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
+def range_jobs(repo_path: str, spec: str, pin: bool = True) -> list[JobSpec]:
     """Every commit of `A..B` (reachable from B, not from A), oldest first, as `git rev-list --reverse
-    A..B`; an empty side means HEAD. A single rev `B` means its whole history."""
+    A..B`; an empty side means HEAD. A single rev `B` means its whole history. Each job names its
+    commit by OID and, with `pin`, pins it so (as `rennet index --rev SHA` does): a batch's
+    snapshots are kept by `store gc` like any index's."""
     import pygit2
 
     if spec.count("..") > 1 or "..." in spec or not spec.strip("."):
@@ -161,7 +164,7 @@ def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
         walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
         if hidden is not None:
             walker.hide(pygit2.Oid(hex=hidden))
-        return [JobSpec(repo_path, str(c.id), pin=False) for c in walker]
+        return [JobSpec(repo_path, str(c.id), pin=pin) for c in walker]
 
 
 # --- worker side ---------------------------------------------------------------------------
