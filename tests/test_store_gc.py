@@ -645,3 +645,45 @@ def test_a_gc_between_finding_a_stored_snapshot_and_pinning_it_leaves_no_pin_to_
         entry, = [s for s in inventory(store, txn).snapshots if s.oid == first]
     assert [h.describe().split(" of ")[0] for h in entry.held_by] == [f"rev {first}"]
     store.close()
+
+
+def test_gc_drops_the_path_of_a_repository_left_with_no_snapshot_and_keeps_every_other(tmp_path):
+    """A repository's kept path (`kv:repo_paths`, what `store list` names it by) goes with its
+    last snapshot once nothing holds it: here one indexed by a batch told not to pin. A clone
+    linked to a snapshot another repository pins keeps its path, and `store list` still names
+    both by theirs (was: every path ever indexed from stayed, and `store info` and `list` never
+    showed them again)."""
+    import context_tools
+    from indexer.fleet import batch
+    from indexer.git import read as gitread
+    from indexer.store.commit import REPO_PATHS
+
+    first = RepoBuilder(tmp_path / "first")
+    first.commit(FIRST)
+    subprocess.run(["git", "clone", "-q", str(first.path), str(tmp_path / "clone")], check=True)
+    lone = RepoBuilder(tmp_path / "lone")
+    lone_oid = lone.commit({"x.py": "def lonely():\n    return 3\n"})
+    home = str(tmp_path / "store")
+    store = api.open_store(home)
+    api.index(str(first.path), "main", store=store)
+    batch.run(store, [batch.JobSpec(str(tmp_path / "clone"), "main", pin=False),
+                      batch.JobSpec(str(lone.path), "main", pin=False)], workers=1)
+    ids = {name: gitread.repo_identity(gitread.open_repo(str(tmp_path / name))) for name in ("first", "clone", "lone")}
+
+    def paths() -> dict[str, str]:
+        return {bytes(k).decode(): bytes(v).decode() for k, v in store.kv(REPO_PATHS).items()}
+
+    assert set(paths()) == set(ids.values())
+
+    dry = collect(store, dry_run=True)
+    assert len(paths()) == 3
+    out = collect(store)
+    assert paths() == {
+        ids["first"]: os.path.realpath(first.path), ids["clone"]: os.path.realpath(tmp_path / "clone")}
+    assert [s.oid for s in out.snapshots] == [lone_oid] and out.paths == dry.paths == 1
+    listed = context_tools.Client(store=home).call("store.list")
+    row, = listed.data.snapshots
+    assert sorted(r.path for r in row.repos) == sorted([os.path.realpath(first.path),
+                                                        os.path.realpath(tmp_path / "clone")])
+    assert collect(store).paths == 0
+    store.close()

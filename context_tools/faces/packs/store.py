@@ -64,6 +64,7 @@ class GcData(msgspec.Struct):
     names: int
     stamps: int
     bytes: int
+    repo_paths: int  # repositories whose kept path went with their last snapshot
 
 
 def _age(indexed_at: str, now: datetime) -> int | None:
@@ -133,7 +134,7 @@ def gc_handler(input: GcInput, ctx) -> Result:
     plan = collect(ctx.handle.store_for(writes=False), dry_run=input.dry_run)
     return Result(data=GcData(input.dry_run, len(plan.snapshots), [s.key.decode() for s in plan.snapshots],
                               plan.kept_snapshots, plan.facts, plan.kept_facts, plan.occurrences, plan.name_rows,
-                              plan.names, plan.stamps, plan.bytes))
+                              plan.names, plan.stamps, plan.bytes, plan.paths))
 
 
 def _size(n: float) -> str:
@@ -206,7 +207,7 @@ def render_gc(result: Result) -> str:
     verb = "would free" if d.dry_run else "freed"
     lines = [f"{verb} {_size(d.bytes)}: {d.snapshots} snapshots, {d.facts} blob facts "
              f"({d.occurrences} occurrence lists), {d.name_rows} name-index rows, {d.names} names, "
-             f"{d.stamps} indexed stamps",
+             f"{d.stamps} indexed stamps" + (f", {d.repo_paths} repository paths" if d.repo_paths else ""),
              f"kept {d.kept_snapshots} snapshots and {d.kept_facts} blob facts that a pin or workspace holds"]
     lines += [f"  {'would drop' if d.dry_run else 'dropped'} snapshot {k.replace('|', ' (extractor ')})"
               for k in d.dropped]
