@@ -418,7 +418,7 @@ def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFre
     except RennetError:  # the rev no longer resolves: the rule says `unknown`
         current = None
     now = standing(member.rev, member.oid, current, lambda: changed_on(repo, member.oid),
-                   lambda: _missing(store, member), advice)
+                   lambda: _missing(store, member), advice, lambda: member.oid in repo)
     return MemberFreshness(now.status, current, now.reason)
 
 
