@@ -82,14 +82,16 @@ def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers
         refill: list[bool] = []  # the stored snapshot is partial and its missing blobs are at hand
 
         def reused() -> IndexReport | None:
-            # A stored snapshot is complete: pinning the rev to it needs no indexer's lock.
+            # A stored snapshot is complete: pinning the rev to it needs no indexer's lock. One a
+            # gc dropped since it was read is not pinned, and is built again under the lock.
             existing = existing_head(store, oid, version, repo)
             if existing is None:
                 return None
             if not complete_enough(repo, existing, require_complete):
                 refill.append(True)
                 return None
-            pin_snapshot(store, pin, oid, existing.indexed_at)
+            if not pin_snapshot(store, pin, oid, version, existing.indexed_at):
+                return None
             return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
                            reused_snapshot=True)
 
@@ -128,9 +130,8 @@ def index_tree(repo_path: str, tree_oid: str, rev: str, earlier: Sequence[str] =
 
         def reused() -> IndexReport | None:
             existing = existing_head(store, tree_oid, version, repo)
-            if existing is None:
+            if existing is None or not pin_snapshot(store, pin, tree_oid, version, existing.indexed_at):
                 return None
-            pin_snapshot(store, pin, tree_oid, existing.indexed_at)
             return _report(repo, rev, existing, parsed=0, seconds=time.perf_counter() - started,
                            reused_snapshot=True)
 

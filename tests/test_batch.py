@@ -115,9 +115,40 @@ def test_range_with_a_failing_job(tmp_path):
     assert {j["oid"]: j["fingerprint"] for j in good} == clean
     with Store.open(home) as store:
         assert pinned_oid(store, builder.repo, "main") == oids[-1]  # a named rev is pinned
-        with store.env.begin(db=store.repos) as txn:
-            pin_keys = [bytes(k) for k, _ in txn.cursor() if bytes(k).startswith(b"pin|")]
-        assert not any(k.endswith(oid.encode()) for k in pin_keys for oid in oids)  # range commits are not pinned
+        # and each commit of the range by its OID, as `rennet index --rev SHA` pins it
+        assert [pinned_oid(store, builder.repo, oid) for oid in oids] == [None] + oids[1:]
+
+
+def test_a_range_batch_keeps_its_snapshots_through_gc_unless_told_not_to_pin(tmp_path):
+    """A CI job that indexed every commit of a range keeps them: each is pinned by its OID, so
+    the next `store gc` drops none (was: linked alone, pinned by nothing, and the next gc dropped
+    every one, the range's last commit too). `--no-pin` links them alone, as before, for a store
+    kept only to warm blob facts: the next gc drops those nothing else holds."""
+    builder, oids = _history(tmp_path / "repo", commits=4, files=2)
+    repo = str(builder.path)
+    for pin, home in ((True, tmp_path / "pinned"), (False, tmp_path / "unpinned")):
+        done = rennet(home, "batch", "--repo", repo, "--range", "main", "--jobs", "1", "--json",
+                      *(() if pin else ("--no-pin",)))
+        assert done.returncode == 0, done.stderr
+        assert [j["oid"] for j in _lines(done.stdout)[0]] == oids
+        gc = rennet(home, "store", "gc", "--json")
+        assert gc.returncode == 0, gc.stderr
+        dropped = json.loads(gc.stdout)["data"]["snapshots"]
+        with Store.open(home) as store:
+            kept = [oid for oid in oids if _stored(store, repo, oid)]
+        if pin:
+            assert dropped == 0 and kept == oids
+        else:
+            assert dropped == len(oids) and kept == []
+
+
+def _stored(store: Store, repo: str, oid: str) -> bool:
+    from indexer.contract.errors import NotIndexed
+
+    try:
+        return api.snapshot(repo, oid, store=store, index_if_absent=False).oid == oid
+    except NotIndexed:
+        return False
 
 
 def test_job_file_and_human_output(tmp_path):

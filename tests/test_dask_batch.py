@@ -136,16 +136,19 @@ def _holds(store: Store) -> tuple[set[str], dict[str, str]]:
 
 
 def test_both_engines_pin_the_same_revs(cluster, repos, tmp_path):
-    """A range's jobs name their commits by OID: either engine links the repository to their
-    snapshots and pins no rev; a job naming a rev pins it, built now or stored already."""
+    """Either engine has a job pin what it names, built now or stored already: its rev, or a
+    range's commit by its OID (was: a range's job pinned nothing); a job told not to pin
+    (`--no-pin`) links the repository to its snapshot alone."""
     path, commits = str(repos["history"].path), repos["history"].commits
     built = batch.range_jobs(path, "HEAD~2..HEAD") + [JobSpec(path, "HEAD~1")]
     stored = [JobSpec(path, "main"), JobSpec(path, "HEAD~1")]  # their snapshots are stored: skipped, pinned
+    unpinned = batch.range_jobs(path, "HEAD~3..HEAD~2", pin=False) + [JobSpec(path, "HEAD~2", pin=False)]
     local, central = Store.open(tmp_path / "local"), Store.open(tmp_path / "central")
-    for specs in (built, stored):
+    for specs in (built, stored, unpinned):
         batch.run(local, specs, workers=1)
         dask_engine.run(central, specs, cluster)
-    expected = ({commits[-2], commits[-1]}, {"HEAD~1": commits[-2], "main": commits[-1]})
+    expected = ({commits[-3], commits[-2], commits[-1]},
+                {"HEAD~1": commits[-2], "main": commits[-1], commits[-2]: commits[-2], commits[-1]: commits[-1]})
     assert _holds(local) == expected
     assert _holds(central) == expected
 
@@ -475,3 +478,41 @@ def test_a_cluster_whose_threads_meet_room_for_a_stack_but_not_a_start_is_out_of
     assert "(RuntimeError: can't start new thread); nothing stored was lost" in err, err
     with pytest.raises(ProcessLookupError):  # no process is left in its group
         os.killpg(p.pid, 0)
+
+
+def test_a_gc_between_finding_a_stored_snapshot_and_pinning_it_has_the_job_build_it_again(cluster, tmp_path,
+                                                                                          monkeypatch):
+    """The driver finds a job's snapshot stored (held by nothing), then a `store gc` in another
+    process drops it before the driver pins it. Was: the job `skipped_existing`, its rev pinned
+    to the dropped snapshot, and a read of it `not_indexed`. Now the pin finds the record gone
+    and the job goes to the cluster like one never stored."""
+    from corpora.gitbuild import RepoBuilder
+    from indexer import api
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit({"a.py": "def alpha():\n    return 1\n"})
+    home, repo = str(tmp_path / "store"), str(builder.path)
+    store = Store.open(home)
+    api.index(repo, "main", store=store)
+    builder.commit({"a.py": "def alpha():\n    return 2\n"})
+    api.index(repo, "main", store=store)  # main moved on: nothing holds the first commit's snapshot
+    located = dask_engine._locate
+    dropped: list[str] = []
+
+    def gc_once_found(spec, index, store, repos):  # a gc in another process, between find and pin
+        job, head = located(spec, index, store, repos)
+        if head is not None and not dropped:
+            out = subprocess.run([sys.executable, "-c", "import sys\nfrom indexer.store.database import Store\n"
+                                  "from indexer.store.gc import collect\n"
+                                  "print(*[s.oid for s in collect(Store.open(sys.argv[1])).snapshots])", home],
+                                 env={**os.environ, "PYTHONPATH": os.getcwd()}, capture_output=True, text=True,
+                                 timeout=120, check=True)
+            dropped.append(out.stdout.strip())
+        return job, head
+
+    monkeypatch.setattr(dask_engine, "_locate", gc_once_found)
+    report = dask_engine.run(store, [JobSpec(repo, first)], cluster)
+    assert dropped == [first]
+    assert api.snapshot(repo, first, store=store, index_if_absent=False).oid == first
+    assert [(r.oid, r.status) for r in report.jobs] == [(first, "indexed")]
+    store.close()

@@ -71,3 +71,22 @@ def test_several_read_as_one_take_the_worst_by_the_precedence(size):
 
 def test_nothing_to_tell_by_is_unknown():
     assert worst([]) == "unknown"
+
+
+def test_a_pinned_commit_the_repository_does_not_hold_is_never_said_to_have_moved():
+    """Where the repository does not hold the pinned commit (a folder now holding another
+    repository, or a history rewritten and pruned), the reason says so, not that the rev moved
+    from it; the status is the rule's as before. Whether it holds it is asked only of a rev that
+    does not resolve to the pinned commit."""
+    gone = standing("main", PIN, MOVED, never, never, ADVICE, lambda: False)
+    assert gone.status == "stale" and "moved from" not in gone.reason
+    assert gone.reason.startswith(f"main names {MOVED[:12]} now, and the repository does not hold the pinned commit "
+                                  f"{PIN[:12]} (its history was rewritten and pruned since it was indexed, or the "
+                                  f"folder now holds another repository)") and gone.reason.endswith("(re-pin it)")
+    lost = standing("v1", PIN, None, never, never, ADVICE._replace(gone="list the revs"), lambda: False)
+    assert lost.status == "unknown" and "does not hold the pinned commit" in lost.reason
+    assert lost.reason.endswith("; list the revs")
+    held = standing("main", PIN, MOVED, never, never, ADVICE, lambda: True)
+    assert held.reason.startswith(f"main moved from {PIN[:12]} to {MOVED[:12]}")
+    here = standing("main", PIN, PIN, lambda: 0, lambda: 0, ADVICE, lambda: never() == 0)
+    assert here.status == "current"

@@ -73,13 +73,14 @@ def test_a_stored_record_is_kept_and_an_objection_aborts_everything(store):
 
 
 def test_a_new_snapshot_relinks_a_pin_keeps_the_link_and_no_rev_pins_nothing(store):
-    pin_snapshot(store, Pin("repo", "main"), OID, "early")  # a link made before this record existed
+    with store.env.begin(write=True) as txn:  # a link made before this record existed
+        txn.put(repo_key("repo", OID), msgspec.msgpack.encode({"indexed_at": "early"}), db=store.repos)
     commit_snapshot(store, snapshot(b"record", indexed_at="late"), Pin("repo", None))
     assert linked_at(store, "repo") == "late"  # the new snapshot says when it was indexed
-    pin_snapshot(store, Pin("repo", "v2"), OID, "later still")
+    assert pin_snapshot(store, Pin("repo", "v2"), OID, VERSION, "later still")
     assert linked_at(store, "repo") == "late"
     assert get(store, pin_key("repo", "v2"), store.repos) == OID.encode()
-    pin_snapshot(store, Pin("fork", None), OID, "now")
+    assert pin_snapshot(store, Pin("fork", None), OID, VERSION, "now")
     assert linked_at(store, "fork") == "now"
     with store.env.begin(db=store.repos) as txn:
         forks = [bytes(k) for k, _ in txn.cursor() if b"fork" in bytes(k)]
@@ -169,3 +170,15 @@ def test_a_rev_of_the_longest_pinnable_length_is_pinned_and_one_byte_more_refuse
     assert get(store, pin_key(repo_id, wide), store.repos) == OID.encode()
     with pytest.raises(BadInput):
         Pin(repo_id, wide + "\u00e9")
+
+
+def test_a_pin_of_a_snapshot_the_store_does_not_hold_writes_nothing(store):
+    """`pin_snapshot` checks the record in the transaction that pins: one a gc dropped since the
+    caller found it (or of another extractor version) is not pinned, nor linked, nor its path kept."""
+    from indexer.store.commit import REPO_PATHS
+
+    assert not pin_snapshot(store, Pin("repo", "main", "/src/repo"), OID, VERSION, "now")
+    commit_snapshot(store, snapshot(b"record"))
+    assert not pin_snapshot(store, Pin("repo", "main", "/src/repo"), OID, "other", "now")
+    assert get(store, pin_key("repo", "main"), store.repos) is None and linked_at(store, "repo") is None
+    assert dict(store.kv(REPO_PATHS).items()) == {}

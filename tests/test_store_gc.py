@@ -603,3 +603,87 @@ def test_a_snapshot_dropped_by_gc_while_a_read_reads_it_is_read_again_never_stor
     r = client.call("context.file", repo=repo, rev="main", path="app/core.py")
     assert moved == [second] and r.freshness.pinned_oid == third, r.freshness
     assert r.data.meta.importers.items == ["app/util.py"]
+
+
+def test_a_gc_between_finding_a_stored_snapshot_and_pinning_it_leaves_no_pin_to_a_dropped_snapshot(
+        tmp_path, monkeypatch):
+    """An index of a commit whose snapshot is stored but held by nothing finds it, then a
+    `store gc` in another process drops it before the pin is written. Was: the rev pinned to
+    the dropped snapshot, the index reporting it `snapshot_reused`, and a read of the rev right
+    after (an agent's, which indexes nothing) `not_indexed`. Now the pin checks the record in its
+    own transaction, finds it gone, and the index builds it again under the write lock."""
+    from indexer import build
+
+    builder = RepoBuilder(tmp_path / "repo")
+    first = builder.commit(FIRST)
+    home, repo = str(tmp_path / "store"), str(builder.path)
+    store = api.open_store(home)
+    api.index(repo, "main", store=store)
+    builder.commit(SECOND)
+    api.index(repo, "main", store=store)  # main moved on: nothing holds the first commit's snapshot
+    found = build.existing_head
+    dropped: list[str] = []
+
+    def gc_once_found(store, oid, version, repo=None):  # a gc in another process, between find and pin
+        head = found(store, oid, version, repo)
+        if head is not None and not dropped:
+            out = subprocess.run([sys.executable, "-c", "import sys\nfrom indexer.store.database import Store\n"
+                                  "from indexer.store.gc import collect\n"
+                                  "print(*[s.oid for s in collect(Store.open(sys.argv[1])).snapshots])", home],
+                                 cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                                 text=True, timeout=120, check=True)
+            dropped.append(out.stdout.strip())
+        return head
+
+    monkeypatch.setattr(build, "existing_head", gc_once_found)
+    report = api.index(repo, first, store=store)
+    assert dropped == [first]  # the gc ran between the two steps, and dropped that very snapshot
+    snap = api.snapshot(repo, first, store=store, index_if_absent=False)
+    assert snap.oid == first and report.fingerprint == snap.record.fingerprint
+    assert report.oid == first and not report.snapshot_reused
+    with store.env.begin() as txn:
+        entry, = [s for s in inventory(store, txn).snapshots if s.oid == first]
+    assert [h.describe().split(" of ")[0] for h in entry.held_by] == [f"rev {first}"]
+    store.close()
+
+
+def test_gc_drops_the_path_of_a_repository_left_with_no_snapshot_and_keeps_every_other(tmp_path):
+    """A repository's kept path (`kv:repo_paths`, what `store list` names it by) goes with its
+    last snapshot once nothing holds it: here one indexed by a batch told not to pin. A clone
+    linked to a snapshot another repository pins keeps its path, and `store list` still names
+    both by theirs (was: every path ever indexed from stayed, and `store info` and `list` never
+    showed them again)."""
+    import context_tools
+    from indexer.fleet import batch
+    from indexer.git import read as gitread
+    from indexer.store.commit import REPO_PATHS
+
+    first = RepoBuilder(tmp_path / "first")
+    first.commit(FIRST)
+    subprocess.run(["git", "clone", "-q", str(first.path), str(tmp_path / "clone")], check=True)
+    lone = RepoBuilder(tmp_path / "lone")
+    lone_oid = lone.commit({"x.py": "def lonely():\n    return 3\n"})
+    home = str(tmp_path / "store")
+    store = api.open_store(home)
+    api.index(str(first.path), "main", store=store)
+    batch.run(store, [batch.JobSpec(str(tmp_path / "clone"), "main", pin=False),
+                      batch.JobSpec(str(lone.path), "main", pin=False)], workers=1)
+    ids = {name: gitread.repo_identity(gitread.open_repo(str(tmp_path / name))) for name in ("first", "clone", "lone")}
+
+    def paths() -> dict[str, str]:
+        return {bytes(k).decode(): bytes(v).decode() for k, v in store.kv(REPO_PATHS).items()}
+
+    assert set(paths()) == set(ids.values())
+
+    dry = collect(store, dry_run=True)
+    assert len(paths()) == 3
+    out = collect(store)
+    assert paths() == {
+        ids["first"]: os.path.realpath(first.path), ids["clone"]: os.path.realpath(tmp_path / "clone")}
+    assert [s.oid for s in out.snapshots] == [lone_oid] and out.paths == dry.paths == 1
+    listed = context_tools.Client(store=home).call("store.list")
+    row, = listed.data.snapshots
+    assert sorted(r.path for r in row.repos) == sorted([os.path.realpath(first.path),
+                                                        os.path.realpath(tmp_path / "clone")])
+    assert collect(store).paths == 0
+    store.close()

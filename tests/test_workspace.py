@@ -358,3 +358,32 @@ def test_sync_says_which_members_it_could_not_re_pin_and_why(fleet, run):
     shown = render_workspace(Result(data=msgspec.convert(synced["data"], type=SyncData))).splitlines()
     assert shown[0] == "workspace fleet: re-pinned 1 of 3 members, 1 not re-pinned"
     assert any(line.startswith("  acme-lib: not re-pinned (unknown): repository not readable") for line in shown), shown
+
+
+@pytest.mark.parametrize("member", [None, "lib"])
+def test_a_member_name_clash_is_refused_before_anything_is_indexed(run, tmp_path, member):
+    """A repository whose member name (its folder's, or the one given) another member has is
+    refused before it is indexed: the clash costs no parse and leaves no snapshot, pin, path or
+    blob facts behind (was: indexed first, its snapshot and rev pin kept, then refused)."""
+    one = RepoBuilder(tmp_path / "one" / "lib")
+    one.commit({"lib/a.py": "def alpha():\n    return 1\n"})
+    two = RepoBuilder(tmp_path / "two" / "lib")
+    two.commit({"lib/b.py": "def beta():\n    return 2\n", "lib/c.py": "from lib.b import beta\n"})
+    assert run("workspace.create", name="ws")["ok"]
+    assert run("workspace.add", name="ws", repo=str(one.path), member=member)["ok"]
+    store = run.store()
+
+    def rows() -> dict[str, list[tuple[bytes, bytes]]]:  # every table but the ledger's receipts
+        out = {}
+        with store.env.begin() as txn:
+            for table, _ in txn.cursor():
+                if not bytes(table).startswith(b"kv:ledger"):
+                    db = store.env.open_db(bytes(table), txn=txn, create=False)
+                    out[bytes(table).decode()] = [(bytes(k), bytes(v)) for k, v in txn.cursor(db=db)]
+        return out
+
+    before = rows()
+    clash = run("workspace.add", name="ws", repo=str(two.path), member=member)
+    assert clash["error"]["code"] == "already_exists", clash
+    assert "has a member named 'lib' already" in clash["error"]["message"]
+    assert rows() == before

@@ -160,7 +160,8 @@ def freshness_of(snap: Snapshot, advice: Advice | None = None) -> Freshness:
     current = snap.current_oid()
     missing = getattr(snap, "missing_objects", 0)
     status, reason, worktree = standing(snap.rev, snap.oid, current, lambda: changed_on(snap.repo, snap.oid),
-                                        lambda: missing, advice or answer_advice(snap.rev))
+                                        lambda: missing, advice or answer_advice(snap.rev),
+                                        lambda: snap.oid in snap.repo)
     return Freshness(repo=snap.repo_path, rev=snap.rev, pinned_oid=snap.oid, current_oid=current_or_gone(current, snap.rev),
                      status=status, reason=reason,
                      indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),

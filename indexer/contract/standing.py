@@ -39,19 +39,35 @@ class Standing(NamedTuple):
     worktree: WorktreeState | None  # the checkout's state when `dirty`, else None
 
 
+# Why a pinned commit can be missing from its repository: the store knows a repository by its
+# folder's path, and cannot tell these apart.
+_NOT_THERE = ("(its history was rewritten and pruned since it was indexed, or the folder now holds another "
+              "repository)")
+
+
 def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int], missing: Callable[[], int],
-             advice: Advice) -> Standing:
+             advice: Advice, present: Callable[[], bool] | None = None) -> Standing:
     """What the snapshot of commit `oid` pinned for `rev` is to the repository now, given what
     `rev` resolves to now (`current`, None when nothing), in this order of precedence:
     `unknown` when it no longer resolves, `stale` when it moved, `dirty` when the checkout is on
     that commit and `changed()` paths of its working tree differ, `partial` when `missing()` of
     its blobs were missing from the object database as it was indexed (a partial clone's), else
     `current` (PRECEDENCE). `changed` and `missing` are asked only of a rev that still resolves
-    to the commit."""
+    to the commit; `present()`, whether the repository holds the pinned commit, only of one that
+    does not: a reason never says a rev moved from a commit the repository does not hold."""
     if current is None:
+        if present is not None and not present():
+            return Standing("unknown", f"{rev} no longer resolves in the repository, which does not hold the pinned "
+                                       f"commit {oid[:12]} either {_NOT_THERE}; served from the pinned snapshot"
+                            + _then(advice.gone), None)
         return Standing("unknown", f"{rev} no longer resolves in the repository; served from the pinned snapshot"
                         + _then(advice.gone), None)
     if current != oid:
+        if present is not None and not present():
+            return Standing("stale", f"{rev} names {current[:12]} now, and the repository does not hold the pinned "
+                                     f"commit {oid[:12]} {_NOT_THERE}; served from the pinned snapshot, of files the "
+                                     f"repository may never have held" + (f" ({advice.moved})" if advice.moved else ""),
+                            None)
         return Standing("stale", f"{rev} moved from {oid[:12]} to {current[:12]} since it was pinned; served from "
                                  f"the pinned snapshot" + (f" ({advice.moved})" if advice.moved else ""), None)
     paths = changed()

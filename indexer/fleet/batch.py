@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
-from indexer.contract.errors import BadInput, RennetError
+from indexer.contract.errors import BadInput, RennetError, StoreError
 from indexer.contract.memory_limit import memory_fault
 from indexer.git import read as gitread
 from indexer.store.commit import Pin
@@ -51,12 +51,13 @@ JOB_FILE_BYTES = 64 * 1024 * 1024
 class JobSpec:
     repo: str
     rev: str
-    pin: bool = True  # a job from a range names a commit by OID: no pin for it
+    pin: bool = True  # False (`--no-pin`): the job links its repository to the snapshot, and pins nothing
 
     @property
     def pinned_rev(self) -> str | None:
-        """The rev the job pins to its snapshot: its own, none for a range's job. Either engine
-        pins so, whether it builds the snapshot or finds it stored."""
+        """The rev the job pins to its snapshot: its own (a range's job, its commit's OID), none
+        when it pins nothing. Either engine pins so, whether it builds the snapshot or finds it
+        stored."""
         return self.rev if self.pin else None
 
 
@@ -145,9 +146,11 @@ def read_pairs(path: str) -> list[JobSpec]:
     return jobs
 
 
-def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
+def range_jobs(repo_path: str, spec: str, pin: bool = True) -> list[JobSpec]:
     """Every commit of `A..B` (reachable from B, not from A), oldest first, as `git rev-list --reverse
-    A..B`; an empty side means HEAD. A single rev `B` means its whole history."""
+    A..B`; an empty side means HEAD. A single rev `B` means its whole history. Each job names its
+    commit by OID and, with `pin`, pins it so (as `rennet index --rev SHA` does): a batch's
+    snapshots are kept by `store gc` like any index's."""
     import pygit2
 
     if spec.count("..") > 1 or "..." in spec or not spec.strip("."):
@@ -161,7 +164,7 @@ def range_jobs(repo_path: str, spec: str) -> list[JobSpec]:
         walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
         if hidden is not None:
             walker.hide(pygit2.Oid(hex=hidden))
-        return [JobSpec(repo_path, str(c.id), pin=False) for c in walker]
+        return [JobSpec(repo_path, str(c.id), pin=pin) for c in walker]
 
 
 # --- worker side ---------------------------------------------------------------------------
@@ -397,7 +400,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
                 job.replace = True  # partial, and some of its missing blobs are at hand now
                 existing = None
             if existing is not None:
-                _pin(store, job, existing.indexed_at)
+                _pin(store, job, version, existing.indexed_at)
                 emitter.put(i, _skipped(job, existing.fingerprint, existing.blob_facts,
                                         time.perf_counter() - t0, missing_in(existing)))
                 continue
@@ -428,7 +431,7 @@ def _run_wave(store, specs: list[JobSpec], indexes: range, version: str, pool, e
     for job, original in duplicates:  # the same commit twice in a wave: built once, the second skips
         existing = existing_head(store, job.oid, version)
         if existing is not None:
-            _pin(store, job, existing.indexed_at)
+            _pin(store, job, version, existing.indexed_at)
             emitter.put(job.index, _skipped(job, existing.fingerprint, existing.blob_facts, 0.0, missing_in(existing)))
         else:
             first = emitter.results[original.index]
@@ -442,11 +445,13 @@ def _skipped(job: _Pending, fingerprint: str, reused: int, seconds: float, missi
                      reused_blobs=reused, missing_objects=missing)
 
 
-def _pin(store, job: _Pending, indexed_at: str) -> None:
-    """Link the job's repository to the stored snapshot of its commit, and pin its rev."""
+def _pin(store, job: _Pending, version: str, indexed_at: str) -> None:
+    """Link the job's repository to the stored snapshot of its commit, and pin its rev. The batch
+    holds the write lock, so no gc can have dropped the snapshot since it was found."""
     from indexer.store.commit import pin_snapshot
 
-    pin_snapshot(store, job.pin, job.oid, indexed_at)
+    if not pin_snapshot(store, job.pin, job.oid, version, indexed_at):
+        raise StoreError(f"the snapshot of {job.oid} left the store while the batch held its write lock")
 
 
 def _extract_missing(store, pending: list[_Pending], version: str, pool,

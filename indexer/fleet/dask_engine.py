@@ -549,11 +549,12 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
                 except RennetError as exc:  # a rev too long to pin fails its own job
                     emitter.put(i, failed_result(spec, job.display, job.oid, exc, 0.0))
                     continue
-                pin_snapshot(store, pin, job.oid, head.indexed_at)
-                emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing", head.fingerprint,
-                                         None, 0.0, 0, head.blob_facts, missing_in(head)))
-            else:
-                pending.append(job)
+                if pin_snapshot(store, pin, job.oid, held.version, head.indexed_at):
+                    emitter.put(i, JobResult(job.display, spec.rev, job.oid, True, "skipped_existing",
+                                             head.fingerprint, None, 0.0, 0, head.blob_facts, missing_in(head)))
+                    continue
+                # a gc dropped it since it was found: indexed again, as one never stored
+            pending.append(job)
         nthreads = client.nthreads()
         streams = split_streams(pending, sum(nthreads.values()))
         workers = place_streams(streams, nthreads)

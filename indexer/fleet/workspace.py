@@ -254,12 +254,15 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
     from indexer.store.records import load_stored_record
     from indexer.store.snapshot import load as load_snapshot
 
-    load(store, name)  # fail before indexing anything when the workspace does not exist
+    before = load(store, name)  # fail before indexing anything when the workspace does not exist
     if member_name is not None:
         check_name(member_name, "member")
     repo = gitread.open_repo(repo_path)
     repo_id = gitread.repo_identity(repo)
     path = gitread.repo_display_path(repo)
+    # so does a name another member has; checked again under the lock, where the member is
+    # written, as another writer may have added one meanwhile
+    _member_name(before, repo_id, path, member_name)
     # a commit with no snapshot yet is indexed here: the face says so, as a read that indexes does
     fresh = load_stored_record(store, gitread.resolve_rev(repo, rev)) is None
     with announced(path, rev) if fresh else nullcontext() as progress:
@@ -270,12 +273,7 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
     with WriteLock(store.home):
         ws = load(store, name)
         existing = next((m for m in ws.members if m.repo_id == repo_id), None)
-        chosen = member_name or (existing.name if existing else _default_member_name(path))
-        clash = next((m for m in ws.members if m.name == chosen and m.repo_id != repo_id), None)
-        if clash is not None:
-            fix = (f"remove it first (`rennet workspace remove {name} {chosen}`), or name this one otherwise with "
-                   "--member" if member_name is not None else "pass --member to name this one")
-            raise WorkspaceExists(f"workspace {name!r} has a member named {chosen!r} already ({clash.path}); {fix}")
+        chosen = _member_name(ws, repo_id, path, member_name)
         record = MemberRecord(name=chosen, path=path, repo_id=repo_id, remote_url=_remote_url(repo), rev=rev,
                               oid=snap.oid, fingerprint=snap.fingerprint,
                               extractor_version=snap.record.extractor_version, indexed_at=snap.indexed_at,
@@ -284,6 +282,19 @@ def add(store, name: str, repo_path: str, rev: str = "HEAD", member_name: str | 
         ws.edges = cross_edges(store, ws.members)
         _save(store, ws)
     return AddOutcome(ws, record, existing is not None, report.parsed_blobs, report.reused_blobs)
+
+
+def _member_name(ws: WorkspaceRecord, repo_id: str, path: str, member_name: str | None) -> str:
+    """The name the repository `repo_id` at `path` takes as a member of `ws`: `member_name`, else
+    the one it has there already, else its folder's; `already_exists` when another member has it."""
+    existing = next((m for m in ws.members if m.repo_id == repo_id), None)
+    chosen = member_name or (existing.name if existing else _default_member_name(path))
+    clash = next((m for m in ws.members if m.name == chosen and m.repo_id != repo_id), None)
+    if clash is not None:
+        fix = (f"remove it first (`rennet workspace remove {ws.name} {chosen}`), or name this one otherwise with "
+               "--member" if member_name is not None else "pass --member to name this one")
+        raise WorkspaceExists(f"workspace {ws.name!r} has a member named {chosen!r} already ({clash.path}); {fix}")
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -407,7 +418,7 @@ def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFre
     except RennetError:  # the rev no longer resolves: the rule says `unknown`
         current = None
     now = standing(member.rev, member.oid, current, lambda: changed_on(repo, member.oid),
-                   lambda: _missing(store, member), advice)
+                   lambda: _missing(store, member), advice, lambda: member.oid in repo)
     return MemberFreshness(now.status, current, now.reason)
 
 

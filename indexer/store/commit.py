@@ -178,13 +178,20 @@ def _lacking(key: bytes) -> None:
     raise StoreError(f"facts {key.decode(errors='replace')} are not in the store; nothing committed")
 
 
-def pin_snapshot(store: Store, pin: Pin, oid: str, indexed_at: str) -> None:
+def pin_snapshot(store: Store, pin: Pin, oid: str, version: str, indexed_at: str) -> bool:
     """Pin a snapshot the store holds already: link the repository to it (unless linked) and
-    pin the rev. One small transaction, which LMDB orders among any writer's own, so it needs
-    no write lock."""
+    pin the rev, in one small transaction that first checks the record (`oid`, `version`) is
+    still there. False, with nothing written, when it is not: a `store gc` may have dropped it
+    since the caller found it. Check and pin share the transaction, and gc's whole collection is
+    one too (LMDB runs one write transaction at a time, across processes), so a pin is never
+    written to a snapshot gc dropped, and needs no write lock: an indexer holding it is not
+    waited for."""
     paths = _paths_table(store, [pin])
     with store.env.begin(write=True) as txn:
+        if txn.get(snapshot_key(oid, version), db=store.snapshots) is None:
+            return False
         _pin(txn, store, pin, oid, indexed_at, relink=False, paths=paths)
+    return True
 
 
 def _pin(txn, store: Store, pin: Pin, oid: str, indexed_at: str, relink: bool, paths=None) -> None:

@@ -1,7 +1,8 @@
 """Garbage collection of the store: snapshots nothing holds, and blob facts no kept snapshot needs.
 
 What goes: every snapshot no rev pin and no workspace member holds (`indexer.store.inventory`),
-with its rank arcs and the `repos` stamps of commits no kept snapshot is at; every blob
+with its rank arcs and the `repos` stamps of commits no kept snapshot is at; the path kept of
+each repository left with no snapshot and no holder (`kv:repo_paths`); every blob
 facts key (facts and occurrences) no kept snapshot's files are read under; the name-index
 rows (`defs`, `occ`) of blobs no kept facts key names, and from the runs of `names` the
 names left with no row in `defs`.
@@ -15,11 +16,12 @@ Freed pages are reused by later writes; the data file does not shrink.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
+from indexer.store.commit import REPO_PATHS
 from indexer.store.database import Store, WriteLock
 from indexer.store.inventory import Inventory, SnapshotEntry, inventory
-from indexer.store.records import facts_key_parts
+from indexer.store.records import facts_key_parts, repo_key_parts
 from indexer.store.versions import facts_versions
 
 
@@ -33,6 +35,7 @@ class Plan:
     kept_facts: int = 0
     occurrences: int = 0  # occurrence lists dropped (with their facts)
     stamps: int = 0  # `repos` rows of commits no kept snapshot is at
+    paths: int = 0  # `kv:repo_paths` rows of repositories left with no snapshot and no holder
     blobs: int = 0  # raw blobs whose name-index rows go
     name_rows: int = 0  # rows of `defs` and `occ` dropped
     names: int = 0  # names gone from the runs of `names`
@@ -64,9 +67,30 @@ def _raw_blob(key: bytes) -> bytes:
     return bytes.fromhex(facts_key_parts(key)[0])
 
 
-def plan(store: Store, txn) -> tuple[Plan, list[bytes], set[bytes], list[bytes]]:
-    """(plan, facts keys to drop, raw blobs whose name rows go, `repos` stamp keys to drop),
-    read inside `txn`."""
+class Drops(NamedTuple):
+    """The keys a collection deletes, besides its snapshots."""
+
+    facts: list[bytes]  # facts keys (with their occurrence lists)
+    blobs: set[bytes]  # raw blobs whose name-index rows go
+    stamps: list[bytes]  # `repos` rows of commits no kept snapshot is at
+    paths: list[bytes]  # `kv:repo_paths` keys of repositories nothing names any more
+
+
+def _orphan_paths(store: Store, txn, inv: Inventory, kept_stamps: list[tuple[bytes, str]]) -> list[tuple[bytes, int]]:
+    """(key, row bytes) of each `kv:repo_paths` row whose repository has no kept snapshot linked and
+    no holder (a rev pin, of any extractor version, a list of working-tree snapshots, a workspace
+    member): nothing `store list` or `info` shows names it any more. A row of one that still has
+    either stays, so that what it lists keeps its path."""
+    table = store.kv_in(txn, REPO_PATHS)
+    if table is None:
+        return []
+    named = inv.holding | {repo_key_parts(k)[0] for k, _ in kept_stamps}
+    return [(bytes(k), len(k) + len(v)) for k, v in txn.cursor(db=table)
+            if bytes(k).decode(errors="replace") not in named]
+
+
+def plan(store: Store, txn) -> tuple[Plan, Drops]:
+    """(plan, what it deletes besides the snapshots), read inside `txn`."""
     inv = inventory(store, txn)
     out = Plan()
     out.snapshots = [s for s in inv.snapshots if not s.held]
@@ -75,6 +99,9 @@ def plan(store: Store, txn) -> tuple[Plan, list[bytes], set[bytes], list[bytes]]
     kept_oids = {s.oid for s in inv.snapshots if s.held}
     stamps = [k for k, oid in inv.stamps if oid not in kept_oids]
     out.stamps = len(stamps)
+    paths = _orphan_paths(store, txn, inv, [(k, oid) for k, oid in inv.stamps if oid in kept_oids])
+    out.paths = len(paths)
+    out.bytes += sum(size for _, size in paths)
     keep, keep_versions = _keep_facts(inv)
     drop: list[bytes] = []
     kept_raw: set[bytes] = set()
@@ -99,7 +126,7 @@ def plan(store: Store, txn) -> tuple[Plan, list[bytes], set[bytes], list[bytes]]
                 if bytes(value) in blobs:
                     out.name_rows += 1
                     out.bytes += len(key) + len(value)
-    return out, drop, blobs, stamps
+    return out, Drops(drop, blobs, stamps, [k for k, _ in paths])
 
 
 def collect(store: Store, dry_run: bool = False, step: Callable[[str], None] | None = None) -> Plan:
@@ -110,18 +137,22 @@ def collect(store: Store, dry_run: bool = False, step: Callable[[str], None] | N
             return plan(store, txn)[0]
     with WriteLock(store.home):
         with store.env.begin(write=True) as txn:
-            out, drop, blobs, stamps = plan(store, txn)
+            out, drops = plan(store, txn)
             for s in out.snapshots:
                 txn.delete(s.key, db=store.snapshots)
                 txn.delete(s.key, db=store.rank)
-            for key in stamps:
+            for key in drops.stamps:
                 txn.delete(key, db=store.repos)
+            if drops.paths:
+                paths = store.kv_in(txn, REPO_PATHS)
+                for key in drops.paths:
+                    txn.delete(key, db=paths)
             _stage(step, "snapshots")
-            for key in drop:
+            for key in drops.facts:
                 txn.delete(key, db=store.facts)
                 txn.delete(key, db=store.occurrences)
             _stage(step, "facts")
-            gone = _drop_name_rows(txn, store, blobs)
+            gone = _drop_name_rows(txn, store, drops.blobs)
             _stage(step, "name rows")
             out.names = _drop_names(txn, store, gone)
             _stage(step, "names")

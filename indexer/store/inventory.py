@@ -94,10 +94,13 @@ class Inventory:
     repo_paths: dict[str, str]  # repository identity -> path, where a workspace member says it
     pins: list[tuple[bytes, str]]  # (pin key, OID) of every rev pin
     stamps: list[tuple[bytes, str]]  # (`repos` key of a repository's indexed snapshot, its OID)
+    holding: set[str] = field(default_factory=set)  # identities of the repositories of every holder
 
 
-def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dict[str, str], list, list]:
-    """((OID, extractor version) -> holders, repository paths, pins, indexed stamps).
+def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dict[str, str], list, list,
+                                        set[str]]:
+    """((OID, extractor version) -> holders, repository paths, pins, indexed stamps, identities of
+    the repositories of every holder, whether or not the store holds the snapshot it names).
     A holder that does not read back is `store_corrupt`, never passed over: what it holds
     would be listed as held by nothing, and `store gc` would drop it."""
     from indexer.fleet.workspace import records_in
@@ -125,7 +128,8 @@ def holders(store: Store, txn) -> tuple[dict[tuple[str, str], list[Holder]], dic
             paths[m.repo_id] = m.path
             held.setdefault((m.oid, m.extractor_version), []).append(
                 Holder("workspace", m.repo_id, f"{ws.name}/{m.name}"))
-    return held, paths, pins, stamps
+    holding = {h.repo_id for hs in held.values() for h in hs}
+    return held, paths, pins, stamps, holding
 
 
 def recorded_paths(store: Store, txn) -> dict[str, str]:
@@ -163,7 +167,7 @@ def facts_keys_of(raw_head: bytes, version: str) -> tuple[_HeadKeys | None, froz
 
 
 def inventory(store: Store, txn) -> Inventory:
-    held, paths, pins, stamps = holders(store, txn)
+    held, paths, pins, stamps, holding = holders(store, txn)
     repos_of: dict[str, list[str]] = {}
     for key, oid in stamps:
         repos_of.setdefault(oid, []).append(repo_key_parts(key)[0])
@@ -185,7 +189,7 @@ def inventory(store: Store, txn) -> Inventory:
             bytes=len(key) + len(value) + (len(key) + len(arcs) if arcs is not None else 0),
             repos=sorted(set(repos_of.get(oid, ()))), held_by=held.get((oid, version), []), facts_keys=keys))
     out.sort(key=lambda s: (s.indexed_at, s.oid), reverse=True)
-    return Inventory(out, paths, pins, stamps)
+    return Inventory(out, paths, pins, stamps, holding)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import Annotated, Literal
 
@@ -324,6 +325,10 @@ class BatchInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     repo: Annotated[str | None, msgspec.Meta(description="repository of --range (default: .)")] = None
     range: Annotated[str | None, msgspec.Meta(description="every commit of A..B in --repo, oldest first (A.. is A..HEAD, ..B is HEAD..B; a single rev B, its whole history)")] = None
     jobs: Annotated[int, msgspec.Meta(ge=1, le=64, description="worker processes (default: every core)")] | None = None
+    pin: Annotated[bool, msgspec.Meta(
+        description="pin what each job names, so `store gc` keeps its snapshot: its rev, or a range's commit by its "
+                    "OID (--no-pin: link each snapshot to its repository and pin nothing; the next gc drops those "
+                    "nothing else holds)")] = True
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar and no per-job lines on stderr")] = False
     require_complete: Annotated[bool, msgspec.Meta(
         description="fail a job whose commit has blobs the object database lacks (missing_objects) rather than "
@@ -410,8 +415,10 @@ def batch_handler(input: BatchInput, ctx) -> Result:
     specs = [batch.parse_pair(p) for p in input.pairs]
     if input.from_file is not None:
         specs += batch.read_pairs(input.from_file)
+    if not input.pin:
+        specs = [dataclasses.replace(s, pin=False) for s in specs]
     if input.range is not None:
-        specs += batch.range_jobs(input.repo or ".", input.range)
+        specs += batch.range_jobs(input.repo or ".", input.range, pin=input.pin)
     cli = ctx.surface == "cli"
     as_json = cli and _wants_json(ctx)
     from context_tools.faces.progress import stage_bar

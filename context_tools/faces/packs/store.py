@@ -7,12 +7,15 @@ The logic lives in `indexer/store/inventory.py` (what is held and by what) and
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from context_tools.faces.registry import CliShape, Command, Exposure
 from indexer.contract.result import Result
+
+if TYPE_CHECKING:
+    import pygit2
 
 
 class InfoInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -33,6 +36,9 @@ class GcInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class RepoRef(msgspec.Struct):
     id: str  # the store's identity of the repository (a digest of its git folder's real path)
     path: str | None  # where a workspace member, else its last index, else the newest receipt says it lives; None: unknown
+    # whether the repository at `path` holds the snapshot's commit now: False where its history was
+    # rewritten and pruned, or the folder holds another repository; None where none could be read there
+    holds_commit: bool | None = None
 
 
 class SnapshotRow(msgspec.Struct):
@@ -64,6 +70,7 @@ class GcData(msgspec.Struct):
     names: int
     stamps: int
     bytes: int
+    repo_paths: int  # repositories whose kept path went with their last snapshot
 
 
 def _age(indexed_at: str, now: datetime) -> int | None:
@@ -111,7 +118,30 @@ def list_handler(input: ListInput, ctx) -> Result:
                                 [h.describe() for h in s.held_by]))
     binding = hashlib.sha256("\n".join(f"{r.oid}|{r.extractor_version}" for r in rows).encode()).hexdigest()
     items, page = ctx.page(rows, cap="snapshots", limit=input.limit, cursor=input.cursor, binding=binding)
+    _look_in_repositories(items)
     return Result(data=SnapshotList(items), page=page)
+
+
+def _look_in_repositories(rows: list[SnapshotRow]) -> None:
+    """Set each repository's `holds_commit` on a page's rows: the store names a repository by
+    its folder's path, and another repository may be there now (each is opened once)."""
+    from indexer.contract.errors import RennetError
+    from indexer.git import read as gitread
+
+    opened: dict[str, pygit2.Repository | None] = {}
+    for row in rows:
+        for ref in row.repos:
+            if ref.path is None:
+                continue
+            if ref.path not in opened:
+                try:
+                    found = gitread.open_repo(ref.path)
+                    opened[ref.path] = found if gitread.repo_identity(found) == ref.id else None
+                except RennetError:
+                    opened[ref.path] = None
+            repo = opened[ref.path]
+            if repo is not None:
+                ref.holds_commit = row.oid in repo
 
 
 def _paths_seen(ctx) -> dict[str, str]:
@@ -133,7 +163,7 @@ def gc_handler(input: GcInput, ctx) -> Result:
     plan = collect(ctx.handle.store_for(writes=False), dry_run=input.dry_run)
     return Result(data=GcData(input.dry_run, len(plan.snapshots), [s.key.decode() for s in plan.snapshots],
                               plan.kept_snapshots, plan.facts, plan.kept_facts, plan.occurrences, plan.name_rows,
-                              plan.names, plan.stamps, plan.bytes))
+                              plan.names, plan.stamps, plan.bytes, plan.paths))
 
 
 def _size(n: float) -> str:
@@ -174,7 +204,9 @@ def render_list(result: Result) -> str:
 
     rows = []
     for s in result.data.snapshots:
-        repos = ", ".join(shown_own(r.path or r.id, 120) for r in s.repos) or "-"
+        # a repository there that lacks the commit said first: the table cuts a long path's end
+        repos = ", ".join(("commit not in " if r.holds_commit is False else "") + shown_own(r.path or r.id, 120)
+                          for r in s.repos) or "-"
         # the full snapshot version names every language's: --json has it; here, whether it is this code's
         version = "current" if s.current_version else "other"
         paths = {r.id: r.path for r in s.repos if r.path}
@@ -206,7 +238,7 @@ def render_gc(result: Result) -> str:
     verb = "would free" if d.dry_run else "freed"
     lines = [f"{verb} {_size(d.bytes)}: {d.snapshots} snapshots, {d.facts} blob facts "
              f"({d.occurrences} occurrence lists), {d.name_rows} name-index rows, {d.names} names, "
-             f"{d.stamps} indexed stamps",
+             f"{d.stamps} indexed stamps" + (f", {d.repo_paths} repository paths" if d.repo_paths else ""),
              f"kept {d.kept_snapshots} snapshots and {d.kept_facts} blob facts that a pin or workspace holds"]
     lines += [f"  {'would drop' if d.dry_run else 'dropped'} snapshot {k.replace('|', ' (extractor ')})"
               for k in d.dropped]
