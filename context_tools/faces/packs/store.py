@@ -1,7 +1,8 @@
-"""Registry pack of store management: `rennet store info`, `rennet store list`, `rennet store gc`.
+"""Registry pack of store management: `rennet store info`, `list`, `unpin` and `gc`.
 
-The logic lives in `indexer/store/inventory.py` (what is held and by what) and
-`indexer/store/gc.py` (dropping the rest, in one write transaction under the write lock).
+The logic lives in `indexer/store/inventory.py` (what is held and by what),
+`indexer/store/unpin.py` (letting go of a repository's pins) and `indexer/store/gc.py`
+(dropping the rest, in one write transaction under the write lock).
 """
 
 from __future__ import annotations
@@ -31,6 +32,27 @@ class ListInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class GcInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     dry_run: Annotated[bool, msgspec.Meta(description="only say what would be freed; change nothing")] = False
+
+
+class UnpinInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    repo: Annotated[str, msgspec.Meta(min_length=1, description="the repository's folder (one since deleted or "
+                                      "replaced: the folder it was indexed from)")]
+    revs: Annotated[list[str], msgspec.Meta(description="the pinned revs to let go, as `store list` shows them")] = []
+    all: Annotated[bool, msgspec.Meta(description="every rev pin of the repository and its working-tree "
+                                      "snapshots' list")] = False
+    dry_run: Annotated[bool, msgspec.Meta(description="only say what would be let go; change nothing")] = False
+
+
+class UnpinnedRev(msgspec.Struct):
+    rev: str
+    oid: str
+
+
+class UnpinData(msgspec.Struct):
+    dry_run: bool
+    repo_ids: list[str]  # the store's identities of the repository (two where a folder held two in turn)
+    unpinned: list[UnpinnedRev]
+    worktree_snapshots: int  # working-tree snapshots its list held (with `all`)
 
 
 class RepoRef(msgspec.Struct):
@@ -166,6 +188,22 @@ def gc_handler(input: GcInput, ctx) -> Result:
                               plan.names, plan.stamps, plan.bytes, plan.paths))
 
 
+def unpin_handler(input: UnpinInput, ctx) -> Result:
+    from indexer.contract.errors import BadInput, NotFound
+    from indexer.store.unpin import repo_ids_at, unpin
+
+    if input.all == bool(input.revs):
+        raise BadInput("name the revs to unpin, or pass --all for every one of the repository's (not both)")
+    store = ctx.handle.store_for(writes=False)  # nothing to unpin where no store is
+    ids = repo_ids_at(store, input.repo)
+    if not ids:
+        raise NotFound(f"{input.repo} is no git repository, and the store indexed none from that folder "
+                       "(`rennet store list` names the folders it knows)")
+    done = unpin(store, ids, list(input.revs), input.all, dry_run=input.dry_run)
+    return Result(data=UnpinData(input.dry_run, done.repo_ids, [UnpinnedRev(r, o) for r, o in done.revs],
+                                 done.worktree_snapshots))
+
+
 def _size(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if n < 1024 or unit == "GB":
@@ -231,6 +269,20 @@ def _holder(held: str, paths: dict[str, str]) -> str:
     return sanitize_line(held, 120)
 
 
+def render_unpin(result: Result) -> str:
+    from context_tools.faces.sanitize import shown_lines
+
+    d = result.data
+    verb = "would unpin" if d.dry_run else "unpinned"
+    lines = [f"{verb} rev {u.rev} ({u.oid[:12]})" for u in d.unpinned]
+    if d.worktree_snapshots:
+        lines.append(f"{verb} the list of {d.worktree_snapshots} working-tree snapshots")
+    if not lines:
+        lines.append("nothing was pinned")
+    lines.append("the snapshots stay until `rennet store gc` finds nothing else holds them")
+    return shown_lines(lines)
+
+
 def render_gc(result: Result) -> str:
     from context_tools.faces.sanitize import shown_lines
 
@@ -264,6 +316,17 @@ ROWS = (
         summary="Snapshots in the store, newest first: repository, OID, fingerprint, age and what pins each.",
         input=ListInput, handler=list_handler, authority="read", exposure=_CLI, surfaces=_SURFACES,
         caps={"snapshots": 50}, cli=CliShape(path=("store", "list")), render=render_list,
+    ),
+    Command(
+        id="store.unpin", output=('context_tools.faces.packs.store:UnpinData',),
+        examples=("rennet store unpin . HEAD~1", "rennet store unpin . --all --dry-run"),
+        summary="Let go of a repository's rev pins, so that `store gc` may drop the snapshots nothing else holds.",
+        description="A pin is written by each index of a rev and replaced by the next one, so a rev indexed once (a "
+                    "tag, a commit a batch's range pinned by its OID, a deleted branch) holds its snapshot until it "
+                    "is unpinned. One write transaction; a rev named that is not pinned is not_found, and nothing "
+                    "is let go. --all also lets go of the repository's working-tree snapshots.",
+        input=UnpinInput, handler=unpin_handler, authority="write", exposure=_CLI, surfaces=_SURFACES,
+        destructive=True, cli=CliShape(path=("store", "unpin"), positional=("repo", "revs")), render=render_unpin,
     ),
     Command(
         id="store.gc", output=('context_tools.faces.packs.store:GcData',),
