@@ -239,3 +239,29 @@ def test_a_checkout_stopped_mid_operation_says_so_in_its_reason(scratch_server, 
     tree = worktree_server.run(read)
     assert tree["freshness"]["status"] == "worktree", tree
     assert f"; {told} is in progress in the checkout" in tree["freshness"]["reason"], tree["freshness"]
+
+
+def test_each_server_lists_tools_whose_descriptions_are_true_of_what_it_reads(scratch_server, worktree_server):
+    """`tools/list` of a commit server and of a `--worktree` server: `context_file` no longer says
+    "at the pinned commit", untrue where its read is the working tree; on the `--worktree` server
+    `worktree` defaults to true and `rev` or `head` to the working tree (were: false, and HEAD, as
+    on a commit server, though a call naming neither reads the working tree); `context_novelty`,
+    `repo_index` and `repo_snapshots` say when to use them in one sentence, as the others do."""
+    async def listed(client):
+        return {t.name: t for t in (await client.list_tools()).tools}
+
+    commits, tree = scratch_server.run(listed), worktree_server.run(listed)
+    for tools in (commits, tree):
+        assert "pinned commit" not in tools["context_file"].description, tools["context_file"].description
+        assert tools["context_file"].title == "File and its outline"
+        for name in ("context_novelty", "repo_index", "repo_snapshots"):
+            _, _, when = tools[name].description.partition("\n\n")
+            assert when.endswith(".") and when.count(". ") == 0, (name, tools[name].description)
+    assert "(default HEAD)" in commits["context_file"].input_schema["properties"]["rev"]["description"]
+    assert commits["context_novelty"].input_schema["properties"]["head"]["default"] == "HEAD"
+    assert "worktree" not in commits["context_file"].input_schema["properties"]
+    for name, field in (("context_file", "rev"), ("context_symbol", "rev"), ("context_novelty", "head")):
+        props = tree[name].input_schema["properties"]
+        assert props["worktree"]["default"] is True, (name, props["worktree"])
+        assert "default" not in props[field] and "HEAD" not in props[field]["description"], (name, props[field])
+        assert "(default: the working tree, as `worktree`)" in props[field]["description"], (name, props[field])
