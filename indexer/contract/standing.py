@@ -47,7 +47,8 @@ _NOT_THERE = ("(its history was rewritten and pruned since it was indexed, or th
 
 def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int], missing: Callable[[], int],
              advice: Advice, present: Callable[[], bool] | None = None,
-             underway: Callable[[], str] | None = None) -> Standing:
+             underway: Callable[[], str] | None = None,
+             lazy: Callable[[], bool] | None = None) -> Standing:
     """What the snapshot of commit `oid` pinned for `rev` is to the repository now, given what
     `rev` resolves to now (`current`, None when nothing), in this order of precedence:
     `unknown` when it no longer resolves, `stale` when it moved, `dirty` when the checkout is on
@@ -58,7 +59,10 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
     does not: a reason never says a rev moved from a commit the repository does not hold;
     `underway`, of a `dirty` one: the operation git has in progress in the checkout
     (`a rebase`; "" for none), which explains its working tree and is what its user finishes
-    before committing (`indexer.git.worktree.in_progress`)."""
+    before committing (`indexer.git.worktree.in_progress`); `lazy`, of a `current` one: is the
+    repository a partial clone (`indexer.git.read.partial_clone`)? Its snapshot may then be whole
+    (indexed from another clone of the commit) while this one lacks blobs: the reason says a
+    file's lines are read only where git fetched them, claiming no more than the index knows."""
     if current is None:
         if present is not None and not present():
             return Standing("unknown", f"{rev} no longer resolves in the repository, which does not hold the pinned "
@@ -86,6 +90,11 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
         return Standing("partial", f"{rev} still resolves to the pinned commit, but {lacking} of its blobs were "
                                    f"missing from the object database when it was indexed (a partial clone's): they "
                                    f"are listed as skipped, `missing_object`" + _then(advice.partial), None)
+    if lazy is not None and lazy():
+        return Standing("current", f"{rev} still resolves to the pinned commit, whose files the snapshot indexes "
+                                   f"whole; the repository is a partial clone (`git clone --filter`), so a file's "
+                                   f"lines are read only where git fetched its blob (`missing_objects` names the "
+                                   f"command that fetches one)", None)
     return Standing("current", f"{rev} still resolves to the pinned commit", None)
 
 

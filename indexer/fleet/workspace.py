@@ -419,7 +419,8 @@ def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFre
         current = None
     now = standing(member.rev, member.oid, current, lambda: changed_on(repo, member.oid),
                    lambda: _missing(store, member), advice, lambda: member.oid in repo,
-                   underway=lambda: in_progress(repo))
+                   underway=lambda: in_progress(repo),
+                   lazy=lambda: gitread.partial_clone(repo))
     return MemberFreshness(now.status, current, now.reason)
 
 
