@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 
 import msgspec
 import pytest
@@ -310,3 +311,38 @@ def test_a_broken_files_identifiers_leave_out_its_grammars_keywords_and_what_lie
     assert _parsed_names_in(facts) == {"ok"}
     whole = msgspec.structs.replace(facts, parse_error_total=2)  # every region kept: line 9 parsed
     assert _parsed_names_in(whole) == {"ok", "late"}
+
+
+def test_the_next_page_reads_no_broken_files_text_again(tmp_path, monkeypatch):
+    """Was: every call of `context.references` or `context.symbol` read the text of up to 32
+    files with parse errors, each page of one answer again. What a file's text holds is now kept
+    by its blob: page 1 reads each broken file once, page 2 and a lookup of another name none."""
+    from indexer.store.snapshot import Snapshot
+
+    monkeypatch.setattr(parse_errors_module, "_WORDS", parse_errors_module._Words(parse_errors_module.WORDS_BYTES))
+    builder = RepoBuilder(tmp_path / "repo")
+    broken = {f"b{i}.py": f"def f{i}(:\n    return helper()\n" for i in range(3)}
+    builder.commit({"lib.py": "def helper():\n    return 1\n", **broken,
+                    **{f"use{i}.py": "from lib import helper\n\n\nhelper()\n" for i in range(3)}})
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    client.call("repo.index", repo=str(builder.path))
+    reads: list[str] = []
+    real = Snapshot.blob_bytes
+
+    def counted(self, path):
+        if sys._getframe(1).f_code is parse_errors_module.unseen_holders.__code__:  # the notes' reads alone
+            reads.append(path)
+        return real(self, path)
+
+    monkeypatch.setattr(Snapshot, "blob_bytes", counted)
+    first = client.call("context.references", repo=str(builder.path), name="helper", limit=2)
+    assert first.data.parse_errors is not None and first.data.parse_errors.paths == sorted(broken)
+    assert first.page.cursor is not None
+    assert sorted(reads) == sorted(broken)
+    reads.clear()
+    second = client.call("context.references", repo=str(builder.path), name="helper", limit=2,
+                         cursor=first.page.cursor)
+    assert second.data.parse_errors is not None and second.data.parse_errors.paths == sorted(broken)
+    other = client.envelope("context.symbol", repo=str(builder.path), name="f1", fuzzy=False)
+    assert other["data"]["parse_errors"]["paths"] == ["b1.py"], other
+    assert reads == []
