@@ -211,18 +211,25 @@ def test_a_store_named_with_store_is_never_made_by_a_read(tmp_path, world: World
     """`--store TYPO` of a read (`store list`, `context map`, `store gc` too) is `not_indexed` on
     one line naming the folder, and nothing is made there (was: an empty store made at the typo,
     listing no snapshots, or one made there and the rev indexed into it). A write (`index`) makes
-    the store, in a folder whose parent is there; a parent not there is `bad_input`."""
+    the store, in a folder whose parent is there; a parent not there is `bad_input`. Each says
+    what to do instead: the stores beside the folder named, the default store, the command that
+    makes one (was: "check the path")."""
+    from indexer.store.database import Store
+
     typo = tmp_path / "TYPO"
+    Store.open(tmp_path / "stores").close()  # the store the user meant, beside the typo
     for args in (("store", "list"), ("context", "map", "--repo", world.repo), ("store", "gc")):
-        p = rennet(*args, "--store", str(typo))
+        p = rennet(*args, "--store", str(typo), store=world.store)
         assert (p.returncode, p.stdout) == (1, ""), (args, p.stdout, p.stderr)
         assert p.stderr == (f"rennet: not_indexed: no store at {typo} (--store): nothing was ever indexed there; "
-                            "check the path, or index into it first\n"), args
+                            f"beside it, stores holds a store; the default store (without --store) is {world.store}; "
+                            "`rennet index` with this --store makes one\n"), args
     assert not typo.exists()
     deep = tmp_path / "no" / "such" / "store"
-    p = rennet("index", world.repo, "--quiet", "--store", str(deep))
-    assert p.returncode == 1 and p.stderr == (f"rennet: bad_input: --store {deep}: its folder {deep.parent} does not "
-                                              "exist; create it or check the path\n"), p.stderr
+    p = rennet("index", world.repo, "--quiet", "--store", str(deep), store=str(tmp_path / "none"))
+    assert p.returncode == 1 and p.stderr == (
+        f"rennet: bad_input: --store {deep}: the folder it is in does not exist; create it (`mkdir -p`) to make the "
+        f"store there; the default store (without --store) is {tmp_path / 'none'}, empty\n"), p.stderr
     assert not (tmp_path / "no").exists()
     assert rennet("index", world.repo, "--quiet", "--store", str(typo)).returncode == 0
     assert rennet("store", "list", "--store", str(typo)).stdout.startswith("OID ")
@@ -238,7 +245,8 @@ def test_a_read_at_the_default_home_makes_it_on_a_first_run(tmp_path, world: Wor
 
 def test_an_agents_read_of_a_store_named_but_not_there_makes_none(tmp_path, world: World):
     """A read-only agent tool of `rennet mcp --store DIR`, DIR holding no store, says
-    `not_indexed` and makes nothing there; its `repo_index` makes the store."""
+    `not_indexed`, naming the tool that makes the store, and makes nothing there; its
+    `repo_index` makes the store."""
     from tests.mcp_clients import run_stdio, text_of
 
     typo = tmp_path / "TYPO"
@@ -253,7 +261,10 @@ def test_an_agents_read_of_a_store_named_but_not_there_makes_none(tmp_path, worl
 
     read, indexed, again = run_stdio(str(tmp_path / "default-home"), work, "--store", str(typo),
                                      root=os.path.dirname(world.repo))
-    assert read["error"]["code"] == "not_indexed" and f"no store at {typo}" in read["error"]["message"], read
+    # what the agent can do, with its tools (was: "check the path", a flag of the user's command line)
+    assert read["error"] == {"code": "not_indexed", "message": (
+        f"no store at {typo} (the server's --store): nothing was ever indexed there; call the `repo_index` tool to "
+        "index a repository into it (its first index makes the store)")}, read
     assert seen == [False]
     assert indexed["ok"] and again["ok"] and (typo / "lmdb" / "data.mdb").is_file(), (indexed, again)
 

@@ -625,3 +625,27 @@ def test_the_summary_names_the_old_path_of_a_renamed_file_alone(tmp_path):
     assert {tuple(sorted(f)) for f in wire} == {
         ("additions", "deletions", "fan_in", "hunks", "old_path", "path", "status"),
         ("additions", "deletions", "fan_in", "hunks", "path", "status")}
+
+
+def test_a_packets_freshness_is_stamped_when_the_packet_was_built_not_when_its_base_was_indexed(tmp_path):
+    """The freshness names the head (`pinned_oid`), so its `indexed_at` is the packet's own: when
+    its build began, UTC, as a snapshot's is written (was: the base snapshot's index time, and
+    `not_assessed` for a packet that read no snapshot). The base's stays in `blast.indexed_at`."""
+    import time
+
+    import context_tools
+
+    b = RepoBuilder(tmp_path / "repo")
+    fork = b.commit({"app.py": CODE})
+    b.commit({"app.py": CODE.replace("return a * 3", "return a * 30")}, branch="feature", parents=[fork])
+    client = context_tools.Client(store=str(tmp_path / "home"))
+    stamp = "%Y-%m-%dT%H:%M:%SZ"
+    for index in (False, True):
+        before = time.strftime(stamp, time.gmtime())
+        reply = client.envelope("delta.build", repo=str(tmp_path / "repo"), base="main", head="feature", index=index)
+        after = time.strftime(stamp, time.gmtime())
+        fresh = reply["freshness"]
+        assert isinstance(fresh["indexed_at"], str) and before <= fresh["indexed_at"] <= after, (index, fresh)
+        assert fresh["pinned_oid"] == reply["data"]["range"]["head_oid"]
+        blast = reply["data"]["blast"]
+        assert ("indexed_at" in blast) is index, blast

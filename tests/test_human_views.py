@@ -276,9 +276,10 @@ JSON_RAW = ["\u007f", "\u009b", "\u0085", "\u2028", "\u2029", "\u202a", "\u202e"
 
 
 def _timeless(value: object) -> object:
-    """`value` without the seconds a run took, which no two runs share."""
+    """`value` without the seconds a run took, and the moment a packet was built (its freshness's
+    `indexed_at`), which no two runs share."""
     if isinstance(value, dict):
-        return {k: _timeless(v) for k, v in value.items() if k not in ("seconds", "elapsed_seconds")}
+        return {k: _timeless(v) for k, v in value.items() if k not in ("seconds", "elapsed_seconds", "indexed_at")}
     if isinstance(value, list):
         return [_timeless(v) for v in value]
     return value

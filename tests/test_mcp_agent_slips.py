@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygit2
+import pytest
 
 from corpora.gitbuild import RepoBuilder
 from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
@@ -182,3 +183,85 @@ def test_a_comparison_of_two_revs_not_indexed_names_both(scratch_server):
     assert "(repo " + repr(repo) + ", rev 'main' and rev 'feature')" in both["error"]["message"], both
     assert head["error"]["code"] == "not_indexed", head
     assert head["error"]["message"].startswith("feature of "), head
+
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent"}
+
+
+def _git(repo: Path, *args: str, check: bool = True) -> None:
+    import os
+    import subprocess
+
+    subprocess.run(["git", *args], cwd=repo, env={**os.environ, **GIT_ENV}, check=check, capture_output=True)
+
+
+def _stopped_in(repo: Path, operation: str) -> None:
+    """A checkout whose `git merge`, `rebase` or `cherry-pick` stopped at a conflict: main and side
+    both change the one line of pkg/app.py."""
+    repo.mkdir(parents=True)
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "app.py").write_text("class App:\n    size = 1\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "first")
+    _git(repo, "checkout", "-q", "-b", "side")
+    (repo / "pkg" / "app.py").write_text("class App:\n    size = 2\n")
+    _git(repo, "commit", "-q", "-am", "side")
+    _git(repo, "checkout", "-q", "main")
+    (repo / "pkg" / "app.py").write_text("class App:\n    size = 3\n")
+    _git(repo, "commit", "-q", "-am", "main")
+    if operation == "rebase":
+        _git(repo, "checkout", "-q", "side")
+        _git(repo, "rebase", "main", check=False)
+        assert (repo / ".git" / "rebase-merge").is_dir() or (repo / ".git" / "rebase-apply").is_dir()
+    else:
+        _git(repo, operation, "side", check=False)
+        assert (repo / ".git" / ("MERGE_HEAD" if operation == "merge" else "CHERRY_PICK_HEAD")).is_file()
+
+
+@pytest.mark.parametrize("operation", ["merge", "rebase", "cherry-pick"])
+def test_a_checkout_stopped_mid_operation_says_so_in_its_reason(scratch_server, worktree_server, operation):
+    """A working tree that differs from HEAD because a merge, rebase or cherry-pick stopped at a
+    conflict says which is in progress: HEAD is then a step of it, not the user's commit, and
+    the working tree holds its conflicts (was: only the count of paths that differ). Both a
+    commit server's `dirty` reason and a `--worktree` server's `worktree` one."""
+    repo = scratch_server.place(f"underway-{operation}") / "repo"
+    _stopped_in(repo, operation)
+    told = f"a {operation}"
+    (dirty,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    assert dirty["freshness"]["status"] == "dirty", dirty["freshness"]
+    assert f"differs from it (1 path), with {told} in progress;" in dirty["freshness"]["reason"], dirty["freshness"]
+
+    async def read(client):
+        return text_of(await client.call_tool("context_symbol", {"repo": str(repo), "name": "App"}))
+
+    tree = worktree_server.run(read)
+    assert tree["freshness"]["status"] == "worktree", tree
+    assert f"; {told} is in progress in the checkout" in tree["freshness"]["reason"], tree["freshness"]
+
+
+def test_each_server_lists_tools_whose_descriptions_are_true_of_what_it_reads(scratch_server, worktree_server):
+    """`tools/list` of a commit server and of a `--worktree` server: `context_file` no longer says
+    "at the pinned commit", untrue where its read is the working tree; on the `--worktree` server
+    `worktree` defaults to true and `rev` or `head` to the working tree (were: false, and HEAD, as
+    on a commit server, though a call naming neither reads the working tree); `context_novelty`,
+    `repo_index` and `repo_snapshots` say when to use them in one sentence, as the others do."""
+    async def listed(client):
+        return {t.name: t for t in (await client.list_tools()).tools}
+
+    commits, tree = scratch_server.run(listed), worktree_server.run(listed)
+    for tools in (commits, tree):
+        assert "pinned commit" not in tools["context_file"].description, tools["context_file"].description
+        assert tools["context_file"].title == "File and its outline"
+        for name in ("context_novelty", "repo_index", "repo_snapshots"):
+            _, _, when = tools[name].description.partition("\n\n")
+            assert when.endswith(".") and when.count(". ") == 0, (name, tools[name].description)
+    assert "(default HEAD)" in commits["context_file"].input_schema["properties"]["rev"]["description"]
+    assert commits["context_novelty"].input_schema["properties"]["head"]["default"] == "HEAD"
+    assert "worktree" not in commits["context_file"].input_schema["properties"]
+    for name, field in (("context_file", "rev"), ("context_symbol", "rev"), ("context_novelty", "head")):
+        props = tree[name].input_schema["properties"]
+        assert props["worktree"]["default"] is True, (name, props["worktree"])
+        assert "default" not in props[field] and "HEAD" not in props[field]["description"], (name, props[field])
+        assert "(default: the working tree, as `worktree`)" in props[field]["description"], (name, props[field])

@@ -551,6 +551,56 @@ def test_a_member_whose_clone_lacks_blobs_of_its_complete_snapshot_is_left_out_s
     out = client.call("context.references", workspace="ws", name="alpha")
     assert [(s.member, s.path, s.line) for s in out.data.sites] == [("app", "use.py", 1), ("app", "use.py", 4)]
     lib = next(f for f in out.data.member_freshness.items if f.member == "lib")
-    assert lib.status == "unknown" and "missing from the object database" in lib.reason, lib
+    assert lib.status == "unknown" and "is not local to" in lib.reason and "cat-file -e" in lib.reason, lib
     assert "its sites are left out of this answer" in lib.reason
     assert out.freshness.status == "unknown" and "lib: member not read" in out.freshness.reason
+
+
+def test_a_blobless_member_whose_snapshot_is_whole_tells_the_agent_how_to_fetch_a_files_text(scratch_server):
+    """A blobless clone whose commit the store indexed whole from another clone (the blobs' facts
+    were there): its member is `current`, but `context_file` of a file git has not fetched is
+    `missing_objects`. Was: "blob 596d290f3ede is missing from the object database", naming
+    neither the repository nor what to do, beside a reason that claimed no more than `current`.
+    Now the error names the file, the repository, that it is a partial clone whose blobs are not
+    all local, and the git command that fetches the blob; the reason says the repository is a
+    partial clone whose lines are read where fetched; and the command in the message works."""
+    import shlex
+
+    import context_tools
+    from tests.mcp_clients import text_of
+
+    place = scratch_server.place("blobless-member")
+    builder = RepoBuilder(place / "src")
+    builder.commit(FILES)
+    part = blobless_clone(builder, place)
+    client = context_tools.Client(store=str(scratch_server.store))
+    client.call("repo.index", repo=str(builder.path))  # every blob's facts in the store
+    client.call("workspace.create", name="blobless-member")
+    added = client.call("workspace.add", name="blobless-member", repo=str(part), member="part").freshness
+    assert (added.status, added.missing_objects) == ("current", 0), added
+
+    async def ask(client):
+        return [text_of(await client.call_tool(name, args)) for name, args in (
+            ("context_file", {"workspace": "blobless-member", "path": "pkg/b.py"}),
+            ("workspace_status", {"name": "blobless-member"}),
+            ("context_symbol", {"repo": str(part), "name": "beta"}))]
+
+    refused, status, symbol = scratch_server.run(ask)
+    error = refused["error"]
+    assert error["code"] == "missing_objects", refused
+    real = str(Path(part).resolve())
+    assert error["message"].startswith("blob ") and f"(pkg/b.py) is not local to {real}: it is a partial clone" in (
+        error["message"]), error
+    command = error["message"].split("`")[-2]
+    assert command.startswith(f"git -C {real} cat-file -e "), error
+    for reason in (status["data"]["members"][0]["reason"], symbol["freshness"]["reason"]):
+        assert "the repository is a partial clone (`git clone --filter`), so a file's lines are read only where git " \
+               "fetched its blob" in reason, reason
+    assert status["data"]["members"][0]["freshness"] == symbol["freshness"]["status"] == "current"
+    subprocess.run(shlex.split(command), check=True, capture_output=True)  # what the message says to run
+
+    async def again(client):
+        return text_of(await client.call_tool("context_file", {"workspace": "blobless-member", "path": "pkg/b.py"}))
+
+    read = scratch_server.run(again)
+    assert read["ok"] and read["data"]["content"]["lines"][0] == "from pkg.a import alpha", read

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 
+import msgspec
 import pytest
 
 import context_tools
@@ -266,3 +268,81 @@ def test_a_worktree_servers_novelty_against_an_unindexed_base_says_so_before_ind
     assert base["status"] == "dirty" and "worktree: true" not in str(base), base
     assert base["reason"].endswith("the base is read from its commit, as the comparison asks; the head is the "
                                    "working tree"), base
+
+
+def test_novelty_lists_no_word_of_a_failed_parse_as_a_new_identifier_and_says_where(scratch_server):
+    """Was: `context_novelty` over a head whose changed file does not parse listed the words
+    tree-sitter's recovery read in the failed region as new identifiers (`class`, `const`,
+    `return`: keywords), beside the bare list of such files. Now a name seen only in a region (or
+    past the regions kept) is left out, and so is a keyword of the file's grammar; what parsed
+    (`kept`, `value` before the error) and a clean file's names are still listed, and a note says
+    where each file does not parse, as `context_file` does. Through the SDK's client."""
+    from tests.mcp_clients import text_of
+
+    builder = RepoBuilder(scratch_server.place("novelty-broken") / "repo")
+    base = builder.commit({"a.py": "def f():\n    return 1\n"})
+    builder.commit({"a.py": "def kept(value):\n    return value\n\ndef g(x:\n    for y in x if\n        return lambda z: z\n",
+                    "b.js": "function h( { return class }\nconst q = function (\n",
+                    "c.py": "def fresh_name():\n    return 1\n"})
+
+    async def work(client):
+        for rev in (base, "HEAD"):
+            assert not (await client.call_tool("repo_index", {"repo": str(builder.path), "rev": rev})).is_error
+        return text_of(await client.call_tool("context_novelty", {"repo": str(builder.path), "base": base}))
+
+    novelty = scratch_server.run(work)["data"]
+    assert novelty["identifiers"]["items"] == ["fresh_name", "kept", "value"], novelty["identifiers"]
+    assert novelty["parse_errors"] == ["a.py", "b.js"]
+    assert novelty["parse_errors_note"] == (
+        "2 changed files do not parse at head: a.py at lines 4-6, b.js at lines 1-2; a symbol in or after an error may "
+        "read as removed or be misread, and no word of those lines is listed as a new identifier"), novelty
+
+
+def test_a_broken_files_identifiers_leave_out_its_grammars_keywords_and_what_lies_past_the_regions_kept():
+    """The rule `context.novelty` reads a broken file's names by: a keyword of its grammar is no
+    identifier wherever the recovery put it, and past the last region kept (more regions than
+    `BlobFacts.parse_errors` holds) the parse is not known to have held."""
+    from context_tools.query.novelty import _parsed_names_in
+    from indexer.model import BlobFacts, Occurrence
+
+    facts = BlobFacts(language="python", lines=9, parse_errors=[ParseError(1, 1), ParseError(5, 5)], parse_error_total=3,
+                      occurrences=[Occurrence("inside", 1, 0, "identifier"), Occurrence("return", 3, 0, "identifier"),
+                                   Occurrence("ok", 3, 7, "identifier"), Occurrence("late", 9, 0, "identifier")])
+    assert _parsed_names_in(facts) == {"ok"}
+    whole = msgspec.structs.replace(facts, parse_error_total=2)  # every region kept: line 9 parsed
+    assert _parsed_names_in(whole) == {"ok", "late"}
+
+
+def test_the_next_page_reads_no_broken_files_text_again(tmp_path, monkeypatch):
+    """Was: every call of `context.references` or `context.symbol` read the text of up to 32
+    files with parse errors, each page of one answer again. What a file's text holds is now kept
+    by its blob: page 1 reads each broken file once, page 2 and a lookup of another name none."""
+    from indexer.store.snapshot import Snapshot
+
+    monkeypatch.setattr(parse_errors_module, "_WORDS", parse_errors_module._Words(parse_errors_module.WORDS_BYTES))
+    builder = RepoBuilder(tmp_path / "repo")
+    broken = {f"b{i}.py": f"def f{i}(:\n    return helper()\n" for i in range(3)}
+    builder.commit({"lib.py": "def helper():\n    return 1\n", **broken,
+                    **{f"use{i}.py": "from lib import helper\n\n\nhelper()\n" for i in range(3)}})
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    client.call("repo.index", repo=str(builder.path))
+    reads: list[str] = []
+    real = Snapshot.blob_bytes
+
+    def counted(self, path):
+        if sys._getframe(1).f_code is parse_errors_module.unseen_holders.__code__:  # the notes' reads alone
+            reads.append(path)
+        return real(self, path)
+
+    monkeypatch.setattr(Snapshot, "blob_bytes", counted)
+    first = client.call("context.references", repo=str(builder.path), name="helper", limit=2)
+    assert first.data.parse_errors is not None and first.data.parse_errors.paths == sorted(broken)
+    assert first.page.cursor is not None
+    assert sorted(reads) == sorted(broken)
+    reads.clear()
+    second = client.call("context.references", repo=str(builder.path), name="helper", limit=2,
+                         cursor=first.page.cursor)
+    assert second.data.parse_errors is not None and second.data.parse_errors.paths == sorted(broken)
+    other = client.envelope("context.symbol", repo=str(builder.path), name="f1", fuzzy=False)
+    assert other["data"]["parse_errors"]["paths"] == ["b1.py"], other
+    assert reads == []

@@ -189,18 +189,24 @@ class StoreHandle:
                     self._store = _shared_store(self.home)
         return self._store
 
-    def store_for(self, writes: bool) -> Store:
+    def store_for(self, writes: bool, agent: bool = False) -> Store:
         """The store, for a call that `writes` or only reads: a named home holding no store is
-        `not_indexed` to a read and made by a write, once its parent folder is there."""
+        `not_indexed` to a read and made by a write, once its parent folder is there. The
+        refusal says what its reader can do (`agent`: a client of the MCP face, which has tools
+        and no say in the server's `--store`)."""
         if self._store is None and self.named and not holds_store(self.home):
             from indexer.contract.errors import BadInput, NotIndexed
 
             if not writes:
-                raise NotIndexed(f"no store at {self.home} (--store): nothing was ever indexed there; check "
-                                 "the path, or index into it first")
+                if agent:
+                    raise NotIndexed(f"no store at {self.home} (the server's --store): nothing was ever indexed "
+                                     "there; call the `repo_index` tool to index a repository into it (its first "
+                                     "index makes the store)")
+                raise NotIndexed(f"no store at {self.home} (--store): nothing was ever indexed there; "
+                                 f"{_stores_instead(self.home)}; `rennet index` with this --store makes one")
             if not self.home.parent.is_dir():
-                raise BadInput(f"--store {self.home}: its folder {self.home.parent} does not exist; create it "
-                               "or check the path")
+                raise BadInput(f"--store {self.home}: the folder it is in does not exist; create it (`mkdir -p`) "
+                               f"to make the store there; {_default_store(self.home)}")
         return self.store
 
     def store_if_any(self) -> Store | None:
@@ -209,6 +215,39 @@ class StoreHandle:
         if self._store is None and self.named and not holds_store(self.home):
             return None
         return self.store
+
+
+# Folders beside a mistyped --store looked at for stores, and how many are named
+_BESIDE_LOOKED = 256
+_BESIDE_NAMED = 5
+
+
+def _stores_instead(home: Path) -> str:
+    """The stores a mistyped `--store home` may have meant: the folders beside it that hold one
+    (the first few of a bounded look, in name order), and the default store."""
+    beside: list[str] = []
+    try:
+        with os.scandir(home.parent) as entries:
+            names = sorted(e.name for _, e in zip(range(_BESIDE_LOOKED), entries))
+    except OSError:  # the folder is not there, or not readable: nothing beside it to name
+        names = []
+    for name in names:
+        if name != home.name and holds_store(home.parent / name):
+            beside.append(name)
+            if len(beside) == _BESIDE_NAMED:
+                break
+    told = (f"beside it, {', '.join(beside)} hold{'s' if len(beside) == 1 else ''} a store" if beside else
+            "no folder beside it holds a store")
+    default = _default_store(home)
+    return f"{told}; {default}" if default else told
+
+
+def _default_store(home: Path) -> str:
+    """The default store, where `--store home` names another, and whether it holds one."""
+    default = default_home()
+    if default == home:
+        return ""
+    return f"the default store (without --store) is {default}{'' if holds_store(default) else ', empty'}"
 
 
 _OPEN: dict[Path, Store] = {}
@@ -253,7 +292,7 @@ class CallContext(msgspec.Struct):
 
     @property
     def store(self) -> Store:
-        return self.handle.store_for(writes=self.command.authority == "write")
+        return self.handle.store_for(writes=self.command.authority == "write", agent=self.roots is not None)
 
     @property
     def home(self) -> Path:

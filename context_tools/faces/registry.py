@@ -193,6 +193,8 @@ class Command(msgspec.Struct, frozen=True):
         `limit` showed as text; null still reads as omitted where a call is checked."""
         schema = self.agent_schema(worktree)
         schema["properties"] = {name: _without_null(prop) for name, prop in schema["properties"].items()}
+        if worktree and "worktree" in schema["properties"]:
+            _working_tree_default(schema["properties"])
         return schema
 
     def output_schema(self) -> dict[str, Any]:
@@ -260,6 +262,23 @@ def _typed(node: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("items"), dict):
         out["items"] = _typed(out["items"])
     return out
+
+
+# How a rev's own description names its default, and what a `--worktree` server's says instead
+_DEFAULT_HEAD = "(default HEAD)"
+_DEFAULT_WORKTREE = "(default: the working tree, as `worktree`)"
+
+
+def _working_tree_default(props: dict[str, Any]) -> None:
+    """A `--worktree` server reads the working tree where a call names no rev, head or workspace
+    (`dispatch.worktree_default`): its listed `worktree` defaults to true, and `rev` or `head`
+    to the working tree, not HEAD, so the schema an agent reads says what the server does."""
+    props["worktree"] = {**props["worktree"], "default": True}
+    for name in ("rev", "head"):
+        prop = props.get(name)
+        if prop is not None and _DEFAULT_HEAD in prop.get("description", ""):
+            props[name] = {key: (value.replace(_DEFAULT_HEAD, _DEFAULT_WORKTREE) if key == "description" else value)
+                           for key, value in prop.items() if key != "default"}
 
 
 def _without_null(prop: dict[str, Any]) -> dict[str, Any]:

@@ -191,9 +191,8 @@ def novelty(result: Result) -> str:
                                                                      _s(c.spec or c.previous_spec or ""),
                                                                      f"[{c.ecosystem}]"))
     out += _section("new identifiers", d.identifiers, _name)
-    if d.parse_errors:
-        out.append(_line("not parsing cleanly at head (symbols in or after the errors may read as removed): "
-                         + ", ".join(_name(p) for p in d.parse_errors)))
+    if d.parse_errors_note:
+        out.append(f"note: {_shown(d.parse_errors_note)}")
     return "\n".join(out + footer(result))
 
 

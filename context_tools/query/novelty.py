@@ -102,6 +102,9 @@ class Novelty(Struct):
     # changed files whose head side's parse had errors, in path order: a symbol lost in or after
     # an error reads as removed, or one misread as added (`context.file` says where)
     parse_errors: list[str] = msgspec.field(default_factory=list)
+    # where those files do not parse (the first few), and that no word of those lines is listed
+    # in `identifiers`; absent when every changed file parsed cleanly
+    parse_errors_note: str | None = None
 
 
 class NoveltySection(Struct):
@@ -245,15 +248,36 @@ def _names(ctx: CallContext, snap: Snapshot) -> set[str]:
 def _new_identifiers(ctx: CallContext, base: Snapshot, head: Snapshot, files: list[FileChange],
                      unassessed: set[str]) -> list[str]:
     seen = _names(ctx, base)
+    broken = frozenset(head.parse_errors)
     fresh: set[str] = set()
     taken: set[int] = set()  # the facts objects read: a blob at many paths is one
     for c in files:
         if c.change in ("added", "modified", "renamed") and c.path not in unassessed:
-            facts = head.core_facts(c.path)
+            facts = head.facts(c.path) if c.path in broken else head.core_facts(c.path)
             if facts and id(facts) not in taken:
                 taken.add(id(facts))
-                fresh |= _names_in(facts) - seen
+                fresh |= (_parsed_names_in(facts) if facts.parse_error_total else _names_in(facts)) - seen
     return sorted(fresh)
+
+
+def _parsed_names_in(facts: BlobFacts) -> set[str]:
+    """The identifiers of a file whose parse had errors, read where it parsed: tree-sitter's
+    recovery reads the words of a failed region as it can (`def`, `return` as identifiers), so a
+    name seen only in a region, or past the regions kept (`BlobFacts.parse_errors` holds the first
+    ones), is left out, and so is a keyword of its grammar wherever it is; the answer's
+    `parse_errors_note` says where the file does not parse."""
+    from indexer.lang import grammars
+    from indexer.lang.registry import LANGUAGES
+
+    regions = facts.parse_errors
+    past = regions[-1].end_line if facts.parse_error_total > len(regions) else None
+
+    def parsed(line: int) -> bool:
+        return (past is None or line <= past) and not any(r.line <= line <= r.end_line for r in regions)
+
+    names = {s.name for s in facts.symbols if parsed(s.line)}
+    names.update(o.name for o in facts.occurrences if parsed(o.line))
+    return names - grammars.keywords(facts.language) if facts.language in LANGUAGES else names
 
 
 def _base_advice(input: NoveltyInput, rev: str, ctx: CallContext) -> Advice:
@@ -323,10 +347,11 @@ def novelty(input: NoveltyInput, ctx: CallContext) -> Result:
     def first(name: str, items: Sequence[T]) -> Section[T]:
         return summary_section(ctx, input, name, items, binding)
 
+    broken = _broken(head, files)
     data = Novelty(*sides, base_freshness=freshness_of(base, _base_advice(input, base.rev, ctx)), files=first("files", files),
                    symbols=first("symbols", symbols), public_api=first("public_api", api),
                    dependencies=first("dependencies", dependencies), identifiers=first("identifiers", identifiers),
-                   files_unassessed=len(unassessed), parse_errors=_broken(head, files))
+                   files_unassessed=len(unassessed), parse_errors=broken, parse_errors_note=_broken_note(head, broken))
     return Result(data, freshness=fresh)
 
 
@@ -336,3 +361,23 @@ def _broken(head: Snapshot, files: list[FileChange]) -> list[str]:
     return [c.path for c in files if c.change != "removed" and c.path in errors] if errors else []
 
 
+NOTED_FILES = 5
+
+
+def _broken_note(head: Snapshot, broken: list[str]) -> str | None:
+    """Where the changed files of `broken` do not parse (the first NOTED_FILES), as the other
+    tools say it (`context.file`'s note)."""
+    from indexer.contract.parse_errors import regions_text
+
+    if not broken:
+        return None
+    where = []
+    for path in broken[:NOTED_FILES]:
+        facts = head.core_facts(path, keep=False)
+        where.append(f"{path} at {regions_text(facts.parse_errors, facts.parse_error_total)}"
+                     if facts is not None and facts.parse_error_total else f"{path} (lines not read)")
+    one = len(broken) == 1
+    return (f"{len(broken)} changed file{'' if one else 's'} do{'es' if one else ''} not parse at head: "
+            + ", ".join(where) + (", ..." if len(broken) > NOTED_FILES else "")
+            + "; a symbol in or after an error may read as removed or be misread, and no word of those lines is "
+              "listed as a new identifier")

@@ -5,12 +5,16 @@ unclosed bracket) and the facts are read from what it recovered, so a definition
 the error may be missing or misread (`BlobFacts.parse_errors`). A miss of a name must not then
 read as its absence: `context.file` says where its file's parse failed, and `context.symbol` and
 `context.references` name the files with parse errors whose text holds the name (those a
-lookup may have missed it in), reading the text of a bounded number of them.
+lookup may have missed it in), reading the text of a bounded number of them. What a file's text
+holds is kept by its blob (`_WORDS`): the next page of an answer, or the next lookup of another
+name, reads none of them again.
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from msgspec import Struct
@@ -37,24 +41,82 @@ class UnseenHolders(Struct, omit_defaults=True):
     unread: int = 0  # files with parse errors whose text was not read (past ERROR_READS, or gone)
 
 
+# The words of the broken files' texts kept, in bytes over all blobs: a file's distinct words
+# are a small part of its text, so a page of a handful of files being edited takes little
+WORDS_BYTES = 8 << 20
+_RUN = re.compile(rb"[\w$]+")  # a word as the lookup's pattern bounds it: a run of ASCII word characters or `$`
+
+
+class _Words:
+    """Blob OID -> the distinct words of its text, one a line between newlines (`\nword\n`
+    finds one), the least recently used dropped past `budget` bytes. Keyed by the blob, whose
+    text never changes: shared by every snapshot, page and name. Safe from several threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, blob: str) -> bytes | None:
+        with self._lock:
+            words = self._items.get(blob)
+            if words is not None:
+                self._items.move_to_end(blob)
+            return words
+
+    def put(self, blob: str, words: bytes) -> None:
+        if len(words) > self.budget // 4:  # one file does not push out the others
+            return
+        with self._lock:
+            if blob in self._items:
+                return
+            self._items[blob] = words
+            self._bytes += len(words)
+            while self._bytes > self.budget:
+                _, dropped = self._items.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+_WORDS = _Words(WORDS_BYTES)
+
+
 def unseen_holders(snap: Snapshot, name: str) -> UnseenHolders | None:
     """The files of `snap` with parse errors whose text holds `name` as a word; None when none
-    does (or no file has parse errors: then nothing is read)."""
+    does (or no file has parse errors: then nothing is read). A name of word characters alone
+    is looked up among the words kept of each file's blob (`_WORDS`), read once; another (an
+    operator's, a name of other letters) is searched for in the text."""
     broken = snap.parse_errors
     if not broken:
         return None
-    word = re.compile(rb"(?<![\w$])" + re.escape(name.encode("utf-8", "surrogatepass")) + rb"(?![\w$])")
+    raw = name.encode("utf-8", "surrogatepass")
+    line = b"\n" + raw + b"\n" if _RUN.fullmatch(raw) else None
+    word = re.compile(rb"(?<![\w$])" + re.escape(raw) + rb"(?![\w$])")
     holders = []
     unread = max(len(broken) - ERROR_READS, 0)
     for path in broken[:ERROR_READS]:
-        if snap.file(path) is None:  # a record's list names only its own files; read no other
+        entry = snap.file(path)
+        if entry is None:  # a record's list names only its own files; read no other
             continue
-        try:
-            data = snap.blob_bytes(path)
-        except (MissingObjects, TooLarge):  # its blob gone from the object database since: the miss stands unexplained
-            unread += 1
-            continue
-        if word.search(data):
+        words = _WORDS.get(entry.blob) if line is not None else None
+        if words is None:
+            try:
+                data = snap.blob_bytes(path)
+            except (MissingObjects, TooLarge):  # its blob gone from the object database since: the miss stands unexplained
+                unread += 1
+                continue
+            words = b"\n" + b"\n".join(sorted(set(_RUN.findall(data)))) + b"\n"
+            _WORDS.put(entry.blob, words)
+            if line is None:
+                if word.search(data):
+                    holders.append(path)
+                continue
+        if line is not None and line in words:
             holders.append(path)
     if not holders and not unread:
         return None

@@ -155,13 +155,16 @@ def refresh_call(rev: str, ctx: CallContext | None = None) -> str:
 def freshness_of(snap: Snapshot, advice: Advice | None = None) -> Freshness:
     """The freshness of an answer read from `snap`, by the one rule of standing
     (`indexer.contract.standing`); `advice` (by default `answer_advice`) ends its reason."""
-    from indexer.git.worktree import changed_on
+    from indexer.git.read import partial_clone
+    from indexer.git.worktree import changed_on, in_progress
 
     current = snap.current_oid()
     missing = getattr(snap, "missing_objects", 0)
     status, reason, worktree = standing(snap.rev, snap.oid, current, lambda: changed_on(snap.repo, snap.oid),
                                         lambda: missing, advice or answer_advice(snap.rev),
-                                        lambda: snap.oid in snap.repo)
+                                        lambda: snap.oid in snap.repo,
+                                        underway=lambda: in_progress(snap.repo),
+                                        lazy=lambda: partial_clone(snap.repo))
     return Freshness(repo=snap.repo_path, rev=snap.rev, pinned_oid=snap.oid, current_oid=current_or_gone(current, snap.rev),
                      status=status, reason=reason,
                      indexed_at=snap.indexed_at or not_recorded("the store holds no index time"),

@@ -112,7 +112,7 @@ def _lock_of(where: str) -> threading.Lock:
 
 
 def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
-    from indexer.git.worktree import WORKTREE
+    from indexer.git.worktree import WORKTREE, in_progress
 
     state = WorktreeState("snapshot", tree.base_oid, tree.tree_oid, len(tree.changed),
                           [s.path for s in tree.skipped[:SKIPPED_SHOWN]], len(tree.skipped))
@@ -121,6 +121,9 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
               f"{'s' if count == 1 else ''} from HEAD ({tree.base_oid[:12]})" if count else
               f"read from the working tree as it is now: clean, the same files as HEAD ({tree.base_oid[:12]}); "
               f"an answer asked with rev HEAD reads that commit")
+    doing = in_progress(snap.repo)
+    if doing:  # HEAD is then a step of it, and the working tree holds its conflicts
+        reason += f"; {doing} is in progress in the checkout"
     if tree.skipped:
         reason += f"; {len(tree.skipped)} files left out of it (listed in worktree.skipped)"
     unparsed = _unparsed(snap, tree.changed)

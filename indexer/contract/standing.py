@@ -46,7 +46,9 @@ _NOT_THERE = ("(its history was rewritten and pruned since it was indexed, or th
 
 
 def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int], missing: Callable[[], int],
-             advice: Advice, present: Callable[[], bool] | None = None) -> Standing:
+             advice: Advice, present: Callable[[], bool] | None = None,
+             underway: Callable[[], str] | None = None,
+             lazy: Callable[[], bool] | None = None) -> Standing:
     """What the snapshot of commit `oid` pinned for `rev` is to the repository now, given what
     `rev` resolves to now (`current`, None when nothing), in this order of precedence:
     `unknown` when it no longer resolves, `stale` when it moved, `dirty` when the checkout is on
@@ -54,7 +56,13 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
     its blobs were missing from the object database as it was indexed (a partial clone's), else
     `current` (PRECEDENCE). `changed` and `missing` are asked only of a rev that still resolves
     to the commit; `present()`, whether the repository holds the pinned commit, only of one that
-    does not: a reason never says a rev moved from a commit the repository does not hold."""
+    does not: a reason never says a rev moved from a commit the repository does not hold;
+    `underway`, of a `dirty` one: the operation git has in progress in the checkout
+    (`a rebase`; "" for none), which explains its working tree and is what its user finishes
+    before committing (`indexer.git.worktree.in_progress`); `lazy`, of a `current` one: is the
+    repository a partial clone (`indexer.git.read.partial_clone`)? Its snapshot may then be whole
+    (indexed from another clone of the commit) while this one lacks blobs: the reason says a
+    file's lines are read only where git fetched them, claiming no more than the index knows."""
     if current is None:
         if present is not None and not present():
             return Standing("unknown", f"{rev} no longer resolves in the repository, which does not hold the pinned "
@@ -73,13 +81,20 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
     paths = changed()
     if paths:
         state = WorktreeState("dirty", oid, not_assessed("the working tree was not read" + _then(advice.dirty)), paths)
+        doing = underway() if underway is not None else ""
         return Standing("dirty", f"{rev} still resolves to the pinned commit, but the checkout's working tree "
-                                 f"differs from it ({paths} path{'' if paths == 1 else 's'})" + _then(advice.dirty), state)
+                                 f"differs from it ({paths} path{'' if paths == 1 else 's'})"
+                                 + (f", with {doing} in progress" if doing else "") + _then(advice.dirty), state)
     lacking = missing()
     if lacking:
         return Standing("partial", f"{rev} still resolves to the pinned commit, but {lacking} of its blobs were "
                                    f"missing from the object database when it was indexed (a partial clone's): they "
                                    f"are listed as skipped, `missing_object`" + _then(advice.partial), None)
+    if lazy is not None and lazy():
+        return Standing("current", f"{rev} still resolves to the pinned commit, whose files the snapshot indexes "
+                                   f"whole; the repository is a partial clone (`git clone --filter`), so a file's "
+                                   f"lines are read only where git fetched its blob (`missing_objects` names the "
+                                   f"command that fetches one)", None)
     return Standing("current", f"{rev} still resolves to the pinned commit", None)
 
 

@@ -406,7 +406,7 @@ def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFre
     cannot be read. `advice` (`member_advice`) ends the reason. With `store` None the pinned
     snapshot is not read (it could not be, or only a move is asked), so what it lacks is not told."""
     from indexer.git import read as gitread
-    from indexer.git.worktree import changed_on
+    from indexer.git.worktree import changed_on, in_progress
 
     try:
         repo = gitread.open_repo(member.path)
@@ -418,7 +418,9 @@ def freshness(member: Member | MemberRecord, store, advice: Advice) -> MemberFre
     except RennetError:  # the rev no longer resolves: the rule says `unknown`
         current = None
     now = standing(member.rev, member.oid, current, lambda: changed_on(repo, member.oid),
-                   lambda: _missing(store, member), advice, lambda: member.oid in repo)
+                   lambda: _missing(store, member), advice, lambda: member.oid in repo,
+                   underway=lambda: in_progress(repo),
+                   lazy=lambda: gitread.partial_clone(repo))
     return MemberFreshness(now.status, current, now.reason)
 
 

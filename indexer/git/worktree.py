@@ -202,6 +202,26 @@ def changed_on(repo: pygit2.Repository, oid: str) -> int:
         return 0
 
 
+_STATE = pygit2.enums.RepositoryState
+# What each operation git can leave in progress is called in a reason (`git status` names them so)
+_UNDERWAY = {_STATE.MERGE: "a merge", _STATE.REVERT: "a revert", _STATE.REVERT_SEQUENCE: "a revert",
+             _STATE.CHERRYPICK: "a cherry-pick", _STATE.CHERRYPICK_SEQUENCE: "a cherry-pick",
+             _STATE.BISECT: "a bisect", _STATE.REBASE: "a rebase", _STATE.REBASE_INTERACTIVE: "a rebase",
+             _STATE.REBASE_MERGE: "a rebase", _STATE.APPLY_MAILBOX: "a `git am`",
+             _STATE.APPLY_MAILBOX_OR_REBASE: "a rebase or `git am`"}
+
+
+def in_progress(repo: pygit2.Repository) -> str:
+    """The operation git has in progress in the checkout (`a rebase`, `a merge`, `a cherry-pick`,
+    ...: what `.git/rebase-merge`, `MERGE_HEAD`, `CHERRY_PICK_HEAD` and the like mark), "" for
+    none: a working tree mid-rebase differs from HEAD for that reason, and HEAD itself is a step
+    of it."""
+    try:
+        return _UNDERWAY.get(_STATE(repo.state()), "")
+    except (pygit2.GitError, ValueError):  # a state libgit2 cannot read, or one it added since
+        return ""
+
+
 # --- one path ------------------------------------------------------------------------------
 
 class _Seen(NamedTuple):

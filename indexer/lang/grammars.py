@@ -36,6 +36,20 @@ def language(name: str) -> Language:
     return Language(getattr(importlib.import_module(module), factory)())
 
 
+@cache
+def keywords(name: str) -> frozenset[str]:
+    """The words the grammar of `name` spells as syntax (its anonymous tokens that read as a name:
+    `def`, `return`, `class`): what a parse's error recovery may read as an identifier."""
+    lang = language(name)
+    return frozenset(kind for i in range(lang.node_kind_count)
+                     if lang.node_kind_is_visible(i) and not lang.node_kind_is_named(i)
+                     and (kind := lang.node_kind_for_id(i))
+                     and _WORD.fullmatch(kind))
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def shipped_tags(name: str) -> str:
     """The grammar wheel's `queries/tags.scm` text, "" when it ships none (bash)."""
     module_name = LANGUAGES[name].grammar[0]

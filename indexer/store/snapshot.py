@@ -249,21 +249,37 @@ class Snapshot:
     def _blob_of_key(self, key: bytes) -> bytes:
         return self._read_blob(key[:40].decode("ascii", "replace"))
 
-    def _read_blob(self, blob: str) -> bytes:
+    def _read_blob(self, blob: str, path: str | None = None) -> bytes:
         """The bytes of a blob the file table names (an OID: the head's blobs are checked as
-        they are decoded, `records.LazyHead`)."""
+        they are decoded, `records.LazyHead`), at `path` where the caller knows it."""
         try:
             size, data = gitread.read_blob_within(self.repo, blob)
         except MissingObjects as exc:
             # asked of the repository opened afresh: libgit2 counts an object its cache still holds
             # (a commit read before the prune) as present
             if self.oid in gitread.open_repo(self.repo.path):  # a partial clone's, or a damaged object
-                raise
+                raise self._not_local(blob, path) or exc from None
             raise CommitGone(self.rev, self.oid, self.current_oid(), exc.message) from None
         if data is None:  # git inflates an object whole: one of gigabytes is never read for a query
             raise TooLarge(f"blob {blob[:12]} holds {size:,} bytes, over the {gitread.READ_CAP:,} a query reads of "
                            f"one file")
         return data
+
+    def _not_local(self, blob: str, path: str | None) -> MissingObjects | None:
+        """What the reader of a blob the object database lacks can do (None: it holds the blob,
+        damaged). A partial clone's (`git clone --filter`) is fetched by git on demand, which
+        libgit2 never does: the snapshot may be a complete one of the same commit, indexed from
+        another clone, so its facts are whole while this repository lacks the file's text."""
+        if blob in self.repo.odb:
+            return None
+        what = f"blob {blob[:12]}" + (f" ({path})" if path is not None else "")
+        if gitread.partial_clone(self.repo):
+            return MissingObjects(
+                f"{what} is not local to {self.repo_path}: it is a partial clone (`git clone --filter`), whose "
+                f"blobs git fetches when a command needs them, and Rennet reads only those fetched; "
+                f"`git -C {self.repo_path} cat-file -e {blob}` fetches it from the clone's remote, then ask again")
+        return MissingObjects(f"{what} is missing from the object database of {self.repo_path} "
+                              f"(`git -C {self.repo_path} fsck` lists what it lacks)")
 
     def core_facts(self, path: str, keep: bool = True) -> BlobFacts | None:
         """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read.
@@ -322,7 +338,7 @@ class Snapshot:
             raise NotFound(f"{path} is not a file of snapshot {self.oid[:12]}")
         if f.language == "submodule":
             raise NotFound(f"{path} is a submodule at {f.target[:12]}; its content is in another repository")
-        return self._read_blob(f.blob)
+        return self._read_blob(f.blob, path)
 
     # --- symbols and names ---------------------------------------------------------------
 

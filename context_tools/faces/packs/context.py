@@ -202,9 +202,9 @@ ROWS = (
     ),
     Command(
         id="context.file", output=('context_tools.query.file_view:FileView', 'context_tools.query.file_view:FileSection', 'context_tools.query.file_view:MemberFileView',),
-        title="File at a commit",
+        title="File and its outline",
         examples=("rennet context file README.md", "rennet context file README.md --no-content --json"),
-        summary="A file at the pinned commit: metadata, symbol outline and a page of its lines.",
+        summary="A file of the snapshot the call reads: metadata, symbol outline and a page of its lines.",
         description=("The path is the file's in the tree (an absolute path inside the checkout is read as one). "
                      "Lines come a page at a time: pass the cursor back, or start_line. The outline gives each "
                      "symbol's lines; section importers lists the files that import it."),
@@ -243,6 +243,8 @@ ROWS = (
         title="What a range introduces",
         examples=("rennet context novelty --base HEAD~1", "rennet context novelty --base HEAD~1 --head HEAD --section symbols --json"),
         summary="What head introduces against base: files, symbols, public API, dependencies, new identifiers.",
+        description=("Ask it first when reviewing a branch or an edit, to see what it adds, removes or changes "
+                     "before reading files."),
         input=NoveltyInput, handler=_handler("novelty", "novelty"), exposure=_AGENT,
         caps={"section": 20, "items": 200},
         cli=CliShape(path=("context", "novelty"), positional=("base",)), render=_render("novelty"),

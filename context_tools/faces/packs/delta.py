@@ -6,13 +6,14 @@ indexer load inside the handler.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
 from context_tools.faces.argument_bounds import LIST_ITEMS, PATH_CHARS, REV_CHARS
 from context_tools.faces.registry import CliShape, Command, Exposure
-from indexer.contract.result import Freshness, Page, Result, WorktreeState, not_assessed
+from indexer.contract.result import Freshness, Page, Result, WorktreeState
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
@@ -71,11 +72,18 @@ def _build(input: DeltaBuildInput, ctx: CallContext) -> "DeltaBuild":
 
 
 def build_handler(input: DeltaBuildInput, ctx: CallContext) -> Result:
-    return _result(_build(input, ctx).packet, _head_of(input))
+    at = _now()
+    return _result(_build(input, ctx).packet, _head_of(input), at)
 
 
-def _result(p: "DeltaPacket", head: str) -> Result:
-    indexed_at = getattr(p.blast, "indexed_at", None) or not_assessed("no base snapshot was read for this packet")
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _result(p: "DeltaPacket", head: str, indexed_at: str) -> Result:
+    """The packet as an answer. Its freshness is the packet's own, as its `pinned_oid` is the
+    head's: `indexed_at` is when the build began to read the range, not when the base snapshot
+    its fan-in came from was indexed (that is `blast.indexed_at`)."""
     if p.range.worktree_base_oid is not None:
         # counted as every answer read from the working tree counts them: the paths that differ from HEAD
         changed = p.range.worktree_changed or 0
@@ -123,9 +131,10 @@ def packet_handler(input: DeltaPacketInput, ctx: CallContext) -> Result:
     from delta.successor import SuccessorAccount
     from delta.summary import PacketSummary, SuccessorSummary, SummaryFile
 
+    at = _now()
     built = _build(build, ctx)
     p = built.packet
-    whole = _result(p, _head_of(build))
+    whole = _result(p, _head_of(build), at)
     shown = p.files[: ctx.cap("summary_files")]
     files = [SummaryFile(f.path, f.status, f.hunk_count, f.additions, f.deletions, f.fan_in,
                          f.old_path if f.old_path != f.path else None,
