@@ -17,6 +17,7 @@ the interleaved list.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Callable, Iterator
 
 import msgspec
@@ -86,22 +87,49 @@ def _focus_files(snap: Snapshot, focus: list[str]) -> tuple[list[str], list[str]
 
     paths = [f.path for f in snap.files]
     found: set[str] = set()
+    spans: list[tuple[int, int]] = []  # of the paths the focus names, gathered once at the end
     unmatched = []
     # what one name's lookup finds of the modules is kept for the next's, each way of writing
     # names (dotted, or Rust's `::`) its own
     walks = {crates: Walks(snap, crates) for crates in (False, True)}
     for item in focus:
-        item_path = snapshot_path(snap, item)
-        hits = {p for p in paths if p == item_path or p.startswith(item_path + "/")}
-        if not hits:
-            hits = {path for path, _, _ in find_exact(snap, item, walks=walks["::" in item])}
+        named = _spans(paths, snapshot_path(snap, item))
+        if named:
+            spans += named
+            continue
+        hits = {path for path, _, _ in find_exact(snap, item, walks=walks["::" in item])}
         if not hits:  # `Flask.route`, which Flask inherits: the file defining it, as context.symbol finds it
             hits = _inherited_files(snap, item, walks["::" in item])
         if hits:
             found |= hits
         else:
             unmatched.append(item)
-    return sorted(found), unmatched
+    return sorted(found.union(_gathered(paths, spans))), unmatched
+
+
+def _spans(paths: list[str], item: str) -> list[tuple[int, int]]:
+    """Where, in the sorted `paths`, lie the file `item` names and the files under it as a
+    folder: each found by bisection, the folder's as the paths from `item/` up to `item0`
+    (`0` follows `/`), so no item costs a pass over the paths."""
+    at = bisect_left(paths, item)
+    spans = [(at, at + 1)] if at < len(paths) and paths[at] == item else []
+    low, high = bisect_left(paths, item + "/"), bisect_left(paths, item + "0")
+    return spans + [(low, high)] if low < high else spans
+
+
+def _gathered(paths: list[str], spans: list[tuple[int, int]]) -> list[str]:
+    """The paths of `spans`, in order and each once however many spans hold it."""
+    out: list[str] = []
+    end = 0
+    for low, high in sorted(spans):
+        out.extend(paths[max(low, end):high])
+        end = max(end, high)
+    return out
+
+
+def _named_files(paths: list[str], items: list[str]) -> list[str]:
+    """The files of the sorted `paths` that `items` (snapshot paths) name, as files or folders."""
+    return _gathered(paths, [span for item in items for span in _spans(paths, item)])
 
 
 def _inherited_files(snap: Snapshot, item: str, walks: Walks) -> set[str]:
