@@ -274,3 +274,79 @@ def test_the_files_a_focus_path_names_are_those_a_pass_over_the_paths_finds(path
         assert set(_named_files(ordered, [item])) == want, item
     want = {p for p in ordered for item in items if p == item or p.startswith(item + "/")}
     assert _named_files(ordered, items) == sorted(want)
+
+
+def _walked(nodes: list[str], edges: list[tuple[str, str]], seeds: list[str]) -> dict[str, float]:
+    """The personalized walk as it was written a file and a link at a time: what the answer
+    must stay, to the sixth decimal it is given in."""
+    index = {p: i for i, p in enumerate(nodes)}
+    out_links: list[list[tuple[int, float]]] = [[] for _ in nodes]
+    for source, target in edges:
+        s, t = index.get(source), index.get(target)
+        if s is None or t is None or s == t:
+            continue
+        out_links[s].append((t, 1.0))
+        out_links[t].append((s, 0.5))
+    weights = [sum(w for _, w in links) for links in out_links]
+    restart = [0.0] * len(nodes)
+    seeded = [index[p] for p in seeds if p in index]
+    for i in seeded:
+        restart[i] = 1.0 / len(seeded)
+    rank = list(restart)
+    for _ in range(40):
+        nxt = [0.15 * r for r in restart]
+        dangling = 0.0
+        for i, links in enumerate(out_links):
+            if not links:
+                dangling += rank[i]
+                continue
+            share = 0.85 * rank[i] / weights[i]
+            for j, w in links:
+                nxt[j] += share * w
+        if dangling:
+            for i in seeded:
+                nxt[i] += 0.85 * dangling / len(seeded)
+        rank = nxt
+    return {p: round(rank[i], 6) for p, i in index.items()}
+
+
+class _Snap:
+    """What the walk reads of a snapshot: its files and its edges."""
+
+    def __init__(self, nodes: list[str], edges: list[tuple[str, str]]) -> None:
+        from indexer.model import Edge, FileEntry
+
+        self.files = [FileEntry(p, "0" * 40, 0o100644, 1, 1, "python") for p in nodes]
+        self.record = msgspec.structs.replace(INDEXED.record(), edges=[Edge(s, t, "python", 1, "m") for s, t in edges])
+
+
+_NODES = [f"f{i}.py" for i in range(12)]
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(edges=st.lists(st.tuples(st.sampled_from(_NODES + ["gone.py"]), st.sampled_from(_NODES)), max_size=40),
+       seeds=st.lists(st.sampled_from(_NODES + ["gone.py"]), max_size=4, unique=True))
+def test_the_personalized_walk_gives_the_ranks_walking_a_link_at_a_time_gave(edges, seeds):
+    from context_tools.query.repomap import personalized_rank
+
+    got = personalized_rank(_Snap(_NODES, edges), seeds)
+    want = _walked(_NODES, edges, seeds)
+    assert got.keys() == want.keys()
+    for path in want:
+        assert got[path] == pytest.approx(want[path], abs=2e-6), path
+
+
+def test_the_personalized_walk_costs_no_python_step_a_link_an_iteration():
+    """A focused map walks the import graph 40 times: a file and a link at a time in Python,
+    a commit of a million imports cost a reader 99 s and 220 MB a call (about 400 s and 900 MB
+    at the four million a snapshot may hold). Now each walk is a few array operations, the
+    links read into arrays once."""
+    from context_tools.query.repomap import personalized_rank
+    from tests.lines_run import counted
+
+    def ran(links: int) -> int:
+        edges = [(f"f{i % 12}.py", f"f{(i * 7 + 1) % 12}.py") for i in range(links)]
+        snap = _Snap(_NODES, edges)
+        return counted(lambda: personalized_rank(snap, ["f0.py"]))[1]
+
+    assert ran(4000) - ran(2000) <= 8 * 2000, (ran(2000), ran(4000))
