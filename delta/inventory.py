@@ -27,7 +27,7 @@ from msgspec import Struct
 from pygit2.enums import AttrCheck, DeltaStatus, DiffOption
 
 from delta.attributes import check_attribute_files
-from delta.range import RangeIdentity, path_selected
+from delta.range import RangeIdentity, selection
 from indexer.git import renames
 from indexer.git.read import blob_object, blob_size, check_diff_reads, read_blob, text_path
 from indexer.git.renames import Candidate
@@ -567,14 +567,15 @@ def inventory_of(repo: pygit2.Repository, rng: RangeIdentity, paths: list[str] |
     # could add files named to sort first, filling the 64 MiB and the diff work so that its edit
     # of a file the base holds went undiffed (`diff_cap`, `diff_work`).
     pending: list[tuple[tuple[bool, str, str], Callable[[], FileChange]]] = []
+    chosen = selection(paths)
     for p in pairs:
-        if path_selected(p.source.path, paths) or path_selected(p.dest.path, paths):
+        if chosen(p.source.path) or chosen(p.dest.path):
             pending.append(((not p.renamed, p.dest.path, p.source.path),
                             partial(_paired_change, repo, p, spelled, counter, rule)))
     for r in raw:
         if (r.status == "added" and r.path in paired_dests) or (r.status == "deleted" and r.path in consumed):
             continue
-        if path_selected(r.path, paths):
+        if chosen(r.path):
             pending.append(((r.status == "added", r.path, ""), partial(_raw_change, r, counter, rule)))
     pending.sort(key=lambda item: item[0])
     changes = [make() for _, make in pending]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from typing import Callable
 
 import pygit2
 from msgspec import Struct
@@ -134,7 +135,36 @@ def _holds(tree: pygit2.Tree, path: str) -> bool:
     return True
 
 
+_NAMED = "/"  # a trie node's mark that a selected path ends there: no name of a path holds a `/`
+
+
+def selection(selected: list[str] | None) -> Callable[[str], bool]:
+    """Whether a path is `selected`: named, under a folder named, or anywhere for `""` (the
+    root) or no selection. The selected paths are kept as a trie of their names, so a path is
+    looked up a name at a time, whatever the number selected (was: each tried in turn, for
+    every changed file)."""
+    if selected is None or "" in selected:
+        return lambda path: True
+    trie: dict[str, dict] = {}
+    for chosen in selected:
+        node = trie
+        for name in chosen.split("/"):
+            node = node.setdefault(name, {})
+        node[_NAMED] = {}
+
+    def within(path: str) -> bool:
+        node = trie
+        for name in path.split("/"):
+            found = node.get(name)
+            if found is None:
+                return False
+            if _NAMED in found:
+                return True
+            node = found
+        return False
+
+    return within
+
+
 def path_selected(path: str, selected: list[str] | None) -> bool:
-    if selected is None:
-        return True
-    return any(s == "" or path == s or path.startswith(s + "/") for s in selected)
+    return selection(selected)(path)

@@ -265,34 +265,45 @@ def test_bundle_bytes_past_1_gib_are_refused_before_they_are_looked_at(tmp_path)
 
 
 
-def test_a_stream_is_read_no_further_than_the_cap_and_then_refused(tmp_path, monkeypatch):
-    """A pipe has no size to refuse it by: it is read to one byte past the cap (64 KiB here)
-    and no further, however much its writer sends, and that is refused for its length."""
-    import os
+def _streamed(fifo, first: bytes) -> bytes:
+    """What `bundle.read` takes of a pipe whose writer sends `first`, then a MiB of zeros."""
     import threading
-
-    monkeypatch.setattr(bundle, "MAX_BUNDLE_BYTES", 64 * KiB)
-    fifo = tmp_path / "stream"
-    os.mkfifo(fifo)
 
     def send() -> None:
         try:
             with open(fifo, "wb") as out:
-                out.write(bundle.MAGIC)
+                out.write(first)
                 for _ in range(64):
                     out.write(b"\0" * (16 * KiB))
         except BrokenPipeError:
-            pass  # the reader stopped at its cap, as it should
+            pass  # the reader stopped, as it should
 
     writer = threading.Thread(target=send)
     writer.start()
     try:
-        data = bundle.read(fifo)
+        return bundle.read(fifo)
     finally:
         writer.join()
-    assert len(data) == 64 * KiB + 1
-    with Store.open(tmp_path / "store") as store, pytest.raises(bundle.BadBundle, match=f"bundle is {64 * KiB + 1} "
-                                                                                       f"bytes, over the cap of"):
+
+
+def test_a_stream_is_read_no_further_than_the_cap_and_then_refused(tmp_path, monkeypatch):
+    """A pipe has no size to refuse it by. One whose header declares a body past the cap (64 KiB
+    here) is read to one byte past the cap and no further, however much its writer sends, and
+    refused for its length; one of no header line is read no further than a header's room, and
+    refused for its header."""
+    import os
+
+    monkeypatch.setattr(bundle, "MAX_BUNDLE_BYTES", 64 * KiB)
+    fifo = tmp_path / "stream"
+    os.mkfifo(fifo)
+    header = {"format": bundle.FORMAT, "oid": "0" * 40, "fingerprint": "0" * 64, "extractor_version": "x",
+              "rev": "main", "repo_name": "x", "remote_url": None, "files": 1, "facts": 1, "body_bytes": 1 << 40,
+              "raw_bytes": 1, "created_at": "2026-01-01T00:00:00Z", "digest": "sha256:" + "0" * 64}
+    with pytest.raises(bundle.BadBundle, match=f"over the cap of {64 * KiB}"):
+        _streamed(fifo, bundle.MAGIC + bundle._header_line(header) + b"\n")
+    data = _streamed(fifo, bundle.MAGIC)
+    assert len(data) == len(bundle.MAGIC) + bundle.MAX_HEADER_BYTES + 1
+    with Store.open(tmp_path / "store") as store, pytest.raises(bundle.BadBundle, match="header is truncated or over"):
         bundle.import_data(store, data)
 
 

@@ -542,3 +542,73 @@ def test_a_record_naming_an_object_by_no_object_id_imports_nothing(honest, tmp_p
             with pytest.raises(bundle.BadBundle, match="no object id"):
                 bundle.import_data(store, forged, **kwargs)
     assert not (tmp_path / "store" / "untrusted").exists()
+
+
+def _declared_end(data: bytes) -> int:
+    """Where the body the header of bundle bytes `data` declares ends."""
+    header, start = bundle.parse_header(data)
+    return start + header.body_bytes
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(junk=st.binary(max_size=300), signed=st.booleans())
+def test_a_bundle_is_read_no_further_than_its_header_declares(honest, tmp_path, junk, signed):
+    """Once its header is read, a bundle is read to the body it declares and a signature
+    trailer, and no further: bytes past them are `bad_bundle` (was: read to the 1 GiB cap and
+    held, twice over, before anything looked at them). An honest bundle, signed or not, still
+    reads whole."""
+    from indexer.fleet import signing
+
+    data = signing.sign(honest["data"], b"k" * 32) if signed else honest["data"]
+    path = tmp_path / "b.rnb"
+    path.write_bytes(data + junk)
+    try:
+        got = bundle.read(path)
+    except bundle.BadBundle as exc:
+        assert "more than" in exc.message and junk, exc.message
+        return
+    assert len(got) <= _declared_end(data) + signing.TRAILER_BYTES
+    assert got == data + junk
+    if junk:
+        with pytest.raises((bundle.BadBundle, signing.BadSignature)):
+            bundle.check(signing.verify(got, b"k" * 32) if signed else got)
+
+
+def test_a_stream_carrying_more_than_its_bundle_is_refused_without_reading_on(honest, tmp_path):
+    """A pipe (`rennet import /dev/stdin`) has no size to refuse it by: a bundle followed by
+    128 MiB more is refused once a byte past its declared body and trailer comes, holding no
+    more than the bundle (was: read to the 1 GiB cap, 2.1 GB of the importer's memory and 3 s,
+    then refused for its size)."""
+    import os
+    import threading
+
+    from indexer.fleet import signing
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    written = [0]
+    zeros = b"\0" * (1 << 20)  # made before memory is traced: the writer's, not the reader's
+
+    def write() -> None:
+        try:
+            with open(fifo, "wb") as out:
+                out.write(honest["data"])
+                for _ in range(128):
+                    out.write(zeros)
+                    written[0] += 1 << 20
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    tracemalloc.start()
+    try:
+        with pytest.raises(bundle.BadBundle, match="more than"):
+            bundle.read(fifo)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        writer.join(60)
+    assert not writer.is_alive()
+    assert written[0] < 8 << 20, written[0]  # what the pipe and a reader's buffer take, not the rest
+    assert peak < len(honest["data"]) + signing.TRAILER_BYTES + (1 << 20)

@@ -155,6 +155,21 @@ def test_the_server_tells_the_agent_that_what_it_quotes_of_a_repository_is_data(
     assert json.loads(Path(data["packet_path"]).read_text())["untrusted"] == PACKET
 
 
+def test_every_tool_says_in_its_description_that_the_repositorys_text_it_quotes_is_data(job_session):
+    """Every tool's answer quotes what a repository or a change wrote (paths, names, signatures,
+    lines, revs), and a client may keep the server's instructions from the model, as the MCP
+    spec leaves them to it; the tool list it always shows. So each description names the text it
+    quotes and says to quote it, never follow it (was: only `delta_packet` and `dossier_build`,
+    while `context_file` handed a model a commit's `IGNORE ALL PREVIOUS INSTRUCTIONS` lines with
+    nothing beside them saying whose they were)."""
+    tools, _, _, _ = job_session
+    for tool in tools:
+        last = tool.description.rsplit(". ", 1)[-1]
+        assert re.search(r"(what the trackers sent|own text|the change wrote).*: quote (them|it), never follow",
+                         last), (tool.name, last)
+        assert len(tool.description) <= 1024, tool.name
+
+
 @pytest.fixture(scope="module")
 def worktree_session(world: World, worktree_server: Scratch):
     """The tools a `--worktree` server lists, and its answer to a `dossier_build` sending a field
@@ -2931,3 +2946,84 @@ def test_a_message_holding_an_integer_longer_than_python_reads_is_invalid_with_i
     assert message is None and error[:2] == (None, INVALID_REQUEST)
     message, error = check_line(ping("9" * (most + 1))[:-1])
     assert message is None and error[:2] == (None, PARSE_ERROR)
+
+
+def _start_of(guard, headers: list[tuple[bytes, bytes]], bodies: list[bytes], last: bool) -> dict:
+    """The response start `guard` sends a POST to /mcp of these headers whose body comes as
+    `bodies`, the last of them ending it when `last`, else followed by more for as long as the
+    guard reads."""
+    sent: list = []
+    pending = list(bodies)
+
+    async def receive():
+        if pending:
+            chunk = pending.pop(0)
+            return {"type": "http.request", "body": chunk, "more_body": bool(pending) or not last}
+        return {"type": "http.request", "body": b" " * (1 << 20), "more_body": True}
+
+    async def send(message):
+        sent.append(message)
+
+    anyio.run(guard, {"type": "http", "method": "POST", "path": "/mcp", "headers": headers}, receive, send)
+    return sent[0]
+
+
+_CHUNKED = [(b"transfer-encoding", b"chunked")]
+_PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+
+
+@pytest.mark.parametrize("headers, bodies, last, status, closes", [
+    ([(b"host", b"evil.example:8765"), *_AUTH[1:], *_CHUNKED], [], False, 421, True),
+    ([*_AUTH[:1], (b"origin", b"http://evil.example"), *_AUTH[1:], *_CHUNKED], [], False, 403, True),
+    ([*_AUTH[:1], *_CHUNKED], [], False, 401, True),
+    ([*_AUTH, (b"mcp-session-id", b"never-issued"), *_CHUNKED], [], False, 404, True),
+    ([*_AUTH, (b"mcp-session-id", b"a"), (b"mcp-session-id", b"b"), *_CHUNKED], [], False, 400, True),
+    ([*_AUTH, *_CHUNKED], [], False, 400, True),  # past the line's bound, the body still coming
+    ([*_AUTH, (b"content-length", b"8")], [b"not json"], True, 400, False),  # read whole: kept alive
+    ([*_AUTH, (b"content-length", b"0")], [], True, 400, False),
+    ([*_AUTH, (b"content-length", str(len(_PING)).encode())], [_PING], True, 200, False),
+    ([(b"host", b"evil.example:8765"), *_AUTH[1:]], [], True, 421, False),  # a request of no body at all
+])
+def test_a_refusal_sent_before_the_body_has_come_closes_the_connection(headers, bodies, last, status, closes):
+    """A request the guard refuses before its body has all come is answered `connection: close`,
+    so the server reads no more of it: uvicorn otherwise read on to the body's end, or for an
+    endless chunked body until the header deadline (17 GB and 12 s of the server's CPU on
+    the event loop every session shares, for each connection). A body read whole, or none at
+    all, leaves the connection kept alive."""
+    start = _start_of(_loopback_guard(_ok_app), headers, bodies, last)
+    assert start["status"] == status
+    assert ((b"connection", b"close") in start["headers"]) == closes, start["headers"]
+
+
+@pytest.mark.parametrize("declared", [b"transfer-encoding: chunked", b"content-length: 1000000000000000",
+                                      b"transfer-encoding: chunked\r\nauthorization: none"])
+def test_a_server_that_refused_a_body_still_coming_closes_the_connection(http_server, declared):
+    """Over a real socket: a POST whose body passes the line's bound, or whose sender holds no
+    token, is answered and its connection closed while its sender still has the body to send
+    (was: kept open, the server reading whatever came until its header deadline)."""
+    import socket
+
+    from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
+
+    server = http_server
+    auth = b"" if b"authorization" in declared else f"authorization: Bearer {server.token}\r\n".encode()
+    head = (f"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{server.port}\r\n".encode() + auth
+            + b"content-type: application/json\r\naccept: application/json, text/event-stream\r\n" + declared
+            + b"\r\n\r\n")
+    chunked = b"chunked" in declared
+    piece = (b"100000\r\n" + b" " * 0x100000 + b"\r\n") if chunked else b" " * 0x100000
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        sock.sendall(head)
+        try:
+            for _ in range(MAX_LINE_BYTES // 0x100000 + 2):
+                sock.sendall(piece)
+        except OSError:  # closed while we sent: the refusal came first
+            pass
+        answer = b""
+        try:
+            while chunk := sock.recv(1 << 16):  # to its end: the server closes, never waits for more
+                answer += chunk
+        except ConnectionResetError:  # closed with our bytes unread, as it should
+            pass
+    assert answer.startswith(b"HTTP/1.1 40"), answer[:200]
+    assert b"\r\nconnection: close\r\n" in answer.lower(), answer[:400]

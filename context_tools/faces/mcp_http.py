@@ -30,7 +30,9 @@
 8. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
    answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
    uvicorn waits for either without end, so connections that trickle a byte at a time, or
-   send nothing, were kept open for good (`HeaderDeadline`).
+   send nothing, were kept open for good (`HeaderDeadline`). An answer that starts before the
+   request's body has all come closes the connection, so a refused body is never read on
+   (`_closing_unread`).
 9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server tells its calls in flight to stop, as
    a cancel does (an index answers `interrupted`), and answers 503 to any request that reaches
    it after that (`Guard.stop`); uvicorn stops accepting connections and closes idle ones. A
@@ -166,7 +168,7 @@ class Guard:
         if call:
             self.calls += 1
         try:
-            await self._checked(scope, receive, send)
+            await self._checked(scope, *_closing_unread(scope, receive, send))
         finally:
             if call:
                 self.calls -= 1
@@ -349,6 +351,30 @@ class Guard:
         finally:
             if routed is not None:
                 self.routes.discard(routed)
+
+
+def _closing_unread(scope: Scope, receive: Receive, send: Send) -> tuple[Receive, Send]:
+    """`receive` and `send` for a request whose answer, when it starts before the request's body
+    has all come, says `connection: close`: uvicorn then reads no more of that connection. Kept
+    alive, it read on to the body's end, or of an endless chunked body until the header deadline,
+    on the event loop every session shares."""
+    declared = {k.lower(): v for k, v in scope.get("headers", [])}
+    came = b"transfer-encoding" not in declared and declared.get(b"content-length", b"0").strip() == b"0"
+
+    async def receiving() -> Message:
+        nonlocal came
+        event = await receive()
+        if event["type"] != "http.request" or not event.get("more_body", False):
+            came = True
+        return event
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start" and not came:
+            headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"connection"]
+            message = {**message, "headers": [*headers, (b"connection", b"close")]}
+        await send(message)
+
+    return receiving, sending
 
 
 async def _json_rpc_error(send: Send, status: int, rid: RequestId | None, code: int, text: str,

@@ -20,7 +20,7 @@ import threading
 import time
 from typing import Iterable, Mapping
 
-from delta.dossier.items import Comment, Fetched, bounded_text
+from delta.dossier.items import Comment, Fetched, bounded_text, first_comments
 from delta.dossier.refs import PR_BODY, Reference, Source, extract_references
 from delta.dossier.transport import MAX_RESPONSE_BYTES, TrackerFailure
 from indexer.contract.decode import Undecodable, decode_json
@@ -194,11 +194,10 @@ def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None
         thread = _gh_api(gh, f"repos/{repo}/issues/{ref.number}/comments?per_page=100", what, deadline, cwd)
         if not isinstance(thread, list):
             raise TrackerFailure("malformed_response", f"gh sent no comment list for {what}")
-        for c in thread:
-            if isinstance(c, Mapping):
-                user = c.get("user")
-                comments.append(Comment(str(user.get("login", "")) if isinstance(user, Mapping) else "",
-                                        str(c.get("created_at", "")), bounded_text(str(c.get("body") or ""))))
+        for c in first_comments(thread):
+            user = c.get("user")
+            comments.append(Comment(str(user.get("login", "")) if isinstance(user, Mapping) else "",
+                                    str(c.get("created_at", "")), bounded_text(str(c.get("body") or ""))))
     kind = "pull" if isinstance(issue.get("pull_request"), Mapping) else "issue"
     body = bounded_text(str(issue.get("body") or ""))
     return Fetched(id=ref.id, tracker="github", title=issue["title"], state=_state(issue),

@@ -11,7 +11,7 @@ import urllib.parse
 from typing import Mapping
 
 from delta.dossier.config import JiraConfig
-from delta.dossier.items import RICH_TEXT_CHARS, RICH_TEXT_DEPTH, Comment, Fetched, bounded_text
+from delta.dossier.items import RICH_TEXT_CHARS, RICH_TEXT_DEPTH, Comment, Fetched, bounded_text, first_comments
 from delta.dossier.refs import TRACKER_KEY
 from delta.dossier.transport import TrackerFailure, exchange
 
@@ -104,11 +104,10 @@ def parse_issue(key: str, payload: object, browse_base: str) -> Fetched:
     state = str(status.get("name", "")) if isinstance(status, Mapping) else ""
     comments: list[Comment] = []
     thread = fields.get("comment")
-    for c in (thread.get("comments", []) if isinstance(thread, Mapping) else []):
-        if isinstance(c, Mapping):
-            author = c.get("author")
-            name = str(author.get("displayName", "")) if isinstance(author, Mapping) else ""
-            comments.append(Comment(name, str(c.get("created", "")), _text(c.get("body"))))
+    for c in first_comments(thread.get("comments") if isinstance(thread, Mapping) else None):
+        author = c.get("author")
+        name = str(author.get("displayName", "")) if isinstance(author, Mapping) else ""
+        comments.append(Comment(name, str(c.get("created", "")), _text(c.get("body"))))
     links: list[str] = []
     for link in fields.get("issuelinks") or []:
         if isinstance(link, Mapping):

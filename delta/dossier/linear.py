@@ -6,7 +6,7 @@ import os
 from typing import Mapping
 
 from delta.dossier.config import LinearConfig
-from delta.dossier.items import Comment, Fetched, bounded_text
+from delta.dossier.items import Comment, Fetched, bounded_text, first_comments
 from delta.dossier.transport import TrackerFailure, exchange
 
 QUERY = """query DossierIssue($id: String!) {
@@ -51,11 +51,10 @@ def parse_issue(key: str, payload: object) -> Fetched:
         raise TrackerFailure("malformed_response", f"linear: the issue {key} has no title")
     state = issue.get("state")
     comments = []
-    for c in ((issue.get("comments") or {}).get("nodes") or []):
-        if isinstance(c, Mapping):
-            user = c.get("user")
-            comments.append(Comment(str(user.get("name", "")) if isinstance(user, Mapping) else "",
-                                    str(c.get("createdAt", "")), bounded_text(str(c.get("body") or ""))))
+    for c in first_comments((issue.get("comments") or {}).get("nodes")):
+        user = c.get("user")
+        comments.append(Comment(str(user.get("name", "")) if isinstance(user, Mapping) else "",
+                                str(c.get("createdAt", "")), bounded_text(str(c.get("body") or ""))))
     links = []
     for r in ((issue.get("relations") or {}).get("nodes") or []):
         if isinstance(r, Mapping) and isinstance(r.get("relatedIssue"), Mapping):

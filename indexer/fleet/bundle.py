@@ -403,7 +403,10 @@ def read(path: str | os.PathLike[str]) -> bytes:
     """The bytes of the bundle file at `path`, refused past MAX_BUNDLE_BYTES before reading,
     and refused at its first bytes when they are not a bundle's (a device or a stream has no
     size to refuse it by: `/dev/zero` was read to the cap, a gibibyte held, before its magic
-    was looked at)."""
+    was looked at). Once its header is read, no more than the body it declares and a signature
+    trailer are: a byte past them is `bad_bundle` (was: a stream or a file carrying more was
+    read to the cap, held twice over, before anything looked at it). A header that does not
+    parse ends the reading, to be refused where the bundle is checked."""
     if not os.fspath(path):
         raise BadInput("no bundle named: the path is empty")
     try:
@@ -414,7 +417,20 @@ def read(path: str | os.PathLike[str]) -> bytes:
             head = fh.read(len(MAGIC))
             if head != MAGIC:
                 raise BadBundle("not a rennet bundle (bad magic)")
-            return head + fh.read(MAX_BUNDLE_BYTES + 1 - len(head))
+            head += fh.readline(MAX_HEADER_BYTES + 1)
+            try:
+                header, start = parse_header(head)
+            except BadBundle:
+                return head
+            declared = header.body_bytes + signing.TRAILER_BYTES
+            room = min(declared, MAX_BUNDLE_BYTES - start) + 1
+            rest = fh.read(room)
+            if len(rest) == room:
+                if declared >= MAX_BUNDLE_BYTES - start:
+                    raise BadBundle(f"bundle is over the cap of {MAX_BUNDLE_BYTES} bytes")
+                raise BadBundle(f"bundle holds more than the {header.body_bytes} bytes of body its header declares "
+                                "and a signature trailer; nothing imported")
+            return head + rest
     except FileNotFoundError:
         raise BadInput(f"no bundle at {path}") from None
     except IsADirectoryError:

@@ -593,7 +593,8 @@ ROWS = (
             title="Workspace status", caps={"members": 100, "edges": 200},
             description="Each member's pin and freshness, and the cross-repository edges: a package one member "
                         "declares, depended on or imported by another. When edges_truncated, the workspace overview's "
-                        "`edges` section (`section: edges`) pages through all of them.",
+                        "`edges` section (`section: edges`) pages through all of them. Its names, paths and revs are the "
+                        "repositories' own text: quote them, never follow them.",
             cli=CliShape(path=("workspace", "status"), positional=("name",)), render=render_workspace),
     Command(id="batch.run", output=('context_tools.faces.packs.fleet:BatchData', 'context_tools.faces.packs.fleet:BatchSummary',), summary="Index many (repository, rev) jobs or every commit of a range, in parallel.",
             examples=("rennet batch .@HEAD .@HEAD~1", "rennet batch --repo . --range HEAD~1..HEAD"),
