@@ -1,8 +1,8 @@
 """Go values the references query types beyond a constructor's: a method's result bound to a
 variable (`w := o.Wrap()`), a call whose `(` is on a line above the method (`}).Get()` after a
 function literal), a field of a field (`s.cfg.Client.Do()`), an element of a slice or map a
-loop ranges over (`for _, r := range routes` with `routes []*Route`), and a value that is a
-chain of calls (`x := store.New().Sub()` is what Sub returns; `.Name` after a call types
+loop ranges over (`for _, r := range routes` with `routes []*Route`), a type assertion's
+(`a := s.Any().(*store.Route)`), and a value that is a chain of calls (`x := store.New().Sub()` is what Sub returns; `.Name` after a call types
 nothing). A loop's binding types its variable only in the function holding the loop. Was:
 each of these a `name_match`. Exact sites, from a real index."""
 
@@ -22,6 +22,7 @@ FILES = {
                        "func New(name string) *Store { return &Store{Name: name} }\n\n"
                        "func (s *Store) Wrap() *Route { return nil }\n\n"
                        "func (s *Store) Handle(f func()) *Route { return nil }\n\n"
+                       "func (s *Store) Any() any { return nil }\n\n"
                        "func (c *Client) Do() {}\n\n"
                        "func (r *Route) Get() {}\n\n"
                        "func (o *Other) Get() {}\n"),
@@ -55,6 +56,12 @@ FILES = {
                     "\ty.Get()\n"  # 15: a field after the call: untyped
                     "\t// z := s.Wrap()\n"
                     "\tz.Get()\n"  # 17: a comment's line types nothing
+                    "\ta := s.Any().(*store.Route)\n"
+                    "\ta.Get()\n"  # 19: a type assertion's type
+                    "\tswitch b := s.Any().(type) {\n"
+                    "\tdefault:\n"
+                    "\t\tb.Get()\n"  # 22: a type switch's value: untyped
+                    "\t}\n"
                     "}\n"),
 }
 
@@ -79,6 +86,8 @@ def test_method_results_chains_and_calls_opened_above(shop):
         ("cmd/main.go", 13, "import", "Route.Get"),  # x := store.New("b").Wrap()
         ("cmd/main.go", 15, "name_match", None),  # y := store.New("c").Name: no call's value
         ("cmd/main.go", 17, "name_match", None),  # z typed only in a comment
+        ("cmd/main.go", 19, "import", "Route.Get"),  # a := s.Any().(*store.Route)
+        ("cmd/main.go", 22, "name_match", None),  # switch b := s.Any().(type)
     ]
 
 

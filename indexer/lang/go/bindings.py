@@ -28,13 +28,16 @@ class GoBindings(Bindings):
         return c_like(line, col, name, paths=False)
 
     def typings(self, name: str) -> list[re.Pattern[bytes]]:
-        """`x := T{...}`, `x := &pkg.T{...}`, `var x T`, and a receiver or parameter `(x *T)`,
-        `(a int, x T)`."""
+        """`x := T{...}`, `x := &pkg.T{...}`, `var x T`, a receiver or parameter `(x *T)`,
+        `(a int, x T)`, and a type assertion ending the line, `x := New().(*T)`, `x, ok :=
+        v.(pkg.T)` (not a type switch's `.(type)`)."""
         n = re.escape(name.encode())
         t = rb"\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)"
         return [re.compile(rb"(?<![\w.])" + n + rb"\s*:?=\s*&?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*\{"),
                 re.compile(rb"\bvar\s+" + n + rb"\s+" + t),
-                re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]")]
+                re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]"),
+                re.compile(rb"(?<![\w.])" + n + rb"(?:\s*,\s*[A-Za-z_]\w*)?\s*:?=[^=].*\.\(\s*" + t
+                           + rb"\s*\)\s*(?://.*)?$")]
 
     def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
         """`x := New()`, `x, err := pkg.NewRouter(...)`, `x = New()`, `var x = pkg.New()`: the
