@@ -1,8 +1,9 @@
 """Go values the references query types beyond a constructor's: a method's result bound to a
 variable (`w := o.Wrap()`), a call whose `(` is on a line above the method (`}).Get()` after a
-function literal), a field of a field (`s.cfg.Client.Do()`), an element of a slice or map a
-loop ranges over (`for _, r := range routes` with `routes []*Route`), a type assertion's
-(`a := s.Any().(*store.Route)`), and a value that is a chain of calls (`x := store.New().Sub()` is what Sub returns; `.Name` after a call types
+function literal), a field of a field (`s.cfg.Client.Do()`), also one a type has through what
+it embeds, an element of a slice or map a loop ranges over (`for _, r := range routes` with
+`routes []*Route`), a type assertion's (`a := s.Any().(*store.Route)`), and a value that is a
+chain of calls (`x := store.New().Sub()` is what Sub returns; `.Name` after a call types
 nothing). A loop's binding types its variable only in the function holding the loop. Was:
 each of these a `name_match`. Exact sites, from a real index."""
 
@@ -27,9 +28,9 @@ FILES = {
                        "func (r *Route) Get() {}\n\n"
                        "func (o *Other) Get() {}\n"),
     "store/server.go": ("package store\n\n"
-                        "type Server struct {\n\tcfg Config\n\troutes map[string]*Route\n}\n\n"
+                        "type Server struct {\n\tBase\n\troutes map[string]*Route\n}\n\n"
                         "func (s *Server) Run(routes []*Route, others []*Other) {\n"  # 8
-                        "\ts.cfg.Client.Do()\n"  # 9: a field of a field
+                        "\ts.cfg.Client.Do()\n"  # 9: a field of a field (cfg: Base's, which Server embeds)
                         "\tfor _, r := range routes {\n"
                         "\t\tr.Get()\n"  # 11: an element of a parameter's slice
                         "\t}\n"
@@ -41,7 +42,11 @@ FILES = {
                         "\tfor _, v := range others {\n"
                         "\t\tv.Get()\n"  # 20: this function's v is an Other
                         "\t}\n"
-                        "}\n"),
+                        "\tfor _, t := range s.tables {\n"
+                        "\t\tt.Get()\n"  # 23: an element of Base's slice, which Server embeds
+                        "\t}\n"
+                        "}\n\n"
+                        "type Base struct {\n\tcfg    Config\n\ttables []*Route\n}\n"),
     "cmd/main.go": ("package main\n\nimport \"example.com/shop/store\"\n\n"
                     "func main() {\n"
                     "\ts := store.New(\"a\")\n"
@@ -96,5 +101,6 @@ def test_fields_of_fields_and_elements_of_containers(shop):
         ("store/server.go", 11, "same_package", "Route.Get"),  # range over routes []*Route
         ("store/server.go", 14, "same_package", "Route.Get"),  # range over s.routes map[string]*Route
         ("store/server.go", 20, "same_package", "Other.Get"),  # its own function's loop: an Other
+        ("store/server.go", 23, "same_package", "Route.Get"),  # range over s.tables, a field of Base
     ]
     assert _sites(shop, "Do") == [("store/server.go", 9, "same_package", "Client.Do")]

@@ -259,6 +259,11 @@ class Bindings:
         a map, a function). None by default."""
         return None
 
+    def embedded_type(self, signature: str) -> str | None:
+        """The type a field's signature line embeds, its fields and methods promoted to the
+        type holding it (Go: `*Base`, `pkg.Base`: Base), None for a named field. None by default."""
+        return None
+
     def element_type(self, written: str) -> str | None:
         """The name of the type of an element of the container type `written` (Go: `[]*Route`,
         `[4]Route`, `map[string]*Route`: Route), None where it is no container the index can

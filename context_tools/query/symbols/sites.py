@@ -325,6 +325,7 @@ USE_LINES = 200  # the lines one import declaration is read over, at most
 
 CHAIN_CALLS = 4  # the calls of a Go chain read back from a site, at most
 CHAIN_LINES = 40  # the lines above a Rust chain's `.name(...)` line its receiver is read from, at most
+EMBEDDING_DEPTH = 3  # the types embedded in embedded types a field is looked for in, at most
 FIELD_DEPTH = 4  # the fields of a receiver read one through another (`s.cfg.Client.Do()`: 2), at most
 CALL_LINES = 200  # the lines above a Go `}).Name(` its call's `(` is looked for over, at most
 CALL_BYTES = 16384  # ... and the bytes
@@ -1306,6 +1307,7 @@ class _Reading:
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
         self._line_types: dict[tuple[str, str, tuple[int, int] | None], frozenset[str]] = {}
         self._written: dict[tuple[str, str], frozenset[str]] = {}  # `_written_types`
+        self._embeds: dict[str, frozenset[str]] = {}  # `_embedded`: the types a type embeds
         self._pending: set[tuple[str, str]] = set()  # the names whose types are being read (`line_types`)
         self._functions_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_results`: a called function's definitions
         self._methods_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_method_results`: a called method's
@@ -1554,6 +1556,7 @@ class _Reading:
         owners = self.line_types(path, parts[0], lines, at)
         for field in parts[1:-1]:
             owners = self.field_types(path, owners, field)
+        owners = self._with_embedded(path, owners) if owners else owners
         return frozenset(t for s in self._fields(parts[-1]) if s.container.rsplit(".", 1)[-1] in owners
                          and (t := rules.field_elements(s.signature)) is not None) if owners else frozenset()
 
@@ -1570,8 +1573,34 @@ class _Reading:
         if not owners:
             return frozenset()
         rules = self.rules(path)
+        owners = self._with_embedded(path, owners)
         return frozenset(t for s in self._fields(field) if s.container.rsplit(".", 1)[-1] in owners
                          and (t := rules.field_type(s.signature)) is not None)
+
+    def _with_embedded(self, path: str, owners: frozenset[str]) -> frozenset[str]:
+        """The types and those they embed, EMBEDDING_DEPTH deep, whose fields Go promotes to them
+        (`r.matchers` of a Route, which embeds the routeConf declaring `matchers`)."""
+        rules = self.rules(path)
+        found = set(owners)
+        front = owners
+        for _ in range(EMBEDDING_DEPTH):
+            front = frozenset(t for owner in front for t in self._embedded(rules, owner)) - found
+            if not front:
+                break
+            found |= front
+        return frozenset(found)
+
+    def _embedded(self, rules: Bindings, owner: str) -> frozenset[str]:
+        """The types the type `owner` embeds, as its definitions' files declare them; once a name."""
+        found = self._embeds.get(owner)
+        if found is None:
+            embedded: set[str] = set()
+            for p, sym in self.snap.definitions(owner):
+                facts = self.snap.core_facts(p) if sym.kind in CLASS_KINDS else None
+                embedded.update(t for s in (facts.symbols if facts else ()) if s.kind == "field"
+                                and s.container == sym.qualified and (t := rules.embedded_type(s.signature)) is not None)
+            found = self._embeds[owner] = frozenset(embedded)
+        return found
 
     def _method_results(self, path: str, types: frozenset[str], method: str) -> frozenset[str]:
         """The types the methods `method` of `types` say they return."""

@@ -81,6 +81,12 @@ class GoBindings(Bindings):
         found = _FIELD.match(signature) or _EMBEDDED.match(signature)
         return found.group(1) if found is not None and found.group(1) not in _NO_FIELD_TYPE else None
 
+    def embedded_type(self, signature: str) -> str | None:
+        if _FIELD.match(signature):
+            return None
+        found = _EMBEDDED.match(signature)
+        return found.group(1) if found is not None else None
+
     def element_type(self, written: str) -> str | None:
         """`[]*Route`, `[4]Route`, `[]pkg.Route`, `map[string]*Route`: Route; a slice of slices,
         a map's key, a channel none."""
