@@ -3,7 +3,8 @@ it returns: `s := store.New("a")`, `t, err := store.Open("p")`, `s := New("a")` 
 package, so `s.Get()` is `Store.Get`'s site. Was: only a composite literal, a `var` or a
 parameter typed a variable, so every value of a constructor (`logger := logrus.New()`,
 `r := mux.NewRouter()`, `reg := prometheus.NewRegistry()`) was an untyped receiver and its
-calls `name_match`es. A call on a value (`o.Wrap()`) is no package's function. An attribute
+calls `name_match`es. A call on a value (`o.Wrap()`) is no package's function: the method's
+result is (tests/test_context_go_values.py). An attribute
 of a call's result is the method's of the type the call's signature says it returns
 (`store.New("b").Get()`). Exact sites, from a real index."""
 
@@ -65,7 +66,7 @@ def test_a_value_of_a_constructor_is_of_the_type_it_returns(shop):
         ("cmd/main.go", 12, "import", "Store.Get"),  # s := store.New("a")
         ("cmd/main.go", 13, "import", "Store.Get"),  # t, err := store.Open("p"): its first result
         ("cmd/main.go", 15, "import", "Cache.Get"),  # o := other.New(): other's New, not store's
-        ("cmd/main.go", 17, "name_match", None),  # w := o.Wrap(): a method's result
+        ("cmd/main.go", 17, "import", "Cache.Get"),  # w := o.Wrap(): Cache's Wrap returns a Cache
         ("store/local.go", 5, "same_package", "Store.Get"),  # s := New("a"), the package's own
     ]
 

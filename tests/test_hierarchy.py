@@ -373,7 +373,7 @@ def test_a_js_base_a_module_exports_as_its_default_is_its_class_both_ways(indexe
     require("./cbase")` (`module.exports = CBase`), the alias written as the class is or not.
     Was: the CommonJS base `external`, the ES one listed twice (once as a base it did not resolve),
     and neither class had a subclass. Now each base is its class, once, and each class lists the
-    subclasses in the files naming it."""
+    subclasses in the files naming it or importing its file under another name."""
     app = indexed_files({
         "base.js": "export default class Base {\n  go() { return 1; }\n}\n",
         "kid.js": "import Base from './base';\nexport class Kid extends Base {}\n",
@@ -393,7 +393,8 @@ def test_a_js_base_a_module_exports_as_its_default_is_its_class_both_ways(indexe
     assert relatives("CKid") == [("base", "CBase", "resolved", "cbase.js")]
     assert relatives("Other") == [("base", "CBase", "resolved", "cbase.js")]
     assert relatives("Base") == [("subclass", "Kid", "resolved", "kid.js")]
-    assert relatives("CBase") == [("subclass", "CKid", "resolved", "ckid.js")]  # other.js never names CBase
+    # other.js never names CBase: found as a file importing cbase.js (was: left out)
+    assert relatives("CBase") == [("subclass", "CKid", "resolved", "ckid.js"), ("subclass", "Other", "resolved", "other.js")]
     d, = app.call("context.symbol", name="Other.go", fuzzy=False).data.definitions
     assert (d.path, d.qualified, d.match) == ("cbase.js", "CBase.go", "inherited")
     # a field the base's constructor assigns types `this.pool` in the subclass too

@@ -259,6 +259,34 @@ class Bindings:
         a map, a function). None by default."""
         return None
 
+    def embedded_type(self, signature: str) -> str | None:
+        """The type a field's signature line embeds, its fields and methods promoted to the
+        type holding it (Go: `*Base`, `pkg.Base`: Base), None for a named field. None by default."""
+        return None
+
+    def element_type(self, written: str) -> str | None:
+        """The name of the type of an element of the container type `written` (Go: `[]*Route`,
+        `[4]Route`, `map[string]*Route`: Route), None where it is no container the index can
+        follow. None by default."""
+        return None
+
+    def field_elements(self, signature: str) -> str | None:
+        """`element_type` of the type a field's signature line declares it of (Go: `routes
+        []*Route`: Route). None by default."""
+        return None
+
+    def container_typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """Patterns of a line that declares the variable `name` a container, their one group its
+        type as written (Go: a parameter `routes []*Route`, `var m map[string]T`, `xs :=
+        []T{...}`, `xs := make([]T, n)`). None by default."""
+        return []
+
+    def range_typings(self, name: str) -> list[re.Pattern[bytes]]:
+        """Patterns of a line that binds `name` to each element of a container, their one group
+        the container as written, a dotted name (Go: `for _, r := range routes {`, `for k, r :=
+        range s.byName {`). None by default."""
+        return []
+
     def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
         """Patterns of a line that gives the variable `name` the first result of a function it
         calls, groups the call's qualifier (None for a bare call) and the function's name (Go:

@@ -28,6 +28,7 @@ def _marks(stops: bytes) -> re.Pattern[bytes]:
 
 PYTHON = Spelling(b"'\"", b"#")
 SCRIPT = Spelling(b"'\"`", b"//")
+GO = Spelling(b"'\"`", b"//")  # a rune, an interpreted and a raw string; a raw string spanning lines is read as code
 
 
 def after_call(lines: list[bytes], first: int, opened: int, spelling: Spelling, most: int) -> bytes | None:

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 MRO_CAP = 64  # classes in one linearization: a bound on what a hierarchy walk reads
 
 
+SCRIPT_LANGUAGES = frozenset({"javascript", "typescript"})
+RENAMED_HOPS = 3  # the files of re-exports between a class and a subclass naming it otherwise, at most
+
+
 class Cls(NamedTuple):
     path: str
     sym: Symbol
@@ -410,17 +414,46 @@ class Hierarchy:
         edges = list(by_class.get(c.key, ()))
         if c.path not in scanned:  # its own file, should the index list it under no site of the name
             edges += [(c.path, e) for e in self.edges_of(c.path) if e.status == "resolved"]
-            edges.sort(key=lambda t: t[0])  # stable: each file's edges keep their order
+        # a JS/TS file importing the class under a name its own never spells (`import { Renamed }`
+        # of an index's `export { Base as Renamed }`, `import Shown from` a default export)
+        renamed = self._renamed_bases(c, scanned) if self.language(c.path) in SCRIPT_LANGUAGES else []
+        edges += renamed
+        edges.sort(key=lambda t: t[0])  # stable: each file's edges keep their order
         out = []
         for path, e in edges:
             if e.target == c.path and e.base == c.sym.qualified or (
-                    (e.target != c.path and e.base == c.sym.name or e.base == "default") and self.landing(e) == c):
+                    (e.target != c.path and e.base == c.sym.name or e.base == "default"
+                     or (path, e) in renamed) and self.landing(e) == c):
                 sub = next((s for s in self.defined_in(e.cls.rsplit(".", 1)[-1], path)
                             if s.qualified == e.cls and is_class(s)), None)
                 if sub is not None:
                     out.append(Cls(path, sub))
         self._subclasses[c.key] = out
         return out
+
+    def _renamed_bases(self, c: Cls, scanned: frozenset[str]) -> list[tuple[str, Inherits]]:
+        """The resolved `inherits` edges of the files importing the class's file, or a file
+        re-exporting from it (RENAMED_HOPS files of re-exports away), that do not name the class
+        (`scanned` holds those that do): each base there that lands on a class is weighed by
+        where it lands (`landing`)."""
+        found: list[tuple[str, Inherits]] = []
+        seen = {c.path}
+        front = [c.path]
+        for _ in range(RENAMED_HOPS):
+            after: list[str] = []
+            for target in front:
+                for edge in self.snap.importers(target):
+                    path = edge.source
+                    if path in seen or self.language(path) not in SCRIPT_LANGUAGES:
+                        continue
+                    seen.add(path)
+                    if path not in scanned:
+                        found += [(path, e) for e in self.edges_of(path) if e.status == "resolved"]
+                    facts = self.snap.import_facts(path)
+                    if any(spec.exports or spec.names == ("*",) for spec in (facts.imports if facts else ())):
+                        after.append(path)  # it re-exports: its importers may name the class otherwise
+            front = after
+        return found
 
     def _inheriting_of(self, name: str) -> tuple[frozenset[str], dict[tuple[str, str], list[tuple[str, Inherits]]]]:
         """The files naming `name`, and their resolved `inherits` edges (file, edge) by the key

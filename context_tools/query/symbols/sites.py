@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Literal, NamedTuple, Protocol
 import msgspec
 
 from context_tools.query.symbols.answers import RESOLUTIONS, Site
-from context_tools.query.symbols.call_close import PYTHON, opened_above
+from context_tools.query.symbols.call_close import GO, PYTHON, after_call, opened_above
 from context_tools.query.symbols.imports import RELAY_HOPS, alias_sites, imports_any, relays, target_binds
 from context_tools.query.symbols.literal_keys import literal_type
 from context_tools.query.symbols.members import LANGUAGES as MEMBER_LANGUAGES
@@ -28,7 +28,7 @@ from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
-from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, opening_bracket, site_window
+from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, closing_bracket, opening_bracket, site_window
 from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -325,7 +325,13 @@ USE_LINES = 200  # the lines one import declaration is read over, at most
 
 CHAIN_CALLS = 4  # the calls of a Go chain read back from a site, at most
 CHAIN_LINES = 40  # the lines above a Rust chain's `.name(...)` line its receiver is read from, at most
+EMBEDDING_DEPTH = 3  # the types embedded in embedded types a field is looked for in, at most
+FIELD_DEPTH = 4  # the fields of a receiver read one through another (`s.cfg.Client.Do()`: 2), at most
+CALL_LINES = 200  # the lines above a Go `}).Name(` its call's `(` is looked for over, at most
+CALL_BYTES = 16384  # ... and the bytes
 SIGNATURE_BYTES = 2048  # the bytes of a definition read for a signature over lines, at most
+# the calls chained after a call's `)` to the end of its line (`.Sub("b").Get()`), each closing there
+_CHAIN_AFTER = re.compile(rb"\)(?:\s*\.\s*[A-Za-z_]\w*\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*")
 _CALLEE = re.compile(rb"([A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)$")
 
 
@@ -492,10 +498,10 @@ class _BySyntax:
         if len(receiver) == 1 and (head in self.classes or head in self._class_aliases(path)):
             return False  # the class, or the object holding the method, by its own or an import's name
         if rules.language != "python":  # typed by a line of the file, as the language writes it
-            if len(receiver) == 1 and self._typed_by_line(path, head, lines):
+            if len(receiver) == 1 and self._typed_by_line(path, head, lines, occ.line):
                 return False
-            if len(receiver) == 2 and self.classes and self._field_typed(path, occ, receiver, lines):
-                return False  # `c.base.Describe()`, `self.cmd.get_name()`: the field's declared type
+            if 1 < len(receiver) <= FIELD_DEPTH + 1 and self.classes and self._field_typed(path, occ, receiver, lines):
+                return False  # `c.base.Describe()`, `self.cmd.get_name()`, `s.cfg.Client.Do()`: the fields' declared types
         else:
             typed = self._instance(path, head, occ.line) if len(receiver) == 1 else (
                 self._self_attribute(path, occ.line, receiver[1]) if len(receiver) == 2 and head == "self" else None)
@@ -548,15 +554,17 @@ class _BySyntax:
         declared (Go's `c.base` for `func (c *Client)` and Client's `base
         baseConn`; Rust's `self.cmd` in an impl of a type whose `cmd: &'a Command`)?
         Rust's `self` is the type of the impl the site is in."""
-        head, field = receiver
+        head, fields = receiver[0], receiver[1:]
         rules = self.reading.rules(path)
         if head in rules.instance_names:
             holder = next((f for f in reversed(self.reading.functions(path))
                            if f.container and f.line <= occ.line <= f.end_line), None)
             owners = frozenset({holder.container.rsplit(".", 1)[-1]}) if holder is not None else frozenset()
         else:
-            owners = self.reading.line_types(path, head, lines)
-        return not self.classes.isdisjoint(self.reading.field_types(path, owners, field))
+            owners = self.reading.line_types(path, head, lines, occ.line)
+        for field in fields:  # `s.cfg.Client`: each field of the type the one before it is declared
+            owners = self.reading.field_types(path, owners, field)
+        return not self.classes.isdisjoint(owners)
 
     def _chain_typed(self, path: str, occ: Occurrence, lines: list[bytes]) -> bool:
         """Is the Go or Rust site an attribute of a call whose result is of a method's class, as
@@ -566,24 +574,35 @@ class _BySyntax:
         line starting with the site's `.`, on the lines above (a builder's chain)?"""
         line = lines[occ.line - 1]
         before = line[max(0, occ.col - SITE_TEXT):occ.col].rstrip()
+        row, dot = occ.line - 1, len(line[:occ.col].rstrip()) - 1  # where the `.` before the site is
         if not before and occ.line > 1:  # gofmt's break: `...(a).` ending the line above
             before = lines[occ.line - 2].strip()
+            row, dot = occ.line - 2, len(lines[occ.line - 2].rstrip()) - 1
         elif before.strip() == b"." and occ.line > 1:  # `Command::new("git")` over lines above `.about(...)`
             start = max(0, occ.line - 1 - CHAIN_LINES)
             before = b" ".join(x.strip() for x in lines[start:occ.line - 1]) + b"."
         if not before.endswith(b"."):
             return False
-        made = self.reading.call_types(path, before[:-1], lines)
+        call = before[:-1].rstrip()
+        if self.reading.rules(path).language == "go" and call.endswith(b")") and opening_bracket(call, len(call) - 1) is None:
+            # `}).Methods("GET")`: a call whose `(` is on a line above, a function literal its argument
+            close = len(lines[row][:dot].rstrip()) - 1
+            opened = opened_above(lines, row, close, GO, CALL_LINES, CALL_BYTES) if lines[row][close:close + 1] == b")" else None
+            if opened is None:
+                return False
+            call = lines[opened[0]][:opened[1]] + b"()"
+        made = self.reading.call_types(path, call, lines, site=occ.line)
         return not self.classes.isdisjoint(made)
 
-    def _typed_by_line(self, path: str, name: str, lines: list[bytes]) -> bool:
+    def _typed_by_line(self, path: str, name: str, lines: list[bytes], at: int) -> bool:
         """Is `name` given an instance of a method's class somewhere in the file, as its
         language writes that (`Bindings.typings`: `app = Flask(...)`, `const app = new App()`, Go's `s := &Server{}` or
         receiver `(s *Server)`, Rust's `let s = Server::new()`)? The one typing of a variable
-        the index makes: the file's own lines, read as written, whatever scope they are in."""
+        the index makes: the file's own lines, read as written, whatever scope they are in
+        (Go's: in the function holding the site, `at`, or outside every function)."""
         if not self.classes:
             return False
-        written = self.reading.line_types(path, name, lines)
+        written = self.reading.line_types(path, name, lines, at)
         return not self.classes.isdisjoint(written) or not self._class_aliases(path).isdisjoint(written)
 
     def _class_aliases(self, path: str) -> frozenset[str]:
@@ -1286,7 +1305,10 @@ class _Reading:
         self._functions: dict[tuple[str, str], list[Symbol]] = {}
         self.typed: Typed = {}  # the JS/TS receivers' declared types (`ScriptTypes`)
         self.classes_read = ClassReading(snap)  # the hierarchy and classes' members (`MemberSites`)
-        self._line_types: dict[tuple[str, str], frozenset[str]] = {}
+        self._line_types: dict[tuple[str, str, tuple[int, int] | None], frozenset[str]] = {}
+        self._written: dict[tuple[str, str], frozenset[str]] = {}  # `_written_types`
+        self._embeds: dict[str, frozenset[str]] = {}  # `_embedded`: the types a type embeds
+        self._pending: set[tuple[str, str]] = set()  # the names whose types are being read (`line_types`)
         self._functions_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_results`: a called function's definitions
         self._methods_named: dict[str, list[tuple[str, Symbol]]] = {}  # `_method_results`: a called method's
         self._signatures: dict[tuple[str, int], str] = {}  # `_whole_signature`, read once a definition
@@ -1393,31 +1415,93 @@ class _Reading:
                     words.setdefault(word, []).append(i)
         return words.get(spelled, [])
 
-    def line_types(self, path: str, name: str, lines: list[bytes]) -> frozenset[str]:
+    def line_types(self, path: str, name: str, lines: list[bytes], at: int | None = None) -> frozenset[str]:
         """The types a line of the file gives `name` an instance of, as its language writes
         that (`Bindings.typings`: `const app = new App()`), whatever scope the line is in, and
         the bounds a line gives such a type where it is a type parameter (a Rust `serializer:
         S` and `<S: Serializer>`: Serializer): each pass weighs them against its own classes
-        (`_BySyntax._typed_by_line`)."""
-        key = (path, name)
+        (`_BySyntax._typed_by_line`). A loop's binding of an element (`range_typings`) types it
+        for a site at line `at` only in the function holding that line (`_scope`): a test's
+        every loop may bind its own `v` of another type."""
+        key = (path, name, self._scope(path, at))
         found = self._line_types.get(key)
         if found is None:
+            if (path, name) in self._pending:  # `x = x.Next()`: met again while its types are read, none
+                return frozenset()
+            self._pending.add((path, name))
+            try:
+                found = self._written_types(path, name, lines) | self._range_types(path, name, lines, key[2])
+            finally:
+                self._pending.discard((path, name))
             rules = self.rules(path)
-            patterns = rules.typings(name)
-            calls = rules.call_typings(name)
-            found = frozenset(
-                t.decode() for i in self.lines_naming(path, name) for pattern in patterns
-                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None) | frozenset(
-                t for i in self.lines_naming(path, name) for pattern in calls
-                if (m := pattern.search(lines[i])) is not None
-                for t in self._results(path, m.group(1), m.group(2).decode()))
             bounded = [(t, rules.bound_typings(t)) for t in sorted(found)]
             found = self._line_types[key] = found | frozenset(
                 bound for t, bounds in bounded if bounds for i in self.lines_naming(path, t) for pattern in bounds
                 for m in pattern.finditer(lines[i]) for bound in rules.bounds_of(m.group(1)))
         return found
 
-    def call_types(self, path: str, text: bytes, lines: list[bytes], depth: int = 0) -> frozenset[str]:
+    def _range_types(self, path: str, name: str, lines: list[bytes], scope: tuple[int, int] | None) -> frozenset[str]:
+        """The types of the elements a loop of `scope` binds `name` to (`range_typings`)."""
+        rules = self.rules(path)
+        return frozenset(
+            t for i in self.lines_naming(path, name) if self._in_scope(path, i + 1, scope)
+            for pattern in rules.range_typings(name) if (m := pattern.search(lines[i])) is not None
+            for t in self.element_types(path, m.group(1).decode(), lines, i + 1))
+
+    def _written_types(self, path: str, name: str, lines: list[bytes]) -> frozenset[str]:
+        """The types the file's lines give `name` by a literal, a declaration or a parameter
+        (`typings`) or a call's value (`call_typings`), wherever they are; read once a name."""
+        key = (path, name)
+        found = self._written.get(key)
+        if found is None:
+            rules = self.rules(path)
+            naming = self.lines_naming(path, name)
+            found = self._written[key] = frozenset(
+                t.decode() for i in naming for pattern in rules.typings(name)
+                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None) | frozenset(
+                t for i in naming for pattern in rules.call_typings(name)
+                if (m := pattern.search(lines[i])) is not None
+                and (call := self._assigned_call(lines, i, m)) is not None
+                for t in self.call_types(path, call, lines, site=i + 1))
+        return found
+
+    def _scope(self, path: str, at: int | None) -> tuple[int, int] | None:
+        """The lines of the Go function holding line `at` ((0, 0) outside every function), None
+        (the whole file) elsewhere and where no line is given."""
+        if at is None or self.rules(path).language != "go":
+            return None
+        holder = next((f for f in self.functions(path) if f.line <= at <= f.end_line), None)
+        return (holder.line, holder.end_line) if holder is not None else (0, 0)
+
+    def _in_scope(self, path: str, line: int, scope: tuple[int, int] | None) -> bool:
+        """Is `line` in `scope` (`_scope`), or outside every function, a package's own?"""
+        if scope is None or scope[0] <= line <= scope[1]:
+            return True
+        return not any(f.line <= line <= f.end_line for f in self.functions(path))
+
+    def _assigned_call(self, lines: list[bytes], i: int, m: re.Match[bytes]) -> bytes | None:
+        """The call a `call_typings` match on line `i` assigns, as `call_types` reads it, when it
+        is the whole value (`w := o.Wrap()`, its arguments over lines too, `if c, err :=
+        pkg.Open(p); err != nil`), or a chain of calls closing on that line (`s :=
+        store.New("a").Sub("b")`: what Sub returns); None for anything else after the call
+        (`x := pkg.New().Field`, `n := len(a) + 1`), which types nothing, and for a comment's
+        line (a doc comment's example is no code of the file)."""
+        if lines[i][:m.start()].lstrip().startswith((b"//", b"/*", b"*")) or b"//" in lines[i][:m.start()]:
+            return None
+        opened = m.end() - 1
+        rest = after_call(lines, i, opened, GO, CALL_LINES)
+        if rest is None:
+            return None
+        callee = m.group(2) if m.group(1) is None else m.group(1) + b"." + m.group(2)
+        if not rest or rest.startswith(b";"):
+            return callee + b"()"
+        line = lines[i]
+        chain = _CHAIN_AFTER.match(line, closing_bracket(line, opened) or len(line))
+        after = line[chain.end():].strip() if chain is not None else b"-"
+        return callee + b"()" + chain.group(0)[1:] if chain is not None and (
+            not after or after.startswith((b";", b"//"))) else None
+
+    def call_types(self, path: str, text: bytes, lines: list[bytes], depth: int = 0, site: int | None = None) -> frozenset[str]:
         """The types the Go or Rust call `text` ends with returns, as the signatures of what it
         calls say (`result_type`): Go's `F(...)` and `pkg.F(...)` a function's (`_results`),
         `x.M(...)` the method M of a type the file gives `x` (`line_types`), `<call>.M(...)` the
@@ -1444,26 +1528,79 @@ class _Reading:
         parts = [p.decode() for p in spelled.split(b".")]
         outer = head[:callee.start()].rstrip()
         if outer.endswith(b"."):  # `<call>.M(...)`
-            return self._method_results(path, self.call_types(path, outer[:-1], lines, depth + 1), parts[0]) \
+            return self._method_results(path, self.call_types(path, outer[:-1], lines, depth + 1, site), parts[0]) \
                 if len(parts) == 1 else frozenset()
         if len(parts) == 1:
             return self._results(path, None, parts[0])
         if len(parts) != 2:
             return frozenset()
         return self._results(path, parts[0].encode(), parts[1]) or self._method_results(
-            path, self.line_types(path, parts[0], lines), parts[1])
+            path, self.line_types(path, parts[0], lines, site), parts[1])
+
+    def element_types(self, path: str, container: str, lines: list[bytes], at: int) -> frozenset[str]:
+        """The types of the elements of `container`, a dotted name (`routes`, `r.namedRoutes`),
+        as its declaration says (`element_type`): a variable's, by a line of the file declaring
+        it a container (`container_typings`: a parameter `routes []*Route`, `var m
+        map[string]*Route`), a field's, by the field's declaration in the type the names before
+        it are of (`field_types`), FIELD_DEPTH fields deep."""
+        parts = container.split(".")
+        rules = self.rules(path)
+        if len(parts) == 1:
+            scope = self._scope(path, at)
+            return frozenset(
+                t for i in self.lines_naming(path, container) if self._in_scope(path, i + 1, scope)
+                for pattern in rules.container_typings(container)
+                if (m := pattern.search(lines[i])) is not None and (t := rules.element_type(m.group(1).decode())) is not None)
+        if len(parts) > FIELD_DEPTH + 1:
+            return frozenset()
+        owners = self.line_types(path, parts[0], lines, at)
+        for field in parts[1:-1]:
+            owners = self.field_types(path, owners, field)
+        owners = self._with_embedded(path, owners) if owners else owners
+        return frozenset(t for s in self._fields(parts[-1]) if s.container.rsplit(".", 1)[-1] in owners
+                         and (t := rules.field_elements(s.signature)) is not None) if owners else frozenset()
+
+    def _fields(self, field: str) -> list[Symbol]:
+        """The definitions of fields named `field`, found once a query."""
+        defs = self._fields_named.get(field)
+        if defs is None:
+            defs = self._fields_named[field] = [
+                s for _, s in self.snap.definitions(field) if s.kind == "field" and s.container]
+        return defs
 
     def field_types(self, path: str, owners: frozenset[str], field: str) -> frozenset[str]:
         """The types the fields `field` of the types `owners` are declared of (`field_type`)."""
         if not owners:
             return frozenset()
-        defs = self._fields_named.get(field)
-        if defs is None:
-            defs = self._fields_named[field] = [
-                s for _, s in self.snap.definitions(field) if s.kind == "field" and s.container]
         rules = self.rules(path)
-        return frozenset(t for s in defs if s.container.rsplit(".", 1)[-1] in owners
+        owners = self._with_embedded(path, owners)
+        return frozenset(t for s in self._fields(field) if s.container.rsplit(".", 1)[-1] in owners
                          and (t := rules.field_type(s.signature)) is not None)
+
+    def _with_embedded(self, path: str, owners: frozenset[str]) -> frozenset[str]:
+        """The types and those they embed, EMBEDDING_DEPTH deep, whose fields Go promotes to them
+        (`r.matchers` of a Route, which embeds the routeConf declaring `matchers`)."""
+        rules = self.rules(path)
+        found = set(owners)
+        front = owners
+        for _ in range(EMBEDDING_DEPTH):
+            front = frozenset(t for owner in front for t in self._embedded(rules, owner)) - found
+            if not front:
+                break
+            found |= front
+        return frozenset(found)
+
+    def _embedded(self, rules: Bindings, owner: str) -> frozenset[str]:
+        """The types the type `owner` embeds, as its definitions' files declare them; once a name."""
+        found = self._embeds.get(owner)
+        if found is None:
+            embedded: set[str] = set()
+            for p, sym in self.snap.definitions(owner):
+                facts = self.snap.core_facts(p) if sym.kind in CLASS_KINDS else None
+                embedded.update(t for s in (facts.symbols if facts else ()) if s.kind == "field"
+                                and s.container == sym.qualified and (t := rules.embedded_type(s.signature)) is not None)
+            found = self._embeds[owner] = frozenset(embedded)
+        return found
 
     def _method_results(self, path: str, types: frozenset[str], method: str) -> frozenset[str]:
         """The types the methods `method` of `types` say they return."""

@@ -28,13 +28,16 @@ class GoBindings(Bindings):
         return c_like(line, col, name, paths=False)
 
     def typings(self, name: str) -> list[re.Pattern[bytes]]:
-        """`x := T{...}`, `x := &pkg.T{...}`, `var x T`, and a receiver or parameter `(x *T)`,
-        `(a int, x T)`."""
+        """`x := T{...}`, `x := &pkg.T{...}`, `var x T`, a receiver or parameter `(x *T)`,
+        `(a int, x T)`, and a type assertion ending the line, `x := New().(*T)`, `x, ok :=
+        v.(pkg.T)` (not a type switch's `.(type)`)."""
         n = re.escape(name.encode())
         t = rb"\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)"
         return [re.compile(rb"(?<![\w.])" + n + rb"\s*:?=\s*&?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*\{"),
                 re.compile(rb"\bvar\s+" + n + rb"\s+" + t),
-                re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]")]
+                re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]"),
+                re.compile(rb"(?<![\w.])" + n + rb"(?:\s*,\s*[A-Za-z_]\w*)?\s*:?=[^=].*\.\(\s*" + t
+                           + rb"\s*\)\s*(?://.*)?$")]
 
     def call_typings(self, name: str) -> list[re.Pattern[bytes]]:
         """`x := New()`, `x, err := pkg.NewRouter(...)`, `x = New()`, `var x = pkg.New()`: the
@@ -77,6 +80,34 @@ class GoBindings(Bindings):
         the type; `xs []T`, `m map[K]V`, `f func()` none."""
         found = _FIELD.match(signature) or _EMBEDDED.match(signature)
         return found.group(1) if found is not None and found.group(1) not in _NO_FIELD_TYPE else None
+
+    def embedded_type(self, signature: str) -> str | None:
+        if _FIELD.match(signature):
+            return None
+        found = _EMBEDDED.match(signature)
+        return found.group(1) if found is not None else None
+
+    def element_type(self, written: str) -> str | None:
+        """`[]*Route`, `[4]Route`, `[]pkg.Route`, `map[string]*Route`: Route; a slice of slices,
+        a map's key, a channel none."""
+        found = _ELEMENTS.fullmatch(written.strip())
+        return found.group(1) if found is not None and found.group(1) not in _NO_FIELD_TYPE else None
+
+    def field_elements(self, signature: str) -> str | None:
+        found = _FIELD_WRITTEN.match(signature)
+        return self.element_type(found.group(1)) if found is not None else None
+
+    def container_typings(self, name: str) -> list[re.Pattern[bytes]]:
+        n = re.escape(name.encode())
+        t = rb"((?:\[\w*\]|map\[[^\]\[]*\])\s*\*?(?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)"
+        return [re.compile(rb"[(,]\s*" + n + rb"\s+" + t + rb"\s*[,)]"),
+                re.compile(rb"\bvar\s+" + n + rb"\s+" + t),
+                re.compile(rb"(?<![\w.])" + n + rb"\s*:?=\s*(?:make\(\s*)?" + t + rb"\s*[{,)]")]
+
+    def range_typings(self, name: str) -> list[re.Pattern[bytes]]:
+        n = re.escape(name.encode())
+        return [re.compile(rb"\bfor\s+[A-Za-z_]\w*\s*,\s*" + n + rb"\s*:?=\s*range\s+"
+                           rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\{")]
 
     def binds_local(self, spec: ImportSpec, local: str) -> bool:
         """An import not known to reach the tree binds its package under its written name, else
@@ -122,6 +153,10 @@ class GoBindings(Bindings):
 _NAME = re.compile(r"\s*[A-Za-z_]\w*\s*")  # a method's name after its receiver
 _FIELD = re.compile(r"[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s+\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)(?![\w.\[])")
 _EMBEDDED = re.compile(r"\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)\s*(?:$|//|`)")
+# a field's type as written, after its names (`routes []*Route // the routes`: `[]*Route`)
+_FIELD_WRITTEN = re.compile(r"[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s+([^\s/`]+)")
+# a slice's, an array's or a map's element, a named type (`[]*Route`, `map[string]*pkg.Route`)
+_ELEMENTS = re.compile(r"(?:\[\w*\]|map\[[^\]\[]*\])\s*\*?(?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)")
 _NO_FIELD_TYPE = frozenset({"map", "chan", "func", "struct", "interface"})
 
 

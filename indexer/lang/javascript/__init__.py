@@ -32,7 +32,10 @@ IDENTIFIERS = ("[(identifier) (property_identifier) (shorthand_property_identifi
 #     `module.exports.program = new Command()`; was: no symbol)
 # 13: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
 #     regions and a total), so an answer can say a file's definitions may be missing
-VERSION = "13"
+# 14: a base named by a variable the file's top declares as a dotted name (`const Renamed =
+#     Base; class A extends Renamed`) is recorded as that name (`Base`; was: `Renamed`, which
+#     resolved to nothing, so A was no subclass of Base)
+VERSION = "14"
 
 LANGUAGE = Language(
     name="javascript",

@@ -1,10 +1,13 @@
 """JavaScript and TypeScript: the bases each class or interface declares (`BlobFacts.bases`),
 as written: `class A extends web.Base implements I, J<T>` -> `web.Base`, `I`, `J`; `interface
 K extends L` -> `L`. A type's arguments are no bases, nor an expression that is not a dotted
-name (`extends mixin(B)`)."""
+name (`extends mixin(B)`). A base named by a constant the file's top declares as a dotted name
+(`const Renamed = Base;`, `const Model = db.Model;`) is what that name is:
+`class A extends Renamed` -> `Base`, followed three aliases deep."""
 
 from __future__ import annotations
 
+from msgspec import structs
 from tree_sitter import Node
 
 from indexer.lang.tags_hooks import holds_one
@@ -39,7 +42,52 @@ def bases(root: Node, data: bytes, class_starts: list[int] | None = None) -> lis
             elif child.named_child_count:
                 stack.append((child, container))
     found.sort(key=lambda b: b.line)
+    aliases = _aliases(root, data) if found else {}
+    return [structs.replace(b, base=_unaliased(b.base, aliases)) for b in found] if aliases else found
+
+
+ALIAS_HOPS = 3  # the aliases of aliases a base is followed through (`const B = A; const C = B;`), at most
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+
+
+def _aliases(root: Node, data: bytes) -> dict[str, str]:
+    """The constants the program's top declares with a dotted name as their whole value
+    (`const Renamed = Base;`, `export const Model = db.Model;`), each by its name. A `let` or
+    `var` may be assigned again before the class statement runs (`let B = A; B = mixin(B);`):
+    none; nor a name declared more than once there."""
+    found: dict[str, str] = {}
+    seen: set[str] = set()
+    for child in root.named_children:
+        declaration = child.child_by_field_name("declaration") if child.type == "export_statement" else child
+        if declaration is None or declaration.type not in _DECLARATIONS:
+            continue
+        if declaration.type != "lexical_declaration" or data[declaration.start_byte:declaration.start_byte + 5] != b"const":
+            seen.update(_text(n, data) for d in declaration.named_children
+                        if d.type == "variable_declarator" and (n := d.child_by_field_name("name")) is not None)
+            continue
+        for declarator in declaration.named_children:
+            name = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+            if name is None or name.type != "identifier":
+                continue
+            spelled = _text(name, data)
+            value = declarator.child_by_field_name("value")
+            if spelled in seen:
+                found.pop(spelled, None)
+            elif value is not None and value.type in ("identifier", "member_expression") and _dotted(value):
+                found[spelled] = "".join(_text(value, data).split())
+            seen.add(spelled)
     return found
+
+
+def _unaliased(base: str, aliases: dict[str, str]) -> str:
+    """The base with its alias followed (`Renamed` -> `Base`; `Renamed.Inner` -> `Base.Inner`)."""
+    for _ in range(ALIAS_HOPS):
+        head, dot, rest = base.partition(".")
+        target = aliases.get(head)
+        if target is None or target == head:
+            break
+        base = target + dot + rest
+    return base
 
 
 def _declared(node: Node, data: bytes) -> list[tuple[str, int]]:

@@ -22,7 +22,10 @@ from indexer.lang.language import Language
 #     regions and a total), so an answer can say a file's definitions may be missing
 # 11: the items inside an item macro's `{ ... }` body (`cfg_rt! { pub mod runtime; }`, each
 #     branch of a `cfg_if!`) are read as the enclosing module's (was: a token tree, not read)
-VERSION = "11"
+# 12: crate-qualified paths in a macro's arguments (`format!("{}", crate::output::Usage::new(c))`)
+#     are `rust_path` imports as in code (was: none, so such a path reached nothing unless the
+#     file wrote it outside a macro too)
+VERSION = "12"
 
 LANGUAGE = Language(
     name="rust",

@@ -26,7 +26,12 @@
   segment (what it names there); `level` as a `use`'s. Not a `use`'s path, nor one starting
   at a capitalized name (a type: `Vec::new`) or a standard crate. The resolver gives an edge
   only where the path reaches a module of the tree; each spelling is kept once per file, at
-  its first line.
+  its first line. A macro's arguments are a token tree the grammar does not parse: the same
+  paths are read from its tokens (`println!("{}", other::build::Builder::new())` ->
+  "other::build::Builder"), a run of names joined by `::`, not one after `$` (`$crate::x`,
+  a macro's own variable) or `::` (`::other::x`), nor one going on into generic arguments
+  (`a::B::<T>::new`). A `macro_rules!` body is no invocation, and `quote!` (with
+  `quote_spanned!`, `parse_quote!`) writes another crate's code: their paths are not read.
 """
 
 from __future__ import annotations
@@ -274,6 +279,44 @@ def _rust_path(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[Imp
     return [ImportSpec("rust_path", "::".join(segments[:-1]), line_of(outer), depth)]
 
 
+_TOKEN_NAMES = frozenset({"identifier", "crate", "self", "super"})
+# macros whose tokens are code written for another crate, a procedural macro's output
+_TEMPLATES = frozenset({"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"})
+
+
+def _rust_macro_path(node: Node, caps: dict[str, list[Node]], data: bytes) -> list[ImportSpec]:
+    """The crate-qualified paths among the tokens of a macro's arguments (`node` its token
+    tree), as `_rust_path` reads them in code."""
+    invoked = ancestry.parent(node)
+    called = invoked.child_by_field_name("macro") if invoked is not None else None
+    if called is not None and node_text(called, data).rsplit("::", 1)[-1] in _TEMPLATES:
+        return []
+    within, depth = ancestry.carried(node, "rust path", _path_way, (False, 0))
+    if within:
+        return []
+    out: list[ImportSpec] = []
+    trees = [node]
+    while trees:
+        tokens = trees.pop().children
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if token.type == "token_tree":
+                trees.append(token)
+            if token.type not in _TOKEN_NAMES or i and tokens[i - 1].type in ("$", "::"):
+                i += 1
+                continue
+            j = i + 1  # past the run's names and their `::`s
+            while j + 1 < len(tokens) and tokens[j].type == "::" and tokens[j + 1].type in _TOKEN_NAMES:
+                j += 2
+            segments = [node_text(tokens[k], data) for k in range(i, j, 2)]
+            going_on = j < len(tokens) and tokens[j].type == "::"  # `a::B::<T>`: no plain path
+            if len(segments) >= 2 and not going_on and segments[0][:1].islower() and segments[0] not in _STANDARD:
+                out.append(ImportSpec("rust_path", "::".join(segments[:-1]), line_of(token), depth))
+            i = j
+    return sorted(out, key=lambda spec: spec.line)
+
+
 def first_paths(imports: list[ImportSpec]) -> list[ImportSpec]:
     """The file's imports, each crate-qualified path's spelling kept at its first line only."""
     seen: set[str] = set()
@@ -292,4 +335,5 @@ HANDLERS: dict[str, Handler] = {
     "import.rust_use": _rust_use,
     "import.rust_extern": _rust_extern,
     "import.rust_path": _rust_path,
+    "import.rust_macro_path": _rust_macro_path,
 }

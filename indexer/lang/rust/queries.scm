@@ -6,6 +6,9 @@
 ; a path in code that may start at a crate's name (imports.py reads the whole path around it)
 (scoped_identifier path: [(identifier) (crate) (self) (super)]) @import.rust_path
 (scoped_type_identifier path: [(identifier) (crate) (self) (super)]) @import.rust_path
+; the same paths in a macro's arguments, which the grammar leaves a token tree (`format!("{}",
+; crate::output::Usage::new(cmd))`): imports.py reads their tokens
+(macro_invocation (token_tree) @import.rust_macro_path)
 
 ; module paths (see python/queries.scm): what precedes the last segment of a use
 (use_declaration argument: (scoped_identifier path: (_) @reference.module))

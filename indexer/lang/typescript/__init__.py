@@ -39,7 +39,9 @@ IDENTIFIERS = JS_IDENTIFIERS.replace("] @id", " (type_identifier)] @id")
 # 16: a value a CommonJS module exports at its top is a variable, as JavaScript's 12
 # 17: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
 #     regions and a total), so an answer can say a file's definitions may be missing
-VERSION = "17"
+# 18: a base named by a variable the file's top declares as a dotted name is that name, as
+#     JavaScript's 14
+VERSION = "18"
 
 LANGUAGE = Language(
     name="typescript",
