@@ -11,7 +11,7 @@ is a `name_match`; a named argument (`f(name: x)`) is no site."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Literal
+from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
 from context_tools.query.symbols.rightmost import Holding
@@ -31,6 +31,10 @@ _SCOPES = frozenset({"namespace", "module", "package"})
 _MEMBERS = frozenset({"method", "field"})
 
 Decision = tuple[str, str] | None | Literal[False]
+# the types the lines of a file declare a variable of: (path, name, first line, last line) ->
+# their simple names
+Declared = Callable[[str, str, int, int], frozenset[str]]
+_FUNCTIONS = frozenset({"method", "function", "constructor"})
 
 
 class ClassReading:
@@ -85,9 +89,11 @@ class MemberSites:
     def h(self) -> Hierarchy:
         return self.read.h
 
-    def decide(self, path: str, occ: Occurrence, syntax: SiteSyntax, how: str, implicit_self: bool) -> Decision:
+    def decide(self, path: str, occ: Occurrence, syntax: SiteSyntax, how: str, implicit_self: bool,
+               declared: Declared | None = None) -> Decision:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
-        file (`how`), None when it is no site."""
+        file (`how`), None when it is no site. `declared` gives the types the file declares a
+        variable of (Java): `x.name` and `this.x.name` are then the member of x's type."""
         if syntax.form == "keyword":
             return None
         if syntax.form == "bare":
@@ -129,9 +135,88 @@ class MemberSites:
             return "name_match", f"attribute of class `{last}`, which does not reach it"
         if any(s.kind in _SCOPES for _, s in self.snap.definitions(last)):
             return False  # a namespace or module of the map (`ns::helper()`)
+        if declared is not None and (len(receiver) == 1 or receiver[:-1] == ("this",)):
+            typed = self._declared(path, occ, receiver, how, declared)
+            if typed is not None:
+                return typed
         if how not in BOUND:
             return False
         return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+
+    def _declared(self, path: str, occ: Occurrence, receiver: tuple[str, ...], how: str,
+                  declared: Declared) -> tuple[str, str] | None:
+        """`x.name` where a method holding the site declares `x` of a class of the map before it (a
+        parameter, a local: `CordovaPlugin plugin = ...;`), or else `x` is a field of the class the
+        site is in, its own, an enclosing class's or a base's, declared so: that class's member
+        `name`, as Java binds a call by the type declared. None when no class of the map types it."""
+        variable = receiver[-1]
+        # each type as written, with the file whose names it is written in
+        types: set[tuple[str, str]] = set()
+        if len(receiver) == 1:  # a parameter or local of a method holding the site, innermost first
+            for holder in self.holding(path, occ.line):
+                if holder.kind in _FUNCTIONS:
+                    types = {(t, path) for t in declared(path, variable, holder.line, occ.line)}
+                    if types:
+                        break
+        if not types:
+            types = self._field_types(path, occ.line, variable)
+        other: tuple[str, Symbol] | None = None
+        other_type = ""
+        for written, seen in sorted(types):
+            simple = written.rsplit(".", 1)[-1]
+            for c in (Cls(p, s) for p, s in self.read.defined(simple) if is_class(s) and self._sees(seen, written, p, s)):
+                found = self.member(c, self.simple)
+                if found is None:
+                    continue
+                if (found[0], found[1].line, found[1].start_byte) in self.keys:
+                    resolution, _ = self._judge(found, c, path, how, "")
+                    owner = found[1].container
+                    return resolution, f"attribute of `{'.'.join(receiver)}`, declared {written}" + (
+                        f", which inherits it from {owner}" if owner != c.sym.qualified else "")
+                if other is None:
+                    other, other_type = found, written
+        if other is not None:
+            return "name_match", f"attribute of `{'.'.join(receiver)}`, declared {other_type}: {other[1].qualified}"
+        return None
+
+    def _sees(self, path: str, written: str, where: str, sym: Symbol) -> bool:
+        """Does a Java type written in the file (`InputStream`, `SSLStreams.InputStream`,
+        `java.io.InputStream`) name the class `sym` of `where`? Qualified, when the class's
+        package and enclosing classes end so; simple, when the file defines it, or a single-type
+        import names it (which hides the package's), or it is a top-level class of the file's own
+        package, or an on-demand import names the package or class holding it."""
+        package = self._package(where)
+        full = ".".join(part for part in (package, sym.container, sym.name) if part)
+        if "." in written:
+            return full == written or full.endswith("." + written)
+        if where == path:
+            return True
+        facts = self.snap.import_facts(path)
+        specs = [spec.spec for spec in (facts.imports if facts else ())
+                 if spec.kind == "java" and not spec.spec.startswith("static ")]
+        single = [spec for spec in specs if spec.rsplit(".", 1)[-1] == written]
+        if single:
+            return full in single
+        if not sym.container and package == self._package(path):
+            return True
+        return full.rsplit(".", 1)[0] + ".*" in specs
+
+    def _package(self, path: str) -> str:
+        facts = self.snap.core_facts(path)
+        return facts.package_name if facts is not None and facts.package_name else ""
+
+    def _field_types(self, path: str, line: int, variable: str) -> set[tuple[str, str]]:
+        """The type the field `variable` of the class holding the line (or of a class enclosing
+        it), its own or inherited, is declared of (`field_type` of its signature), with the file
+        declaring it, whose names it is written in."""
+        cls = self.enclosing(path, line)
+        while cls is not None:
+            found = self.member(cls, variable)
+            if found is not None and found[1].kind in ("field", "constant"):
+                written = of_path(found[0]).field_type(found[1].signature)
+                return {(written, found[0])} if written else set()
+            cls = self._outer(cls)
+        return set()
 
     def _judge(self, found: tuple[str, Symbol], cls: Cls, site: str, how: str, word: str) -> tuple[str, str]:
         path, sym = found

@@ -427,7 +427,8 @@ class _BySyntax:
         if syntax is None:
             return False
         if rules.language in MEMBER_LANGUAGES:
-            return self.members.decide(path, occ, syntax, how, rules.implicit_self)
+            return self.members.decide(path, occ, syntax, how, rules.implicit_self,
+                                       self._declared_types if rules.language == "java" else None)
         if rules.language == "javascript" and self.classes:
             # a declared type decides: an object literal's key is the member it implements where
             # it is one, and an attribute of a typed receiver is the member's or another's
@@ -575,6 +576,15 @@ class _BySyntax:
             return False
         made = self.reading.call_types(path, before[:-1], lines)
         return not self.classes.isdisjoint(made)
+
+    def _declared_types(self, path: str, name: str, first: int, last: int) -> frozenset[str]:
+        """The types the lines `first` to `last` of the file declare the variable `name` of
+        (Java's `Bindings.typings`)."""
+        lines = self.reading.source_lines(path)
+        patterns = self.reading.rules(path).typings(name)
+        return frozenset(t.decode() for i in self.reading.lines_naming(path, name) if first - 1 <= i < last
+                         for pattern in patterns if (m := pattern.search(lines[i])) is not None
+                         for t in m.groups() if t is not None)
 
     def _typed_by_line(self, path: str, name: str, lines: list[bytes]) -> bool:
         """Is `name` given an instance of a method's class somewhere in the file, as its
