@@ -25,7 +25,10 @@ from indexer.lang.language import Language
 #    was: none)
 # 7: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
 #    regions and a total), so an answer can say a file's definitions may be missing
-VERSION = "7"
+# 8: local sites: a method's, block's or lambda's parameters and the names assignments bind in
+#    them are `local`, and so is a bare name after such a binding in its scope (was: every
+#    bare name read as a method's)
+VERSION = "8"
 
 LANGUAGE = Language(
     name="ruby",
@@ -40,6 +43,7 @@ LANGUAGE = Language(
     family="ruby",
     import_kinds=("ruby_require",),
     imports="indexer.lang.ruby.imports",
+    scopes="indexer.lang.ruby.scopes",
     hooks="indexer.lang.ruby.tags",
     resolver="indexer.lang.ruby.resolve",
     literals=("string", "heredoc_body", "regex", "string_array", "symbol_array", "subshell", "delimited_symbol",
