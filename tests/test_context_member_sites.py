@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from indexer.lang.bindings import of_language
-from indexer.lang.member_syntax import SUPER, THIS
+from indexer.lang.member_syntax import SELF_CLASS, SUPER, THIS
 from tests.annotated import FIXTURES, load, noted_sites
 from tests.indexed import Indexed, sites
 
@@ -84,9 +84,9 @@ def test_a_php_variable_is_no_site():
     ("ruby", "Shop::Base.find", 11, "find", "attribute", ("Base",)),
     ("ruby", "Shop::Base", 6, "Base", "attribute", ("Shop",)),
     ("ruby", "repo&.save", 6, "save", "attribute", ("repo",)),
-    ("ruby", "self.class.find", 11, "find", "attribute", (THIS,)),
-    ("ruby", "self.class::LIMIT", 12, "LIMIT", "attribute", (THIS,)),
-    ("ruby", "x = self . class.find", 17, "find", "attribute", (THIS,)),
+    ("ruby", "self.class.find", 11, "find", "attribute", (SELF_CLASS,)),
+    ("ruby", "self.class::LIMIT", 12, "LIMIT", "attribute", (SELF_CLASS,)),
+    ("ruby", "x = self . class.find", 17, "find", "attribute", (SELF_CLASS,)),
     ("ruby", "repo.self.class.find", 16, "find", "attribute", ()),
     ("ruby", "myself.class.find", 13, "find", "attribute", ()),
     ("ruby", "@self.class.find", 12, "find", "attribute", ()),

@@ -22,6 +22,7 @@ from indexer.lang.bindings_base import (
 
 THIS = "<this>"
 SUPER = "<super>"
+SELF_CLASS = "<self.class>"  # Ruby's `self.class`: the class's own, as `self` is, but no instance's attribute
 
 # Each reading below finds what a search of the site's line before it for a pattern anchored
 # at its end would (the pattern in its comment), read back from the end: such a search tries
@@ -218,7 +219,7 @@ def ruby(line: bytes, col: int, name: str) -> SiteSyntax:
     last part); `x.name` on a variable of an untyped receiver."""
     before = line[:col].rstrip()
     if before.endswith((b".", b"::")) and _ruby_self_class(before):
-        return SiteSyntax("attribute", (THIS,))
+        return SiteSyntax("attribute", (SELF_CLASS,))
     if before.endswith(b"::"):
         constant = _ruby_scope(before)
         return SiteSyntax("attribute", (constant.decode(),)) if constant is not None else SiteSyntax("attribute")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
 from context_tools.query.symbols.rightmost import Holding
 from indexer.lang.bindings import of_path
-from indexer.lang.member_syntax import SUPER, THIS
+from indexer.lang.member_syntax import SELF_CLASS, SUPER, THIS
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 LANGUAGES = frozenset({"java", "csharp", "php", "ruby", "cpp"})
 BOUND = frozenset({"same_file", "same_package", "import"})
-_WORDS = {THIS: "this", SUPER: "super"}
+_WORDS = {THIS: "this", SUPER: "super", SELF_CLASS: "self.class"}
 _SCOPES = frozenset({"namespace", "module", "package"})
 _MEMBERS = frozenset({"method", "field"})
 
@@ -122,6 +122,8 @@ class MemberSites:
             found = self.member(cls, self.simple, bases_only=receiver[0] == SUPER)
             if found is None:
                 return "name_match", f"`{word}` in {cls.sym.qualified}, which has no member {self.simple}"
+            if receiver[0] == SELF_CLASS and found[1].kind == "field":  # `attr_reader :name`: an instance's
+                return "name_match", f"`{word}` in {cls.sym.qualified}: {found[1].qualified} is an instance's attribute"
             return self._judge(found, cls, path, how, f"`{word}`")
         last = receiver[-1]
         if last in self.classes or last in self.scopes or ".".join(receiver) in self.packages or self._alias(path, last):
