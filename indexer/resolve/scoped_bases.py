@@ -167,8 +167,8 @@ class _Scope:
 
     def ruby_ancestors(self, cref: str) -> dict[str, int]:
         """The ancestors of the Ruby class or module `cref` the file declares, each with its place,
-        nearest first: its superclass and the modules it includes or prepends (not those it
-        extends: its singleton's), each resolved without looking in ancestors, then theirs where
+        nearest first: its superclass and the modules it includes or prepends (`_ANCESTRAL`),
+        each resolved without looking in ancestors, then theirs where
         the file declares them, _ANCESTRY_DEPTH levels; a base's own ancestors elsewhere are not
         read. Made once for each class."""
         found = self._ancestors.get(cref)
@@ -179,7 +179,7 @@ class _Scope:
                 following: list[str] = []
                 for cls in level:
                     for base in self.bases_of.get(cls, ()):
-                        if base.relation == "extend":
+                        if base.relation not in _ANCESTRAL:
                             continue
                         status, _, q = _ruby(self, base, ancestry=False)
                         if status == "resolved" and q != cref and q not in found:
@@ -352,6 +352,9 @@ def _ruby(s: _Scope, b: Base, ancestry: bool = True) -> Found:
 
 
 _ANCESTRY_DEPTH = 4  # levels of ancestors the file declares, looked through for a constant
+# the relations of a Ruby class's own ancestors: its superclass, the modules it includes or
+# prepends (not those it extends, nor those a hook hands on to what includes it)
+_ANCESTRAL = frozenset({"", "include", "prepend"})
 
 
 def _in_ancestors(s: _Scope, cref: str, written: str) -> Found | None:

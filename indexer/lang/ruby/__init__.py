@@ -28,7 +28,9 @@ from indexer.lang.language import Language
 # 8: local sites: a method's, block's or lambda's parameters and the names assignments bind in
 #    them are `local`, and so is a bare name after such a binding in its scope (was: every
 #    bare name read as a method's)
-VERSION = "8"
+# 9: a module's `included`, `extended` or `prepended` hook mixing modules into what it is handed
+#    (`base.extend ClassMethods`, `base.send :include, Shell`) gives the module those bases
+VERSION = "9"
 
 LANGUAGE = Language(
     name="ruby",
