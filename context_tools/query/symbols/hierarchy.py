@@ -615,11 +615,18 @@ def _mixed(h: Hierarchy, x: Cls, seen: set[tuple[str, str]], done: Walked) -> li
     """What a class gets from a module it includes or extends: what the module's `included` hook
     mixes into it (the last first, each with what its own hook mixes in), then the module's
     ancestors."""
+    key = (x.path, x.sym.qualified + _MIXED)
+    if key in done:  # walked once an order, as `_ruby` walks a class, whatever the ways to it
+        return done[key]
     if x.key in seen:
         return []
     handed = [y for y, r in reversed(h.related(x)) if r.startswith(HOOKED)]
     inner = seen | {x.key}
-    return [z for y in handed for z in _mixed(h, y, inner, done)] + _ruby(h, x, seen, done)
+    done[key] = out = [z for y in handed for z in _mixed(h, y, inner, done)] + _ruby(h, x, seen, done)
+    return out
+
+
+_MIXED = "\0mixed"  # `_mixed`'s key in a walk's `done`, beside the class's own
 
 
 def _php(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:
