@@ -35,6 +35,8 @@ Decision = tuple[str, str] | None | Literal[False]
 # their simple names
 Declared = Callable[[str, str, int, int], frozenset[str]]
 _FUNCTIONS = frozenset({"method", "function", "constructor"})
+_FIELDS = frozenset({"field", "constant"})
+_CHAIN = 4  # parts of a receiver typed through its fields (`this.a.b.c`)
 
 
 class ClassReading:
@@ -137,7 +139,7 @@ class MemberSites:
             return "name_match", f"attribute of class `{last}`, which does not reach it"
         if any(s.kind in _SCOPES for _, s in self.snap.definitions(last)):
             return False  # a namespace or module of the map (`ns::helper()`)
-        if declared is not None and (len(receiver) == 1 or receiver[:-1] == ("this",)):
+        if declared is not None and len(receiver) <= _CHAIN and receiver[1:].count("this") == 0:
             typed = self._declared(path, occ, receiver, how, declared)
             if typed is not None:
                 return typed
@@ -150,23 +152,27 @@ class MemberSites:
         """`x.name` where a method holding the site declares `x` of a class of the map before it (a
         parameter, a local: `CordovaPlugin plugin = ...;`), or else `x` is a field of the class the
         site is in, its own, an enclosing class's or a base's, declared so: that class's member
-        `name`, as Java binds a call by the type declared. None when no class of the map types it."""
-        variable = receiver[-1]
+        `name`, as Java binds a call by the type declared; `x.f.name` and `this.f.g.name` the
+        member of the type its last field is declared, each field read in its class. None when no
+        class of the map types it."""
+        parts = receiver[1:] if receiver[0] == "this" else receiver
         # each type as written, with the file whose names it is written in
         types: set[tuple[str, str]] = set()
-        if len(receiver) == 1:  # a parameter or local of a method holding the site, innermost first
+        if parts is receiver:  # a parameter or local of a method holding the site, innermost first
             for holder in self.holding(path, occ.line):
                 if holder.kind in _FUNCTIONS:
-                    types = {(t, path) for t in declared(path, variable, holder.line, occ.line)}
+                    types = {(t, path) for t in declared(path, parts[0], holder.line, occ.line)}
                     if types:
                         break
         if not types:
-            types = self._field_types(path, occ.line, variable)
+            types = self._field_types(path, occ.line, parts[0])
+        for field in parts[1:]:  # `a.b.name`: the field b of a's type, as declared
+            types = {typed for written, seen in types for c in self._classes_seen(seen, written)
+                     for typed in self._field_type(self.member(c, field))}
         other: tuple[str, Symbol] | None = None
         other_type = ""
         for written, seen in sorted(types):
-            simple = written.rsplit(".", 1)[-1]
-            for c in (Cls(p, s) for p, s in self.read.defined(simple) if is_class(s) and self._sees(seen, written, p, s)):
+            for c in self._classes_seen(seen, written):
                 found = self.member(c, self.simple)
                 if found is None:
                     continue
@@ -207,18 +213,30 @@ class MemberSites:
         facts = self.snap.core_facts(path)
         return facts.package_name if facts is not None and facts.package_name else ""
 
+    def _classes_seen(self, seen: str, written: str) -> list[Cls]:
+        """The classes of the map a type written in the file `seen` names (`_sees`)."""
+        simple = written.rsplit(".", 1)[-1]
+        return [Cls(p, s) for p, s in self.read.defined(simple) if is_class(s) and self._sees(seen, written, p, s)]
+
     def _field_types(self, path: str, line: int, variable: str) -> set[tuple[str, str]]:
         """The type the field `variable` of the class holding the line (or of a class enclosing
-        it), its own or inherited, is declared of (`field_type` of its signature), with the file
-        declaring it, whose names it is written in."""
+        it), its own or inherited, is declared of, with the file declaring it (`_field_type`)."""
         cls = self.enclosing(path, line)
         while cls is not None:
             found = self.member(cls, variable)
-            if found is not None and found[1].kind in ("field", "constant"):
-                written = of_path(found[0]).field_type(found[1].signature)
-                return {(written, found[0])} if written else set()
+            if found is not None and found[1].kind in _FIELDS:
+                return self._field_type(found)
             cls = self._outer(cls)
         return set()
+
+    @staticmethod
+    def _field_type(found: tuple[str, Symbol] | None) -> set[tuple[str, str]]:
+        """The type a field's signature declares it of, with its file, whose names it is written
+        in; none for a member that is no field, or of no type the signature shows."""
+        if found is None or found[1].kind not in _FIELDS:
+            return set()
+        written = of_path(found[0]).field_type(found[1].signature)
+        return {(written, found[0])} if written else set()
 
     def _judge(self, found: tuple[str, Symbol], cls: Cls, site: str, how: str, word: str) -> tuple[str, str]:
         path, sym = found
