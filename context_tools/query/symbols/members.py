@@ -11,11 +11,13 @@ is a `name_match`; a named argument (`f(name: x)`) is no site."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
 from context_tools.query.symbols.rightmost import Holding
 from indexer.lang.bindings import of_path
+from indexer.lang.bindings_base import opening_bracket
 from indexer.lang.member_syntax import SELF_CLASS, SUPER, THIS
 
 if TYPE_CHECKING:
@@ -36,7 +38,10 @@ Decision = tuple[str, str] | None | Literal[False]
 Declared = Callable[[str, str, int, int], frozenset[str]]
 _FUNCTIONS = frozenset({"method", "function", "constructor"})
 _FIELDS = frozenset({"field", "constant"})
-_CHAIN = 4  # parts of a receiver typed through its fields (`this.a.b.c`)
+_CHAIN = 4  # parts of a receiver typed through its fields (`this.a.b.c`), calls of a chain
+# the callee a call's `(` follows: a dotted name (`x.f.m`, `m`), its start where a `.` may stand
+_NEW = re.compile(rb"(?<![\w$.])new$")
+_CALLEE = re.compile(rb"((?:[A-Za-z_$][\w$]*\s*\.\s*)*[A-Za-z_$][\w$]*)\s*(?:<[^()]*>\s*)?$")
 
 
 class ClassReading:
@@ -92,10 +97,12 @@ class MemberSites:
         return self.read.h
 
     def decide(self, path: str, occ: Occurrence, syntax: SiteSyntax, how: str, implicit_self: bool,
-               declared: Declared | None = None) -> Decision:
+               declared: Declared | None = None, before: bytes = b"") -> Decision:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
         file (`how`), None when it is no site. `declared` gives the types the file declares a
-        variable of (Java): `x.name` and `this.x.name` are then the member of x's type."""
+        variable of (Java): `x.name` and `this.x.name` are then the member of x's type, and
+        `f(...).name` the member of the type f is declared to return, read from `before`, the
+        site's line before it."""
         if syntax.form == "keyword":
             return None
         if syntax.form == "bare":
@@ -115,6 +122,11 @@ class MemberSites:
             return False
         receiver = syntax.receiver
         if not receiver:
+            if declared is not None and before:  # `getPluginManager().postMessage(...)`
+                types = self._call_types(path, occ, before.rstrip()[:-1], declared, 0)
+                typed = self._typed_member(path, how, types, "what the call before it returns") if types else None
+                if typed is not None:
+                    return typed
             return ("name_match", "attribute of an untyped receiver") if how in BOUND else False
         if receiver[0] in _WORDS:
             word = _WORDS[receiver[0]]
@@ -155,8 +167,14 @@ class MemberSites:
         `name`, as Java binds a call by the type declared; `x.f.name` and `this.f.g.name` the
         member of the type its last field is declared, each field read in its class. None when no
         class of the map types it."""
+        return self._typed_member(path, how, self._chain_types(path, occ, receiver, declared),
+                                  f"`{'.'.join(receiver)}`")
+
+    def _chain_types(self, path: str, occ: Occurrence, receiver: tuple[str, ...],
+                     declared: Declared) -> set[tuple[str, str]]:
+        """The types a receiver of names is declared (`x`, `this.f`, `x.f.g`), each as written
+        with the file whose names it is written in."""
         parts = receiver[1:] if receiver[0] == "this" else receiver
-        # each type as written, with the file whose names it is written in
         types: set[tuple[str, str]] = set()
         if parts is receiver:  # a parameter or local of a method holding the site, innermost first
             for holder in self.holding(path, occ.line):
@@ -169,6 +187,59 @@ class MemberSites:
         for field in parts[1:]:  # `a.b.name`: the field b of a's type, as declared
             types = {typed for written, seen in types for c in self._classes_seen(seen, written)
                      for typed in self._field_type(self.member(c, field))}
+        return types
+
+    def _call_types(self, path: str, occ: Occurrence, text: bytes, declared: Declared,
+                    depth: int) -> set[tuple[str, str]]:
+        """The types the Java call `text` ends with is declared to return (`result_type` of the
+        method's signature, in the method's file): `m(...)` a method of the class the site is in
+        or one enclosing it, `x.f.m(...)` of the type `x.f` is declared, `Type.m(...)` of the
+        class, `<call>.m(...)` of what that call returns, _CHAIN calls deep."""
+        if depth >= _CHAIN or not text.endswith(b")"):
+            return set()
+        opened = opening_bracket(text, len(text) - 1)
+        if opened is None:
+            return set()
+        head = text[:opened].rstrip()
+        callee = _CALLEE.search(head)
+        if callee is None:
+            return set()
+        names = [p.strip().decode() for p in callee.group(1).split(b".")]
+        method, outer = names[-1], head[:callee.start(1)].rstrip()
+        if _NEW.search(outer):  # `new Foo<T>(...)`: an instance of the class
+            return {(".".join(names), path)}
+        if outer.endswith(b"."):  # `<call>.m(...)`
+            owners = [c for written, seen in self._call_types(path, occ, outer[:-1], declared, depth + 1)
+                      for c in self._classes_seen(seen, written)]
+        elif len(names) == 1 or names[:-1] == ["this"]:
+            owners = []
+            cls = self.enclosing(path, occ.line)
+            while cls is not None and not owners:
+                if self.member(cls, method) is not None:
+                    owners = [cls]
+                cls = self._outer(cls)
+        else:
+            receiver = tuple(names[:-1])
+            owners = self._classes_seen(path, ".".join(receiver)) if receiver[-1][:1].isupper() else []
+            if not owners:
+                owners = [c for written, seen in self._chain_types(path, occ, receiver, declared)
+                          for c in self._classes_seen(seen, written)]
+        found = {typed for c in owners for typed in self._result_type(self.member(c, method))}
+        return found
+
+    @staticmethod
+    def _result_type(found: tuple[str, Symbol] | None) -> set[tuple[str, str]]:
+        """The type a method's signature says it returns, with its file (`result_type`)."""
+        if found is None or found[1].kind != "method":
+            return set()
+        written = of_path(found[0]).result_type(found[1].signature)
+        return {(written, found[0])} if written else set()
+
+    def _typed_member(self, path: str, how: str, types: set[tuple[str, str]],
+                      label: str) -> tuple[str, str] | None:
+        """The member asked of the classes `types` names, when one of them has it: the site's
+        (resolution, rule) where it is a definition asked, a name_match naming the other member
+        where it is another's; None when no class of the map has a member of the name."""
         other: tuple[str, Symbol] | None = None
         other_type = ""
         for written, seen in sorted(types):
@@ -179,12 +250,12 @@ class MemberSites:
                 if (found[0], found[1].line, found[1].start_byte) in self.keys:
                     resolution, _ = self._judge(found, c, path, how, "")
                     owner = found[1].container
-                    return resolution, f"attribute of `{'.'.join(receiver)}`, declared {written}" + (
+                    return resolution, f"attribute of {label}, declared {written}" + (
                         f", which inherits it from {owner}" if owner != c.sym.qualified else "")
                 if other is None:
                     other, other_type = found, written
         if other is not None:
-            return "name_match", f"attribute of `{'.'.join(receiver)}`, declared {other_type}: {other[1].qualified}"
+            return "name_match", f"attribute of {label}, declared {other_type}: {other[1].qualified}"
         return None
 
     def _sees(self, path: str, written: str, where: str, sym: Symbol) -> bool:

@@ -4,6 +4,7 @@ the files of a package declaration see each other's top-level names without an i
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from indexer.lang import member_syntax
@@ -19,6 +20,15 @@ _DECLARED = rb"(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*)(?:\s*<[^;=(){}]*>
 
 
 _FIELD = re.compile(_DECLARED + rb"[A-Za-z_$][\w$]*\s*(?:[=;,]|$)")
+_RESULT = re.compile(_DECLARED + rb"[A-Za-z_$][\w$]*\s*\(")
+
+
+@lru_cache(maxsize=4096)
+def _typings(name: str) -> list[re.Pattern[bytes]]:
+    """`JavaBindings.typings`, compiled once for each name: a query asks them of every file."""
+    n = re.escape(name.encode())
+    return [re.compile(_DECLARED + n + rb"\s*(?:[=;,):]|$)"),
+            re.compile(rb"\bvar\s+" + n + rb"\s*=\s*new\s+((?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*)\s*[<(]")]
 
 
 class JavaBindings(Bindings):
@@ -34,14 +44,19 @@ class JavaBindings(Bindings):
         cb)`), an enhanced-for or catch variable (`for (Entry e : xs)`), a pattern (`o instanceof
         Foo f`); and `var x = new Foo(...)`, the type it makes. The type as written, qualified or
         not (`SSLStreams.InputStream`, `java.io.InputStream`)."""
-        n = re.escape(name.encode())
-        return [re.compile(_DECLARED + n + rb"\s*(?:[=;,):]|$)"),
-                re.compile(rb"\bvar\s+" + n + rb"\s*=\s*new\s+((?:[A-Za-z_$][\w$]*\.)*[A-Z][\w$]*)\s*[<(]")]
+        return _typings(name)
 
     def field_type(self, signature: str) -> str | None:
         """`private final PluginManager pluginManager;`, `protected CordovaInterface cordova = null;`:
         the type a field's declaration line names before the field (the first declared there)."""
         found = _FIELD.search(signature.encode())
+        return found.group(1).decode() if found is not None else None
+
+    def result_type(self, signature: str) -> str | None:
+        """`public PluginManager getPluginManager() {`, `Demand demand();`: the type a method's
+        declaration line names before its name, as written; none for `void`, a primitive, an
+        array, or a line that does not hold it (`public <T> HttpResponse<T>` over a line break)."""
+        found = _RESULT.search(signature.encode())
         return found.group(1).decode() if found is not None else None
 
     def public_basis(self, parts: list[str], kind: str, signature: str) -> str | None:
