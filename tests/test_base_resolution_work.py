@@ -67,6 +67,15 @@ def _ruby(n: int) -> dict[str, str]:
     return files
 
 
+def _ruby_ancestors(n: int) -> dict[str, str]:
+    """A class of n ancestors holding n classes whose superclasses are constants of one of
+    them, found past the lexical scopes (`scoped_bases.ruby_ancestors`)."""
+    return {"m.rb": "class Base\n" + "".join(f"  class X{k}; end\n" for k in range(n)) + "end\n"
+            + "".join(f"module M{k}; end\n" for k in range(n)),
+            "a.rb": "require_relative 'm'\nclass C0 < Base\n" + "".join(f"  include M{k}\n" for k in range(n))
+            + "".join(f"  class K{k} < X{k}; end\n" for k in range(n)) + "end\n"}
+
+
 # language -> (its files of n imports and classes, the class asked, its base's qualified name and file)
 CASES: dict[str, tuple[Callable[[int], dict[str, str]], str, str, str]] = {
     "python": (_python, "C0", "X0", "m.py"),
@@ -76,6 +85,7 @@ CASES: dict[str, tuple[Callable[[int], dict[str, str]], str, str, str]] = {
     "php": (_php, "C0", "P.X0", "m.php"),
     "csharp": (_csharp, "C0", "N0.X0", "m.cs"),
     "ruby": (_ruby, "C0", "X0", "m.rb"),
+    "ruby_ancestors": (_ruby_ancestors, "K0", "Base.X0", "m.rb"),
 }
 REPOS = {(language, n): Indexed(made(n), f"rennet-bases-{language}-{n}-", message="bases")
          for language, (made, *_) in CASES.items() for n in (SMALL, LARGE)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from indexer.lang.bindings import of_language
-from indexer.lang.member_syntax import SUPER, THIS
+from indexer.lang.member_syntax import SELF_CLASS, SUPER, THIS
 from tests.annotated import FIXTURES, load, noted_sites
 from tests.indexed import Indexed, sites
 
@@ -31,12 +31,16 @@ def _rules(lang: str, name: str) -> dict[tuple[str, int], tuple[str, str]]:
 
 def test_each_site_says_which_binding_decided_it():
     java = _rules("java", "close")
-    assert java[("App.java", 9)] == ("same_package", "bare name in App, which inherits it from Handler")
-    assert java[("Handler.java", 8)] == ("import", "`super` in Handler, which inherits it from Base")
-    assert java[("App.java", 12)] == ("name_match", "attribute of an untyped receiver `session`")
+    assert java[("App.java", 11)] == ("same_package", "bare name in App, which inherits it from Handler")
+    assert java[("Handler.java", 10)] == ("import", "`super` in Handler, which inherits it from Base")
+    # each `close` is told apart: a Session's is Session's own, a Base's Base's
+    assert java[("App.java", 14)] == ("same_file", "attribute of `session`, declared Session")
+    assert _rules("java", "handle")[("App.java", 27)] == (
+        "same_file", "attribute of `other`, declared Session")
+    assert java[("App.java", 16)] == ("import", "attribute of `peer`, declared Base")
     handle = _rules("java", "handle")
     # App.java neither imports Base.java nor shares its package: the inherits edges tie it
-    assert handle[("App.java", 8)] == ("import", "`this` in App, which inherits it from Base")
+    assert handle[("App.java", 10)] == ("import", "`this` in App, which inherits it from Base")
     php = _rules("php", "save")
     assert php[("User.php", 18)] == ("same_file", "`this` in App\\Models.User")
     assert php[("User.php", 19)] == ("name_match", "attribute of an untyped receiver")
@@ -80,6 +84,12 @@ def test_a_php_variable_is_no_site():
     ("ruby", "Shop::Base.find", 11, "find", "attribute", ("Base",)),
     ("ruby", "Shop::Base", 6, "Base", "attribute", ("Shop",)),
     ("ruby", "repo&.save", 6, "save", "attribute", ("repo",)),
+    ("ruby", "self.class.find", 11, "find", "attribute", (SELF_CLASS,)),
+    ("ruby", "self.class::LIMIT", 12, "LIMIT", "attribute", (SELF_CLASS,)),
+    ("ruby", "x = self . class.find", 17, "find", "attribute", (SELF_CLASS,)),
+    ("ruby", "repo.self.class.find", 16, "find", "attribute", ()),
+    ("ruby", "myself.class.find", 13, "find", "attribute", ()),
+    ("ruby", "@self.class.find", 12, "find", "attribute", ()),
     ("cpp", "this->draw();", 6, "draw", "attribute", (THIS,)),
     ("cpp", "Holder<int>::get();", 13, "get", "attribute", ("Holder",)),
     ("cpp", "s->draw();", 3, "draw", "attribute", ()),

@@ -287,7 +287,7 @@ def test_occurrence_cap_is_deterministic_prefix():
     assert len(ruby.occurrences) == OCCURRENCE_CAP and ruby.occurrences_capped
     assert [(o.name, o.line, o.col, o.role) for o in ruby.occurrences[:4]] == [  # in document order
         ("K", 1, 6, "definition"), ("attr_reader", 2, 2, "call"), ("owner", 2, 15, "definition"),
-        ("z", 2, 22, "identifier")]
+        ("z", 2, 22, "local")]  # a local of the class body
 
 
 def test_generated_marks():

@@ -458,6 +458,49 @@ def test_java_parameters_locals_loops_catch_lambdas_and_anonymous_classes():
     ]
 
 
+def test_ruby_parameters_assignments_blocks_and_scope_gates():
+    src = ("class Shell\n"
+           "  def indent(count = 1)\n"
+           "    old = padding\n"
+           "    self.padding = padding + count\n"
+           "  end\n"
+           "  def table(list, padding: 0, &blk)\n"
+           "    start = padding ? 1 : 0 if list\n"
+           "    list.each do |item, (a, b)|\n"
+           "      width = item.size + start + a + b\n"
+           "    end\n"
+           "    puts width, count, padding(1)\n"
+           "    begin; rescue => err; err; end\n"
+           "    for s in list; s; end\n"
+           "    head, *rest = list; total ||= head\n"
+           "    fn = ->(q) { q + head + total }\n"
+           "  end\n"
+           "  width = 3\n"
+           "  def other = width\n"
+           "end\n")
+    got = sites(src, "lib/shell.rb", "ruby", "count", "old", "padding", "list", "blk", "start", "item", "a", "b",
+                "width", "err", "s", "head", "rest", "fn", "q", "total")
+    assert got == [
+        ("count", 2, 14, "local"), ("old", 3, 5, "local"), ("padding", 3, 11, "identifier"),  # a method
+        ("padding", 4, 10, "call"), ("padding", 4, 20, "identifier"), ("count", 4, 30, "local"),
+        ("list", 6, 13, "local"), ("padding", 6, 19, "local"), ("blk", 6, 32, "local"),  # a keyword parameter
+        ("start", 7, 5, "local"), ("padding", 7, 13, "local"), ("list", 7, 32, "local"),
+        ("list", 8, 5, "local"), ("item", 8, 19, "local"), ("a", 8, 26, "local"), ("b", 8, 29, "local"),
+        ("width", 9, 7, "local"), ("item", 9, 15, "local"), ("start", 9, 27, "local"), ("a", 9, 35, "local"),
+        ("b", 9, 39, "local"),
+        # the block's own local is no local after it; another method's parameter none here; a
+        # call with arguments a method's whatever local is so named
+        ("width", 11, 10, "identifier"), ("count", 11, 17, "identifier"), ("padding", 11, 24, "call"),
+        ("err", 12, 22, "local"), ("err", 12, 27, "local"), ("s", 13, 9, "local"), ("list", 13, 14, "local"), ("s", 13, 20, "local"),
+        ("head", 14, 5, "local"), ("rest", 14, 12, "local"), ("list", 14, 19, "local"), ("total", 14, 25, "local"),
+        ("head", 14, 35, "local"),
+        ("fn", 15, 5, "local"), ("q", 15, 13, "local"), ("q", 15, 18, "local"), ("head", 15, 22, "local"),
+        ("total", 15, 29, "local"),
+        # a class body's local, and a `def` that does not see it
+        ("width", 17, 3, "local"), ("width", 18, 15, "identifier"),
+    ]
+
+
 def test_rust_let_patterns_parameters_closures_matches_and_nested_fns():
     src = ("use crate::cfg::load;\n"
            "static MAX: i32 = 1;\n"

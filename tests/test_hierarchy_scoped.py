@@ -137,6 +137,16 @@ def test_hierarchy_lists_known_subclasses_after_the_bases():
     assert [(x.relation, x.spec, x.status) for x in r.data.hierarchy] == [("base", "Orphan", "unresolved")]
 
 
+def test_what_a_ruby_hook_hands_on_is_its_includer_s_not_the_module_s():
+    # Ruby 3.1: Hook::Base.ancestors is [Hook::Base]; its hook's modules are Command's
+    r = REPOS["ruby"].asked().call("context.symbol", name="Hook.Base", hierarchy=True)
+    assert [(x.relation, x.qualified) for x in r.data.hierarchy] == [("subclass", "Hook.Command")]
+    r = REPOS["ruby"].asked().call("context.symbol", name="Hook.Base.ClassMethods", hierarchy=True)
+    assert r.data.hierarchy == []
+    r = REPOS["ruby"].asked().call("context.symbol", name="Hook.Command.option")
+    assert [(d.qualified, d.match) for d in r.data.definitions] == [("Hook.Base.ClassMethods.option", "inherited")]
+
+
 # --- the bases read from the tree -------------------------------------------------------------
 
 @pytest.mark.parametrize(("lang", "path", "source", "bases"), [

@@ -22,6 +22,7 @@ from indexer.lang.bindings_base import (
 
 THIS = "<this>"
 SUPER = "<super>"
+SELF_CLASS = "<self.class>"  # Ruby's `self.class`: the class's own, as `self` is, but no instance's attribute
 
 # Each reading below finds what a search of the site's line before it for a pattern anchored
 # at its end would (the pattern in its comment), read back from the end: such a search tries
@@ -199,10 +200,26 @@ def php(line: bytes, col: int, name: str) -> SiteSyntax:
     return SiteSyntax("bare")
 
 
+def _ruby_self_class(before: bytes) -> bool:
+    """`(?<![\\w.:@$])self[ \\t]*\\.[ \\t]*class[ \\t]*(?:\\.|::)$`: the class of `self`."""
+    end = blank_end(before, len(before) - (2 if before.endswith(b"::") else 1))
+    if not before.endswith(b"class", 0, end):
+        return False
+    dot = blank_end(before, end - 5)
+    if before[dot - 1:dot] != b".":
+        return False
+    start = blank_end(before, dot - 1)
+    return before.endswith(b"self", 0, start) and (
+        start == 4 or not (before[start - 5] in NAME_REST or before[start - 5] in b".:@$"))
+
+
 def ruby(line: bytes, col: int, name: str) -> SiteSyntax:
-    """`self.name` the class's own; `Type.name` and `Type::name` the class or module `Type`'s (a
-    constant path's last part); `x.name` on a variable of an untyped receiver."""
+    """`self.name` and `self.class.name` the class's own (Ruby's singleton methods are its
+    members too); `Type.name` and `Type::name` the class or module `Type`'s (a constant path's
+    last part); `x.name` on a variable of an untyped receiver."""
     before = line[:col].rstrip()
+    if before.endswith((b".", b"::")) and _ruby_self_class(before):
+        return SiteSyntax("attribute", (SELF_CLASS,))
     if before.endswith(b"::"):
         constant = _ruby_scope(before)
         return SiteSyntax("attribute", (constant.decode(),)) if constant is not None else SiteSyntax("attribute")

@@ -62,16 +62,19 @@ def resolve_scoped(language: str, bases: Iterable[Base], file: FileImports, inde
                    ) -> list[tuple[Base, Found]]:
     """Each base of one file's classes (`file`), in declaration order, with what it resolves
     to by the rules of its language (one of LANGUAGES)."""
-    scope = _Scope(file, index)
+    listed = list(bases)
+    scope = _Scope(file, index, listed)
     rule = _RULES[language]
-    return [(b, rule(scope, b)) for b in bases]
+    return [(b, rule(scope, b)) for b in listed]
 
 
 class _Scope:
     """One file's view of the map's classes."""
 
-    def __init__(self, file: FileImports, index: ClassIndex) -> None:
+    def __init__(self, file: FileImports, index: ClassIndex, bases: list[Base] | None = None) -> None:
         self.file = file
+        self.bases = bases or []  # every base the file's classes declare
+        self._ancestors: dict[str, dict[str, int]] = {}  # `ruby_ancestors`, by class
         self.path = file.path
         self.imports = file.imports
         self.edges = file.edges
@@ -152,6 +155,37 @@ class _Scope:
         found: dict[str, int] = {}
         for e in self.edges:
             found.setdefault(e.target, len(found))
+        return found
+
+    @cached_property
+    def bases_of(self) -> dict[str, list[Base]]:
+        """The file's bases by the class declaring them."""
+        found: dict[str, list[Base]] = {}
+        for b in self.bases:
+            found.setdefault(b.cls, []).append(b)
+        return found
+
+    def ruby_ancestors(self, cref: str) -> dict[str, int]:
+        """The ancestors of the Ruby class or module `cref` the file declares, each with its place,
+        nearest first: its superclass and the modules it includes or prepends (`_ANCESTRAL`),
+        each resolved without looking in ancestors, then theirs where
+        the file declares them, _ANCESTRY_DEPTH levels; a base's own ancestors elsewhere are not
+        read. Made once for each class."""
+        found = self._ancestors.get(cref)
+        if found is None:
+            found = self._ancestors[cref] = {}
+            level = [cref]
+            for _ in range(_ANCESTRY_DEPTH):
+                following: list[str] = []
+                for cls in level:
+                    for base in self.bases_of.get(cls, ()):
+                        if base.relation not in _ANCESTRAL:
+                            continue
+                        status, _, q = _ruby(self, base, ancestry=False)
+                        if status == "resolved" and q != cref and q not in found:
+                            found[q] = len(found)
+                            following.append(q)
+                level = following
         return found
 
     @cached_property
@@ -292,7 +326,7 @@ def _php(s: _Scope, b: Base) -> Found:
     return ("external" if not space else "unresolved"), "", ""
 
 
-def _ruby(s: _Scope, b: Base) -> Found:
+def _ruby(s: _Scope, b: Base, ancestry: bool = True) -> Found:
     parts = b.base.removeprefix("::").split("::")
     if b.base.startswith("::"):
         scopes = [""]
@@ -301,13 +335,42 @@ def _ruby(s: _Scope, b: Base) -> Found:
         scopes = list(b.nesting) or _enclosing(b.cls)
         if b.relation:
             scopes.insert(0, b.cls)
+    written = ".".join(parts)
     for scope in scopes:
-        q = _join(scope, ".".join(parts))
+        if not scope and scopes[0] and ancestry:
+            # before the top, the ancestors of the innermost scope (`class EmptyScope <
+            # EmptyLinkedList` in `class Scope < LinkedList`: LinkedList's EmptyLinkedList)
+            found = _in_ancestors(s, scopes[0], written)
+            if found is not None:
+                return found
+        q = _join(scope, written)
         files = s.files_of(q)
         if files:
             return "resolved", s.pick_required(files), q
     known = len(parts) > 1 and any(q.split(".")[-1] == parts[0] for _, q in s.index.named(parts[0]))
     return ("unresolved" if known else "external"), "", ""
+
+
+_ANCESTRY_DEPTH = 4  # levels of ancestors the file declares, looked through for a constant
+# the relations of a Ruby class's own ancestors: its superclass, the modules it includes or
+# prepends (not those it extends, nor those a hook hands on to what includes it)
+_ANCESTRAL = frozenset({"", "include", "prepend"})
+
+
+def _in_ancestors(s: _Scope, cref: str, written: str) -> Found | None:
+    """The constant `written` of an ancestor of the class or module `cref`, as Ruby looks for
+    it after the lexical scopes, the nearest first (`ruby_ancestors`): found among the classes
+    of its last name, so a class of many ancestors costs no more for each base it has."""
+    order = s.ruby_ancestors(cref)
+    if not order:
+        return None
+    best: tuple[int, str] | None = None
+    for _, q in s.index.named(written.rsplit(".", 1)[-1]):
+        if q.endswith("." + written):
+            at = order.get(q[:-len(written) - 1])
+            if at is not None and (best is None or at < best[0]):
+                best = (at, q)
+    return ("resolved", s.pick_required(s.files_of(best[1])), best[1]) if best is not None else None
 
 
 def _cpp(s: _Scope, b: Base) -> Found:

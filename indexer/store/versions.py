@@ -102,7 +102,11 @@ PLAIN_VERSION = "1"
 # 83: a JavaScript base a `require` binds whole (`const Store = require("./store")`, then
 #     `class Sub extends Store`) is the module's default export, as an ES default import's is
 #     (was: not resolved; the `inherits` edges of the canonical serialization change)
-ASSEMBLY_VERSION = "83"
+# 84: a Ruby base found in no lexical scope is looked for in the ancestors of the innermost one
+#     before the top, as Ruby looks a constant up (`class EmptyScope < EmptyLinkedList` in `class
+#     Scope < LinkedList`: LinkedList's; was: a top-level EmptyLinkedList, else external;
+#     indexer/resolve/scoped_bases.py)
+ASSEMBLY_VERSION = "84"
 
 _ASSEMBLY = "assembly"
 _FACTS = "facts"

@@ -18,6 +18,7 @@ from context_tools.query.symbols.answers import ClassRef, Relative
 from context_tools.query.symbols.walks import reexport_walk
 from indexer.lang.bindings import PathView, Scopes
 from indexer.lang.class_kinds import CLASS_KINDS, METHOD_HOSTS
+from indexer.lang.ruby.bases import HOOKED
 
 if TYPE_CHECKING:
     from indexer.model import BlobFacts, Edge, Symbol
@@ -406,7 +407,8 @@ class Hierarchy:
 
     def subclasses(self, c: Cls) -> list[Cls]:
         """The classes whose declared bases resolve to this one: looked for only in the files
-        naming it (a base, or the import binding it, spells its name), in path order."""
+        naming it (a base, or the import binding it, spells its name), in path order. A module
+        a Ruby hook hands on (`base.extend ClassMethods`) has not the hook's module for one."""
         found = self._subclasses.get(c.key)
         if found is not None:
             return found
@@ -421,6 +423,8 @@ class Hierarchy:
         edges.sort(key=lambda t: t[0])  # stable: each file's edges keep their order
         out = []
         for path, e in edges:
+            if e.relation.startswith(HOOKED):  # handed on to the module's includers, no base of the module
+                continue
             if e.target == c.path and e.base == c.sym.qualified or (
                     (e.target != c.path and e.base == c.sym.name or e.base == "default"
                      or (path, e) in renamed) and self.landing(e) == c):
@@ -621,7 +625,9 @@ def _once(found: list[Cls]) -> list[Cls]:
 
 def _ruby(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:
     """Ruby's ancestors: the modules prepended (the last first), the class, the modules included
-    or extended (the last first), then the superclass's ancestors. The class asked still comes
+    or extended (the last first), each after what its `included` hook mixes into the class
+    (`base.send :include, Shell`, `base.extend ClassMethods`: `Base.relation` `hook:...`), then
+    the superclass's ancestors. The class asked still comes
     first (`mro`), its own prepended modules right after it: the map answers `A.m` with A's own
     `m`, as it is written."""
     if c.key in done:
@@ -633,9 +639,27 @@ def _ruby(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> lis
     out = [x for y, r in reversed(related) if r == "prepend" for x in _ruby(h, y, seen, done)] + [c]
     for x, r in reversed(related):
         if r in ("include", "extend"):
-            out += _ruby(h, x, seen, done)
+            out += _mixed(h, x, seen, done)
     superclass = next((x for x, r in related if r == ""), None)
     return _walked(c, out + (_ruby(h, superclass, seen, done) if superclass is not None else []), done)
+
+
+def _mixed(h: Hierarchy, x: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:
+    """What a class gets from a module it includes or extends: what the module's `included` hook
+    mixes into it (the last first, each with what its own hook mixes in), then the module's
+    ancestors."""
+    key = (x.path, x.sym.qualified + _MIXED)
+    if key in done:  # walked once an order, as `_ruby` walks a class, whatever the ways to it
+        return done[key]
+    if x.key in seen:
+        return []
+    handed = [y for y, r in reversed(h.related(x)) if r.startswith(HOOKED)]
+    inner = seen | {x.key}
+    done[key] = out = [z for y in handed for z in _mixed(h, y, inner, done)] + _ruby(h, x, seen, done)
+    return out
+
+
+_MIXED = "\0mixed"  # `_mixed`'s key in a walk's `done`, beside the class's own
 
 
 def _php(h: Hierarchy, c: Cls, seen: set[tuple[str, str]], done: Walked) -> list[Cls]:

@@ -11,12 +11,14 @@ is a `name_match`; a named argument (`f(name: x)`) is no site."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Literal
+import re
+from typing import TYPE_CHECKING, Callable, Iterator, Literal
 
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
 from context_tools.query.symbols.rightmost import Holding
 from indexer.lang.bindings import of_path
-from indexer.lang.member_syntax import SUPER, THIS
+from indexer.lang.bindings_base import opening_bracket
+from indexer.lang.member_syntax import SELF_CLASS, SUPER, THIS
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.lookup import Hit
@@ -26,11 +28,20 @@ if TYPE_CHECKING:
 
 LANGUAGES = frozenset({"java", "csharp", "php", "ruby", "cpp"})
 BOUND = frozenset({"same_file", "same_package", "import"})
-_WORDS = {THIS: "this", SUPER: "super"}
+_WORDS = {THIS: "this", SUPER: "super", SELF_CLASS: "self.class"}
 _SCOPES = frozenset({"namespace", "module", "package"})
 _MEMBERS = frozenset({"method", "field"})
 
 Decision = tuple[str, str] | None | Literal[False]
+# the types the lines of a file declare a variable of: (path, name, first line, last line) ->
+# their simple names
+Declared = Callable[[str, str, int, int], frozenset[str]]
+_FUNCTIONS = frozenset({"method", "function", "constructor"})
+_FIELDS = frozenset({"field", "constant"})
+_CHAIN = 4  # parts of a receiver typed through its fields (`this.a.b.c`), calls of a chain
+# the callee a call's `(` follows: a dotted name (`x.f.m`, `m`), its start where a `.` may stand
+_NEW = re.compile(rb"(?<![\w$.])new$")
+_CALLEE = re.compile(rb"((?:[A-Za-z_$][\w$]*\s*\.\s*)*[A-Za-z_$][\w$]*)\s*(?:<[^()]*>\s*)?$")
 
 
 class ClassReading:
@@ -85,9 +96,13 @@ class MemberSites:
     def h(self) -> Hierarchy:
         return self.read.h
 
-    def decide(self, path: str, occ: Occurrence, syntax: SiteSyntax, how: str, implicit_self: bool) -> Decision:
+    def decide(self, path: str, occ: Occurrence, syntax: SiteSyntax, how: str, implicit_self: bool,
+               declared: Declared | None = None, before: bytes = b"") -> Decision:
         """(resolution, rule) when the site's syntax decides it, False when it leaves it to the
-        file (`how`), None when it is no site."""
+        file (`how`), None when it is no site. `declared` gives the types the file declares a
+        variable of (Java): `x.name` and `this.x.name` are then the member of x's type, and
+        `f(...).name` the member of the type f is declared to return, read from `before`, the
+        site's line before it."""
         if syntax.form == "keyword":
             return None
         if syntax.form == "bare":
@@ -107,6 +122,11 @@ class MemberSites:
             return False
         receiver = syntax.receiver
         if not receiver:
+            if declared is not None and before:  # `getPluginManager().postMessage(...)`
+                types = self._call_types(path, occ, before.rstrip()[:-1], declared, 0)
+                typed = self._typed_member(path, how, types, "what the call before it returns") if types else None
+                if typed is not None:
+                    return typed
             return ("name_match", "attribute of an untyped receiver") if how in BOUND else False
         if receiver[0] in _WORDS:
             word = _WORDS[receiver[0]]
@@ -116,6 +136,8 @@ class MemberSites:
             found = self.member(cls, self.simple, bases_only=receiver[0] == SUPER)
             if found is None:
                 return "name_match", f"`{word}` in {cls.sym.qualified}, which has no member {self.simple}"
+            if receiver[0] == SELF_CLASS and found[1].kind == "field":  # `attr_reader :name`: an instance's
+                return "name_match", f"`{word}` in {cls.sym.qualified}: {found[1].qualified} is an instance's attribute"
             return self._judge(found, cls, path, how, f"`{word}`")
         last = receiver[-1]
         if last in self.classes or last in self.scopes or ".".join(receiver) in self.packages or self._alias(path, last):
@@ -129,9 +151,163 @@ class MemberSites:
             return "name_match", f"attribute of class `{last}`, which does not reach it"
         if any(s.kind in _SCOPES for _, s in self.snap.definitions(last)):
             return False  # a namespace or module of the map (`ns::helper()`)
+        if declared is not None and len(receiver) <= _CHAIN and receiver[1:].count("this") == 0:
+            typed = self._declared(path, occ, receiver, how, declared)
+            if typed is not None:
+                return typed
         if how not in BOUND:
             return False
         return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+
+    def _declared(self, path: str, occ: Occurrence, receiver: tuple[str, ...], how: str,
+                  declared: Declared) -> tuple[str, str] | None:
+        """`x.name` where a method holding the site declares `x` of a class of the map before it (a
+        parameter, a local: `CordovaPlugin plugin = ...;`), or else `x` is a field of the class the
+        site is in, its own, an enclosing class's or a base's, declared so: that class's member
+        `name`, as Java binds a call by the type declared; `x.f.name` and `this.f.g.name` the
+        member of the type its last field is declared, each field read in its class. None when no
+        class of the map types it."""
+        return self._typed_member(path, how, self._chain_types(path, occ, receiver, declared),
+                                  f"`{'.'.join(receiver)}`")
+
+    def _chain_types(self, path: str, occ: Occurrence, receiver: tuple[str, ...],
+                     declared: Declared) -> set[tuple[str, str]]:
+        """The types a receiver of names is declared (`x`, `this.f`, `x.f.g`), each as written
+        with the file whose names it is written in."""
+        parts = receiver[1:] if receiver[0] == "this" else receiver
+        types: set[tuple[str, str]] = set()
+        if parts is receiver:  # a parameter or local of a method holding the site, innermost first
+            for holder in self.holding(path, occ.line):
+                if holder.kind in _FUNCTIONS:
+                    types = {(t, path) for t in declared(path, parts[0], holder.line, occ.line)}
+                    if types:
+                        break
+        if not types:
+            types = self._field_types(path, occ.line, parts[0])
+        for field in parts[1:]:  # `a.b.name`: the field b of a's type, as declared
+            types = {typed for written, seen in types for c in self._classes_seen(seen, written)
+                     for typed in self._field_type(self.member(c, field))}
+        return types
+
+    def _call_types(self, path: str, occ: Occurrence, text: bytes, declared: Declared,
+                    depth: int) -> set[tuple[str, str]]:
+        """The types the Java call `text` ends with is declared to return (`result_type` of the
+        method's signature, in the method's file): `m(...)` a method of the class the site is in
+        or one enclosing it, `x.f.m(...)` of the type `x.f` is declared, `Type.m(...)` of the
+        class, `<call>.m(...)` of what that call returns, _CHAIN calls deep."""
+        if depth >= _CHAIN or not text.endswith(b")"):
+            return set()
+        opened = opening_bracket(text, len(text) - 1)
+        if opened is None:
+            return set()
+        head = text[:opened].rstrip()
+        callee = _CALLEE.search(head)
+        if callee is None:
+            return set()
+        names = [p.strip().decode() for p in callee.group(1).split(b".")]
+        method, outer = names[-1], head[:callee.start(1)].rstrip()
+        if _NEW.search(outer):  # `new Foo<T>(...)`: an instance of the class
+            return {(".".join(names), path)}
+        if outer.endswith(b"."):  # `<call>.m(...)`
+            owners = [c for written, seen in self._call_types(path, occ, outer[:-1], declared, depth + 1)
+                      for c in self._classes_seen(seen, written)]
+        elif len(names) == 1 or names[:-1] == ["this"]:
+            owners = []
+            cls = self.enclosing(path, occ.line)
+            while cls is not None and not owners:
+                if self.member(cls, method) is not None:
+                    owners = [cls]
+                cls = self._outer(cls)
+        else:
+            receiver = tuple(names[:-1])
+            owners = self._classes_seen(path, ".".join(receiver)) if receiver[-1][:1].isupper() else []
+            if not owners:
+                owners = [c for written, seen in self._chain_types(path, occ, receiver, declared)
+                          for c in self._classes_seen(seen, written)]
+        found = {typed for c in owners for typed in self._result_type(self.member(c, method))}
+        return found
+
+    @staticmethod
+    def _result_type(found: tuple[str, Symbol] | None) -> set[tuple[str, str]]:
+        """The type a method's signature says it returns, with its file (`result_type`)."""
+        if found is None or found[1].kind != "method":
+            return set()
+        written = of_path(found[0]).result_type(found[1].signature)
+        return {(written, found[0])} if written else set()
+
+    def _typed_member(self, path: str, how: str, types: set[tuple[str, str]],
+                      label: str) -> tuple[str, str] | None:
+        """The member asked of the classes `types` names, when one of them has it: the site's
+        (resolution, rule) where it is a definition asked, a name_match naming the other member
+        where it is another's; None when no class of the map has a member of the name."""
+        other: tuple[str, Symbol] | None = None
+        other_type = ""
+        for written, seen in sorted(types):
+            for c in self._classes_seen(seen, written):
+                found = self.member(c, self.simple)
+                if found is None:
+                    continue
+                if (found[0], found[1].line, found[1].start_byte) in self.keys:
+                    resolution, _ = self._judge(found, c, path, how, "")
+                    owner = found[1].container
+                    return resolution, f"attribute of {label}, declared {written}" + (
+                        f", which inherits it from {owner}" if owner != c.sym.qualified else "")
+                if other is None:
+                    other, other_type = found, written
+        if other is not None:
+            return "name_match", f"attribute of {label}, declared {other_type}: {other[1].qualified}"
+        return None
+
+    def _sees(self, path: str, written: str, where: str, sym: Symbol) -> bool:
+        """Does a Java type written in the file (`InputStream`, `SSLStreams.InputStream`,
+        `java.io.InputStream`) name the class `sym` of `where`? Qualified, when the class's
+        package and enclosing classes end so; simple, when the file defines it, or a single-type
+        import names it (which hides the package's), or it is a top-level class of the file's own
+        package, or an on-demand import names the package or class holding it."""
+        package = self._package(where)
+        full = ".".join(part for part in (package, sym.container, sym.name) if part)
+        if "." in written:
+            return full == written or full.endswith("." + written)
+        if where == path:
+            return True
+        facts = self.snap.import_facts(path)
+        specs = [spec.spec for spec in (facts.imports if facts else ())
+                 if spec.kind == "java" and not spec.spec.startswith("static ")]
+        single = [spec for spec in specs if spec.rsplit(".", 1)[-1] == written]
+        if single:
+            return full in single
+        if not sym.container and package == self._package(path):
+            return True
+        return full.rsplit(".", 1)[0] + ".*" in specs
+
+    def _package(self, path: str) -> str:
+        facts = self.snap.core_facts(path)
+        return facts.package_name if facts is not None and facts.package_name else ""
+
+    def _classes_seen(self, seen: str, written: str) -> list[Cls]:
+        """The classes of the map a type written in the file `seen` names (`_sees`)."""
+        simple = written.rsplit(".", 1)[-1]
+        return [Cls(p, s) for p, s in self.read.defined(simple) if is_class(s) and self._sees(seen, written, p, s)]
+
+    def _field_types(self, path: str, line: int, variable: str) -> set[tuple[str, str]]:
+        """The type the field `variable` of the class holding the line (or of a class enclosing
+        it), its own or inherited, is declared of, with the file declaring it (`_field_type`)."""
+        cls = self.enclosing(path, line)
+        while cls is not None:
+            found = self.member(cls, variable)
+            if found is not None and found[1].kind in _FIELDS:
+                return self._field_type(found)
+            cls = self._outer(cls)
+        return set()
+
+    @staticmethod
+    def _field_type(found: tuple[str, Symbol] | None) -> set[tuple[str, str]]:
+        """The type a field's signature declares it of, with its file, whose names it is written
+        in; none for a member that is no field, or of no type the signature shows."""
+        if found is None or found[1].kind not in _FIELDS:
+            return set()
+        written = of_path(found[0]).field_type(found[1].signature)
+        return {(written, found[0])} if written else set()
 
     def _judge(self, found: tuple[str, Symbol], cls: Cls, site: str, how: str, word: str) -> tuple[str, str]:
         path, sym = found

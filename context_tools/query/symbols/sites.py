@@ -400,6 +400,7 @@ class _BySyntax:
         self._assigned: dict[tuple[str, str, int], str | None] = {}
         self._aliases: dict[str, frozenset[str]] = {}  # a file's own names for a method's class (`_class_aliases`)
         self._namespaces: dict[tuple[str, str], str | None] = {}  # `_namespace_reexported`, read once a file and name
+        self._declarations: dict[tuple[str, str], list[tuple[int, str]]] = {}  # `_declared_types`, by file and name
         self._reaching_lines: dict[str, frozenset[int]] = {}  # `_line_reaches`: a file's import lines reaching one
         self.enclosing = reading.classes
         # Java, C#, PHP, Ruby and C++: `this.name`, `Type::name` and the like through the class hierarchy
@@ -433,7 +434,10 @@ class _BySyntax:
         if syntax is None:
             return False
         if rules.language in MEMBER_LANGUAGES:
-            return self.members.decide(path, occ, syntax, how, rules.implicit_self)
+            java = rules.language == "java"
+            return self.members.decide(path, occ, syntax, how, rules.implicit_self,
+                                       self._declared_types if java else None,
+                                       lines[occ.line - 1][:occ.col] if java else b"")
         if rules.language == "javascript" and self.classes:
             # a declared type decides: an object literal's key is the member it implements where
             # it is one, and an attribute of a typed receiver is the member's or another's
@@ -593,6 +597,20 @@ class _BySyntax:
             call = lines[opened[0]][:opened[1]] + b"()"
         made = self.reading.call_types(path, call, lines, site=occ.line)
         return not self.classes.isdisjoint(made)
+
+    def _declared_types(self, path: str, name: str, first: int, last: int) -> frozenset[str]:
+        """The types the lines `first` to `last` of the file declare the variable `name` of
+        (Java's `Bindings.typings`): the file's declarations of a name are read once, each site
+        then keeping those of its lines."""
+        key = (path, name)
+        found = self._declarations.get(key)
+        if found is None:  # the file's declarations of the name, read once
+            lines = self.reading.source_lines(path)
+            patterns = self.reading.rules(path).typings(name)
+            found = self._declarations[key] = [
+                (i, t.decode()) for i in self.reading.lines_naming(path, name) for pattern in patterns
+                if (m := pattern.search(lines[i])) is not None for t in m.groups() if t is not None]
+        return frozenset(t for i, t in found if first - 1 <= i < last)
 
     def _typed_by_line(self, path: str, name: str, lines: list[bytes], at: int) -> bool:
         """Is `name` given an instance of a method's class somewhere in the file, as its

@@ -25,7 +25,12 @@ from indexer.lang.language import Language
 #    was: none)
 # 7: a parse with errors records where it failed (`BlobFacts.parse_errors`: the first
 #    regions and a total), so an answer can say a file's definitions may be missing
-VERSION = "7"
+# 8: local sites: a method's, block's or lambda's parameters and the names assignments bind in
+#    them are `local`, and so is a bare name after such a binding in its scope (was: every
+#    bare name read as a method's)
+# 9: a module's `included`, `extended` or `prepended` hook mixing modules into what it is handed
+#    (`base.extend ClassMethods`, `base.send :include, Shell`) gives the module those bases
+VERSION = "9"
 
 LANGUAGE = Language(
     name="ruby",
@@ -40,6 +45,7 @@ LANGUAGE = Language(
     family="ruby",
     import_kinds=("ruby_require",),
     imports="indexer.lang.ruby.imports",
+    scopes="indexer.lang.ruby.scopes",
     hooks="indexer.lang.ruby.tags",
     resolver="indexer.lang.ruby.resolve",
     literals=("string", "heredoc_body", "regex", "string_array", "symbol_array", "subshell", "delimited_symbol",

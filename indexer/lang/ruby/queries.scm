@@ -54,3 +54,17 @@
    method: (identifier) @fn
    block: (_)) @scope
  (#any-of? @fn "class_eval" "module_eval" "class_exec" "module_exec"))
+
+; Local bindings (indexer/lang/ruby/scopes.py): a block or lambda is a scope of its own, seeing
+; the locals around it; `class << x` is a gate, as a `def`, `class` and `module` are (those are
+; definitions); a bare name assigned, rescued into or looped over is bound in the innermost
+; scope around it
+[(do_block) (block) (lambda)] @local.scope.block
+(singleton_class) @local.scope.barrier
+(assignment left: (identifier) @local.bind.assign)
+(operator_assignment left: (identifier) @local.bind.assign)
+(left_assignment_list (identifier) @local.bind.assign)
+(left_assignment_list (rest_assignment (identifier) @local.bind.assign))
+(destructured_left_assignment (identifier) @local.bind.assign)
+(exception_variable (identifier) @local.bind.assign)
+(for pattern: (identifier) @local.bind.assign)
