@@ -278,7 +278,7 @@ def test_renames_of_the_previous_patchset_past_a_bound_are_said_not_assessed(tmp
     assert isinstance(successor, packet.SuccessorAccount) and successor.renames is not None
     assert successor.renames.unknown == "not_assessed" and "shared spans" in successor.renames.reason
     assert p.renames is not None  # the current patchset's own mark, as before
-    assert "renames in the previous patchset not assessed: comparing" in render_packet(_result(p, "main"))
+    assert "renames in the previous patchset not assessed: comparing" in render_packet(_result(p, "main", "2026-12-07T00:00:00Z"))
 
 
 def test_the_previous_patchsets_renames_are_paired_on_what_the_current_ones_left(tmp_path, monkeypatch):
@@ -460,7 +460,7 @@ def test_many_short_lines_alike_on_both_sides_are_not_diffed_and_the_packet_says
         assert (files["block.txt"].additions, files["block.txt"].deletions) == (50, 50)
         assert (files["rewritten.txt"].additions, files["rewritten.txt"].deletions) == (20_000, 20_000)
         assert p.totals.files_not_diffed == 1 and p.totals.additions == 20_050
-        assert "not diffed: a_pairs.txt: diff_work" in render_packet(_result(p, "main"))
+        assert "not diffed: a_pairs.txt: diff_work" in render_packet(_result(p, "main", "2026-12-07T00:00:00Z"))
 
 
 def test_a_file_whose_diff_work_is_counted_spends_its_bytes_diffed_or_not(tmp_path, monkeypatch):
@@ -532,7 +532,7 @@ def test_the_previous_patchset_draws_on_the_bytes_the_current_one_left(tmp_path,
         f2 = next(f for f in p.files if f.path == "f2.txt")
         assert [(h.id, h.path) for h in acc.uncompared] == [(h.id, "f2.txt") for h in f2.hunks] and f2.hunks
         assert [c.path for c in acc.carried] == ["f0.txt"] and [d.path for d in acc.dropped] == ["f1.txt"]
-        text = render_packet(_result(p, "feature"))
+        text = render_packet(_result(p, "feature", "2026-12-07T00:00:00Z"))
         assert "unread in the previous patchset: f2.txt (diff_cap)" in text
         assert "not compared: 1 current hunks" in text
         # current f0 and f2, previous f1: three pairs' patches made, f0's once
@@ -940,11 +940,11 @@ def test_hunk_pairs_left_unscored_are_said_by_the_summary_and_the_text(tmp_path,
     whole = built()
     assert isinstance(whole.successor, packet.SuccessorAccount) and whole.successor.counts["changed"] == 1
     assert client.call("delta.packet", **ask).data.previous_unscored is None
-    assert "hunks of the previous patchset" not in render_packet(_result(whole, "main"))
+    assert "hunks of the previous patchset" not in render_packet(_result(whole, "main", "2026-12-07T00:00:00Z"))
     monkeypatch.setattr(successor, "MATCH_CELLS", 0)
     bounded = built()
     assert isinstance(bounded.successor, packet.SuccessorAccount)
     assert bounded.successor.counts["changed"] == 0 and bounded.successor.counts["dropped"] == 1
     mark = client.call("delta.packet", **ask).data.previous_unscored
     assert mark is not None and mark.unknown == "not_assessed" and "MATCH_CELLS" in mark.reason
-    assert "hunks of the previous patchset not assessed: 1 of the pairs" in render_packet(_result(bounded, "main"))
+    assert "hunks of the previous patchset not assessed: 1 of the pairs" in render_packet(_result(bounded, "main", "2026-12-07T00:00:00Z"))

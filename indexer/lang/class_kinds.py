@@ -7,3 +7,7 @@ METHOD_HOSTS = frozenset({"class", "struct", "interface", "trait", "enum", "impl
 
 # definition kinds a base may belong to: what holds methods, and a Ruby module
 CLASS_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "module"})
+
+# The prefix of a base relation a Ruby module's `included` (`extended`, `prepended`) hook records
+# (`hook:extend`): a base of what includes the module, not of the module itself.
+HOOKED = "hook:"

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from context_tools.query.symbols.answers import ClassRef, Relative
 from context_tools.query.symbols.walks import reexport_walk
 from indexer.lang.bindings import PathView, Scopes
-from indexer.lang.class_kinds import CLASS_KINDS, METHOD_HOSTS
-from indexer.lang.ruby.bases import HOOKED
+from indexer.lang.class_kinds import CLASS_KINDS, HOOKED, METHOD_HOSTS
 
 if TYPE_CHECKING:
     from indexer.model import BlobFacts, Edge, Symbol

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.lang.class_kinds import HOOKED
 from indexer.lang.declared_bases import BaseRules, line_of, spelled
 
 _CONSTANTS = frozenset({"constant", "scope_resolution"})
@@ -21,8 +22,6 @@ _MIXINS = frozenset({"include", "extend", "prepend"})
 # A module's hooks Ruby runs on what includes, extends or prepends it, handing it over
 _HOOKS = frozenset({"included", "extended", "prepended"})
 _SENDS = frozenset({"send", "__send__", "public_send"})  # `base.send :include, M`
-# the relation of a base a hook hands on (`hook:extend`): its includer's, not the module's own
-HOOKED = "hook:"
 
 
 def _text(node: Node, data: bytes) -> str:
