@@ -108,3 +108,13 @@ def test_hostile_macros_stay_bounded(monkeypatch):
     many = b"".join(b"m! { struct S%d; }\n" % i for i in range(MACRO_BODIES + 1))
     names = [s.name for s in extract_blob(many, "src/lib.rs", "rust").symbols]
     assert names == [f"S{i}" for i in range(MACRO_BODIES)]
+
+
+def _symbols(source: bytes) -> list[str]:
+    return [s.name for s in extract_blob(source, "src/lib.rs", "rust").symbols]
+
+
+def test_a_macro_call_with_a_comment_before_its_semicolon_is_an_item_of_the_body():
+    # the comment is a second child of the call's statement: the body is items alone still
+    assert _symbols(b"m! { inner!(x) /* why */; struct K; }\n") == ["K"]
+    assert _symbols(b"m! { inner!(x) /* why */ + 1; struct K; }\n") == []
