@@ -346,3 +346,14 @@ def test_the_next_page_reads_no_broken_files_text_again(tmp_path, monkeypatch):
     other = client.envelope("context.symbol", repo=str(builder.path), name="f1", fuzzy=False)
     assert other["data"]["parse_errors"]["paths"] == ["b1.py"], other
     assert reads == []
+
+
+@pytest.mark.parametrize(("language", "source", "regions"), [
+    # the parser gave up on the file as a whole: one region, its lines and no line past them
+    ("python", b"def f():\n    x = [1,\n\n", [(1, 3, "")]),
+    ("ruby", b"def f\n  x = (\nend\n", [(1, 3, "")]),
+])
+def test_a_file_whose_root_is_an_error_is_one_region_of_its_own_lines(language, source, regions):
+    tree = grammars._parse(language, source)
+    assert tree is not None and tree.root_node.is_error
+    assert grammars.error_regions(tree.root_node) == (regions, 1)
