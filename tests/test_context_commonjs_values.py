@@ -40,6 +40,7 @@ NOT_DEFINITIONS = [
     "if (ready) { exports.inner = 3; }",  # not at the module's top
     "function f() { exports.late = 1; }",
     "other.x = 1;",  # another object's property
+    "other.x = make();",  # another object's, a call's value
     "module.other.x = 1;",
     "exports[key] = 1;",
 ]

@@ -26,7 +26,13 @@ FILES = {
     "store/local.go": "package store\n\nfunc local() string {\n\ts := New(\"a\")\n\treturn s.Get(\"x\")\n}\n",
     "other/other.go": ("package other\n\ntype Cache struct{}\n\nfunc New() *Cache { return &Cache{} }\n\n"
                        "func (c *Cache) Get(k string) string { return k }\n\n"
-                       "func (c *Cache) Wrap() *Cache { return c }\n"),
+                       "func (c *Cache) Wrap() *Cache { return c }\n\n"
+                       "func (c *Cache) Peek() string { return \"\" }\n"),
+    # a bare call names a function of its own folder's package: other's New is not tool's, though
+    # the file imports other
+    "cmd/tool/tool.go": ("package tool\n\nimport \"example.com/shop/other\"\n\ntype Tool struct{}\n\n"
+                         "func New() *Tool { return &Tool{} }\n\nfunc run() string {\n\t_ = other.New()\n"
+                         "\tc := New()\n\treturn c.Peek()\n}\n"),
     "cmd/main.go": ("package main\n\nimport (\n\t\"example.com/shop/other\"\n\t\"example.com/shop/store\"\n)\n\n"
                     "func main() {\n"
                     "\ts := store.New(\"a\")\n"  # 9
@@ -97,6 +103,23 @@ def test_a_call_s_result_is_of_the_type_its_signature_says(shop):
     ("func (r *Router) Get[T any](n string) (*Route, error) {", "Route"),
     ("func(x int) {", None),  # a literal's: no name
     ("func C() chan int {", None),
+    ("func Many(a int, b Conn", None),  # cut inside its parameters, a type's name last
 ])
 def test_the_result_a_go_signature_says(signature, result):
     assert of_language("go").result_type(signature) == result
+
+
+def test_a_bare_call_is_of_a_function_of_the_files_own_package(shop):
+    assert _sites(shop, "Peek") == [("cmd/tool/tool.go", 12, "name_match", None)]
+
+
+@pytest.mark.parametrize(("line", "groups"), [
+    (b"\tl, err := pkg.New()", (b"pkg", b"New")),
+    (b"\tl = New()", (None, b"New")),
+    (b"\tvar l = pkg.Open(p)", (b"pkg", b"Open")),
+    (b"\tpl := New()", None),  # another variable, whose name ends as this one's
+    (b"\tx.l = New()", None),  # a field of x
+])
+def test_the_call_a_go_variable_is_given(line, groups):
+    found = [m for p in of_language("go").call_typings("l") if (m := p.search(line)) is not None]
+    assert (found[0].groups() if found else None) == groups

@@ -19,7 +19,11 @@ FILES = {
                    "    pub fn about(self, text: &str) -> Self {\n        self\n    }\n\n"
                    "    pub fn arg(self, a: Arg) -> Command {\n        self\n    }\n}\n\n"
                    "pub struct Arg;\n\nimpl Arg {\n    pub fn new() -> Arg {\n        Arg\n    }\n\n"
-                   "    pub fn about(&self) -> u8 {\n        0\n    }\n}\n"),
+                   "    pub fn about(&self) -> u8 {\n        0\n    }\n}\n\n"
+                   "pub struct Port;\n\nimpl Port {\n    pub fn parse<T>(s: &str) -> Self {\n        Port\n    }\n\n"
+                   "    pub fn check(&self) -> u8 {\n        0\n    }\n}\n"),
+    # a turbofish between the function and its arguments
+    "examples/turbo.rs": "use demo::Port;\n\nfn main() {\n    let n = Port::parse::<u8>(\"1\").check();\n}\n",
     "examples/app.rs": ("use demo::{Arg, Command};\n\nfn main() {\n"
                         "    let c = Command::new(\"git\")\n"  # 4
                         "        .about(\"a tool\")\n"  # 5: what `new` returns, Self: a Command
@@ -53,6 +57,16 @@ def test_a_method_of_a_chain_is_of_what_the_call_before_it_returns(crate):
     ("pub(crate) fn x() -> Result<Self, E>", "Result"),
     ("fn run(&self) {", None),
     ("fn many(a: u8,", None),  # its parameters go on past the line
+    ("fn run<F>(f: F) where F: Fn() -> u8 {", None),  # a `->` of its where clause is not its own
+    ("fn make() -> impl Iterator<Item = u8> {", "Iterator"),
+    ("fn boxed() -> &'a mut dyn Write {", "Write"),
+    ("fn io() -> std::io::Result<()> {", "Result"),
 ])
 def test_the_result_a_rust_signature_says(signature, result):
     assert of_language("rust").result_type(signature) == result
+
+
+def test_a_call_with_a_turbofish_is_of_what_its_function_returns(crate):
+    r = crate.call("context.references", name="check")
+    assert [(s.path, s.line, r.data.definitions[s.definition].qualified if s.definition is not None else s.resolution)
+            for s in r.data.sites] == [("examples/turbo.rs", 4, "Port.check")]

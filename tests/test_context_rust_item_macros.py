@@ -108,3 +108,58 @@ def test_hostile_macros_stay_bounded(monkeypatch):
     many = b"".join(b"m! { struct S%d; }\n" % i for i in range(MACRO_BODIES + 1))
     names = [s.name for s in extract_blob(many, "src/lib.rs", "rust").symbols]
     assert names == [f"S{i}" for i in range(MACRO_BODIES)]
+
+
+def _symbols(source: bytes) -> list[str]:
+    return [s.name for s in extract_blob(source, "src/lib.rs", "rust").symbols]
+
+
+def test_only_a_braced_body_at_item_position_is_read_in_a_trait_and_an_extern_block_too():
+    # `m!( ... );` and `m![ ... ];` are no item macro with braces: their tokens stay a token tree,
+    # in a file that has one (`x! { ... }`)
+    assert _symbols(b"impl T {\n    m!(fn f() {});\n    n![fn g() {}];\n}\nx! { struct X; }\n") == ["X"]
+    assert _symbols(b"trait T {\n    m! { fn tm(&self); }\n}\nextern \"C\" {\n    m! { fn ext(); }\n}\n") == [
+        "T", "tm", "ext"]
+
+
+def test_a_body_with_no_blank_beside_its_braces_is_read_and_an_empty_one_keeps_its_site():
+    facts = extract_blob(b"m!{struct S;}\nn!{}\nstruct U;\n", "src/lib.rs", "rust")
+    assert [s.name for s in facts.symbols] == ["S", "U"] and facts.parse_errors == []
+    assert "n" in {o.name for o in facts.occurrences}
+
+
+@pytest.mark.parametrize("source", [
+    b"m! { let a = 1; struct L; }\n", b"m! { foo(); struct C; }\n", b"m! { ; struct E; }\n",
+    b"cfg_if! { if (x) { struct A; } }\n", b"cfg_if! { foo { struct B; } }\n"])
+def test_a_body_not_items_alone_or_a_cfg_if_of_another_shape_stays_a_token_tree(source):
+    assert _symbols(source) == []
+
+
+def test_the_bodies_past_the_bound_are_the_last_in_the_file():
+    from indexer.lang.rust.macros import MACRO_BODIES, MACRO_NESTING
+
+    assert (MACRO_NESTING, MACRO_BODIES) == (4, 1024)  # docs/limits.md
+    # a body inside a module comes first in the file: read before the ones after the module
+    many = b"mod m {\n    n! { struct A; }\n}\n" + b"".join(b"m! { struct S%d; }\n" % i for i in range(MACRO_BODIES))
+    assert _symbols(many) == ["m", "A"] + [f"S{i}" for i in range(MACRO_BODIES - 1)]
+
+
+def test_a_file_is_parsed_once_and_each_body_holding_text_once(monkeypatch):
+    from indexer.lang import grammars
+
+    parsed: list[int] = []
+    whole = grammars._parse
+    monkeypatch.setattr(grammars, "_parse", lambda name, data: (parsed.append(len(data)), whole(name, data))[1])
+    # a body not items alone leaves the file as it was: its tree, made to find the bodies, is the one kept
+    source = b"bitflags! { pub struct F: u32 { const A = 1; } }\n"
+    assert _symbols(source) == [] and parsed == [len(source), len(b" pub struct F: u32 { const A = 1; } ")]
+    parsed.clear()
+    # a blank branch of a cfg_if is not parsed
+    source = b"cfg_if! { if #[cfg(a)] { } else { struct B; } }\n"
+    assert _symbols(source) == ["B"] and parsed == [len(source), len(b" struct B; "), len(source)]
+
+
+def test_a_macro_call_with_a_comment_before_its_semicolon_is_an_item_of_the_body():
+    # the comment is a second child of the call's statement: the body is items alone still
+    assert _symbols(b"m! { inner!(x) /* why */; struct K; }\n") == ["K"]
+    assert _symbols(b"m! { inner!(x) /* why */ + 1; struct K; }\n") == []

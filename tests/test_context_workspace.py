@@ -665,6 +665,8 @@ def test_a_workspace_of_many_members_answers_an_agent_within_its_ceiling(tmp_pat
         assert "head" not in reply, reply.get("note")
         assert len(json.dumps(reply, separators=(",", ":")).encode()) <= 8192
         assert reply["data"]["member_freshness"]["total"] == 8
+        kept = reply["data"]["member_freshness"]
+        assert 1 <= len(kept["items"]) < 8 and kept["truncated"]  # fitted to its room, and said so
     members = overview["data"]["members"]
     assert 1 <= members["returned"] < 8 and members["truncated"] and members["total"] == 8
     assert overview["data"]["edges"]["total"] == 8
@@ -809,3 +811,28 @@ def test_a_path_in_several_members_names_the_members_not_read_too(run, fleet):
     assert out["error"]["code"] == "bad_input", out
     assert out["error"]["message"] == ("pyproject.toml is in members acme-lib, webapp of workspace 'fleet': pass "
                                        "`member` (not read, so not looked in: gokit (forbidden))")
+
+
+def test_a_cursor_of_a_workspace_whose_member_was_re_pinned_says_so(tmp_path):
+    """A workspace answer's cursor handed out before a member was pinned to another snapshot
+    (`workspace sync`): `bad_cursor` naming the workspace, that the pages are gone and to ask
+    again without the cursor; and a rev named in the call is named in its own such error."""
+    builder = RepoBuilder(tmp_path / "one")
+    builder.commit({f"m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(3)})
+    call = _workspace_calls(tmp_path, "ws", ("one",))
+    first = call("context.symbol", workspace="ws", name="f", limit=1)
+    assert first["page"]["cursor"]
+    builder.commit({"m9.py": "def f9():\n    return 9\n"})
+    assert call("workspace.sync", name="ws")["ok"]
+    again = call("context.symbol", workspace="ws", name="f", limit=1, cursor=first["page"]["cursor"])
+    assert again["error"] == {"code": "bad_cursor", "message": (
+        "cursor was issued for another snapshot: a member of workspace 'ws' was pinned to another snapshot since "
+        "the page it came from, and this call read the members as they are now; the pages the cursor was for are "
+        "gone: repeat the query without a cursor to page what they hold now")}
+    pinned = call("context.symbol", repo=str(builder.path), rev="main", name="f", limit=1)
+    builder.commit({"m10.py": "def f10():\n    return 10\n"})
+    call("repo.index", repo=str(builder.path), rev="main")
+    moved = call("context.symbol", repo=str(builder.path), rev="main", name="f", limit=1,
+                 cursor=pinned["page"]["cursor"])
+    assert moved["error"]["code"] == "bad_cursor"
+    assert moved["error"]["message"].startswith("cursor was issued for another snapshot: main was indexed again since")

@@ -575,3 +575,44 @@ def test_the_blob_that_spends_the_diff_budget_exactly_is_diffed(tmp_path, monkey
     changes = inventory(repo, resolve_range(repo, base, head))
     assert [(c.path, c.not_diffed, c.additions) for c in changes] == [
         ("f0.txt", None, 2), ("f1.txt", None, 2), ("f2.txt", "diff_cap", 0)]
+
+
+def test_a_nul_decides_binary_in_the_first_8000_bytes_of_the_side_that_decides_and_a_configured_driver_too(tmp_path):
+    """git's test of a binary side: a NUL among its first 8,000 bytes; and a `diff` attribute
+    naming a driver configured `binary`. The inventory's mark is git's for each."""
+    path = tmp_path / "r"
+    b = RepoBuilder(path)
+    git(path, "config", "diff.blobby.binary", "true")
+    early, late = b"x" * 7999 + b"\0\n", b"x" * 8000 + b"\0\n"
+    base = b.commit({".gitattributes": "*.bl diff=blobby\n*.tx diff=plain\n", "early.c": early, "late.c": late,
+                     "data.bl": "a\n", "notes.tx": "a\n"})
+    head = b.commit({"early.c": early + b"more\n", "late.c": late + b"more\n", "data.bl": "b\n", "notes.tx": "b\n"})
+    repo = open_repository(path)
+    got = {c.path: (None, None) if c.binary else (c.additions, c.deletions)
+           for c in inventory(repo, resolve_range(repo, base, head))}
+    assert got == {"early.c": (None, None), "late.c": (1, 0), "data.bl": (None, None), "notes.tx": (1, 1)}
+    stats = numstat(path, base, head)  # git, with no checkout to read the attributes of, tells NULs alone
+    assert {p: stats[p] for p in ("early.c", "late.c")} == {p: got[p] for p in ("early.c", "late.c")}
+
+
+def test_files_sharing_a_change_are_each_binary_by_their_own_path_in_the_merge_base(tmp_path):
+    """Two paths with the same change share its counts, made once; whether each is binary is
+    still its own path's rule in the merge base, not the checkout's that libgit2 reads (the head
+    checked out here gives both `-diff`)."""
+    path = tmp_path / "r"
+    b = RepoBuilder(path)
+    base = b.commit({".gitattributes": "b.dat -diff\n", "a.dat": "one\n", "b.dat": "one\n"})
+    head = b.commit({".gitattributes": "a.dat -diff\nb.dat -diff\n", "a.dat": "two\n", "b.dat": "two\n"})
+    git(path, "checkout", "-q", "-f", head)
+    repo = open_repository(path)
+    got = {c.path: (c.binary, c.additions, c.deletions) for c in inventory(repo, resolve_range(repo, base, head))}
+    assert got["a.dat"] == (False, 1, 1) and got["b.dat"] == (True, 0, 0)
+
+
+def test_the_inventory_is_in_path_order_whatever_order_its_counts_were_made_in(tmp_path):
+    path = tmp_path / "r"
+    b = RepoBuilder(path)
+    base = b.commit({"z.py": "z = 1\n", "m.py": "m = 1\n"})
+    head = b.commit({"z.py": "z = 2\n", "m.py": None, "a.py": "a = 1\n", "n.py": "n = 1\n"})
+    repo = open_repository(path)
+    assert [c.path for c in inventory(repo, resolve_range(repo, base, head))] == ["a.py", "m.py", "n.py", "z.py"]

@@ -683,3 +683,23 @@ def test_a_path_filter_selects_what_trying_each_entry_selects(paths, selected):
     for path in paths:
         want = selected is None or any(s == "" or path == s or path.startswith(s + "/") for s in selected)
         assert chosen(path) == want == path_selected(path, selected), (path, selected)
+
+
+def test_a_copy_the_range_brings_ranks_and_spends_after_the_files_the_base_holds(tmp_path, monkeypatch):
+    """A copy is a file the range brings, as an added one: named to sort first (`a/00.py`), it
+    neither ranks before the edit of a file the base holds nor spends the bytes a packet diffs
+    before it."""
+    import delta.inventory as inv
+
+    body = "".join(f"LINE_{i} = {i}\n" for i in range(40))
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"src/auth.py": body})
+    head = b.commit({"src/auth.py": body.replace("LINE_3 = 3", "LINE_3 = 30"),
+                     "a/00.py": body.replace("LINE_5 = 5", "LINE_5 = 50")})
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, elements=False, write=False).packet
+    assert [(f.path, f.status) for f in packet.files] == [("src/auth.py", "modified"), ("a/00.py", "copied")]
+    monkeypatch.setattr(inv, "DIFF_BYTES", 2 * len(body) + 10)  # room for one file's two sides
+    packet = build_delta_packet(tmp_path / "r", base, head, index=False, elements=False, write=False).packet
+    first = packet.files[0]
+    assert (first.path, first.hunk_count) == ("src/auth.py", 1)
+    assert [(d.path, d.reason) for d in packet.drops] == [("a/00.py", "diff_cap")]

@@ -346,3 +346,90 @@ def test_the_next_page_reads_no_broken_files_text_again(tmp_path, monkeypatch):
     other = client.envelope("context.symbol", repo=str(builder.path), name="f1", fuzzy=False)
     assert other["data"]["parse_errors"]["paths"] == ["b1.py"], other
     assert reads == []
+
+
+@pytest.mark.parametrize(("language", "source", "regions"), [
+    # the parser gave up on the file as a whole: one region, its lines and no line past them
+    ("python", b"def f():\n    x = [1,\n\n", [(1, 3, "")]),
+    ("ruby", b"def f\n  x = (\nend\n", [(1, 3, "")]),
+])
+def test_a_file_whose_root_is_an_error_is_one_region_of_its_own_lines(language, source, regions):
+    tree = grammars._parse(language, source)
+    assert tree is not None and tree.root_node.is_error
+    assert grammars.error_regions(tree.root_node) == (regions, 1)
+
+
+def test_the_regions_text_says_line_only_for_one_line_of_one_region_and_marks_those_not_kept():
+    from indexer.contract.parse_errors import regions_text
+
+    assert regions_text([ParseError(3, 3)], 1) == "line 3"
+    assert regions_text([ParseError(6, 7)], 1) == "lines 6-7"
+    assert regions_text([ParseError(3, 3)], 2) == "lines 3, ..."  # one kept of two
+    assert regions_text([ParseError(1, 1, ")"), ParseError(4, 9)], 2) == "lines 1 (missing ')'), 4-9"
+
+
+def test_a_files_parse_errors_count_every_region_and_keep_the_missing_token():
+    from indexer.contract.parse_errors import file_parse_errors
+
+    source = "".join(f"def f{i}(:\n    pass\n\n" for i in range(40)).encode()
+    facts = extract_blob(source, "many.py", "python")
+    found = file_parse_errors(facts, "many.py", "its outline")
+    assert found is not None and found.total == facts.parse_error_total > len(found.regions) == grammars.PARSE_ERROR_REGIONS
+    assert ", ...) (a syntax error" not in found.note and "(missing ')'), ... (a syntax error" in found.note
+    assert [r.missing for r in found.regions] == [")"] * grammars.PARSE_ERROR_REGIONS
+
+
+@pytest.mark.parametrize(("language", "source", "regions"), [
+    # an ERROR whose end is the start of a line ends on the line before
+    ("python", b"fr ze,or\n \"\n", [(1, 2, "")]),
+    # a token assumed at the end of a file, past its last line break: a region of that one line
+    ("bash", b"if x; then\n  y\n", [(3, 3, "fi")]),
+])
+def test_a_region_ends_on_the_last_line_it_holds(language, source, regions):
+    tree = grammars._parse(language, source)
+    assert tree is not None and not tree.root_node.is_error
+    assert grammars.error_regions(tree.root_node) == (regions, 1)
+
+
+def test_a_name_is_held_as_a_word_of_a_broken_files_text(broken):
+    builder, oid, client = broken
+    for part in ("comput", "ompute"):  # SHOP's `compute(1, 2`
+        with pytest.raises(RennetError) as missed:
+            client.call("context.symbol", repo=str(builder.path), name=part, fuzzy=False)
+        assert missed.value.message == f"no definition of {part!r} in {oid[:12]}"
+
+
+def test_the_holders_shown_are_bounded_and_counted_all(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    builder.commit({f"m{i}.py": f"def f{i}(:\n    later = {i}\n" for i in range(parse_errors_module.HOLDERS_SHOWN + 1)})
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    found = client.envelope("context.references", repo=str(builder.path), name="later")["data"]["parse_errors"]
+    shown = [f"m{i}.py" for i in range(parse_errors_module.HOLDERS_SHOWN)]
+    assert found["paths"] == shown and found["total"] == parse_errors_module.HOLDERS_SHOWN + 1
+    assert found["note"].endswith(f"{shown[-1]} at line 1 (missing ')'), ...")
+
+
+def test_broken_files_not_read_are_said_alone_and_one_is_one_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(parse_errors_module, "ERROR_READS", 2)
+    builder = RepoBuilder(tmp_path / "repo")
+    oid = builder.commit({"a.py": "def a(:\n", "b.py": "def b(:\n", "c.py": "def c(:\n    later = 1\n"})
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    with pytest.raises(RennetError) as missed:
+        client.call("context.symbol", repo=str(builder.path), name="later", fuzzy=False)
+    assert missed.value.message == (f"no definition of 'later' in {oid[:12]}; 1 more file that does not parse cleanly "
+                                    "was not read for it")
+
+
+def test_a_broken_file_whose_blob_is_gone_is_counted_not_read(tmp_path):
+    builder = RepoBuilder(tmp_path / "repo")
+    oid = builder.commit({"a.py": "def a(:\n    later = 1\n", "b.py": "def b(:\n    later = 2\n"})
+    client = context_tools.Client(store=str(tmp_path / "store"))
+    client.call("context.overview", repo=str(builder.path))
+    blob = subprocess.run(["git", "rev-parse", f"{oid}:b.py"], cwd=builder.path, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    loose = builder.path / ".git" / "objects" / blob[:2] / blob[2:]
+    loose.unlink()
+    with pytest.raises(RennetError) as missed:
+        client.call("context.symbol", repo=str(builder.path), name="later", fuzzy=False)
+    assert missed.value.message.endswith("a.py at line 1 (missing ')'); 1 more file that does not parse cleanly was "
+                                         "not read for it"), missed.value.message

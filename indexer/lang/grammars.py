@@ -630,7 +630,7 @@ def error_regions(root: Node) -> tuple[list[tuple[int, int, str]], int]:
     if not root.has_error:
         return [], 0
     if root.is_error:
-        return [(root.start_point[0] + 1, root.end_point[0] + 1, "")], 1
+        return [(root.start_point[0] + 1, _last_line(root), "")], 1
     regions: list[tuple[int, int, str]] = []
     total = 0
     for node, _ in _failures(root):
@@ -638,11 +638,16 @@ def error_regions(root: Node) -> tuple[list[tuple[int, int, str]], int]:
             continue
         total += 1
         if len(regions) < PARSE_ERROR_REGIONS:
-            # an ERROR's end point is past its last byte: a region ending at a line's start ends on the line before
-            end = node.end_point
-            last = end[0] if end[1] == 0 and end[0] > node.start_point[0] else end[0] + 1
-            regions.append((node.start_point[0] + 1, last, node.type[:_MISSING_KIND_CHARS] if node.is_missing else ""))
+            regions.append((node.start_point[0] + 1, _last_line(node),
+                            node.type[:_MISSING_KIND_CHARS] if node.is_missing else ""))
     return regions, total
+
+
+def _last_line(node: Node) -> int:
+    """The 1-based last line of `node`: its end point is past its last byte, so a node ending
+    at a line's start ends on the line before (a whole file's, after its last line break)."""
+    end = node.end_point
+    return end[0] if end[1] == 0 and end[0] > node.start_point[0] else end[0] + 1
 
 
 # tree-sitter's query cursor is quadratic in the number of children of an ERROR node

@@ -42,7 +42,9 @@ from indexer.lang.registry import CONTENT, CONTENT_H, LANGUAGES
 # 61: an ERROR node is too wide to query past 2000 children that are no comment (was: any
 #     children): a long run of comments after an unclosed block no longer makes the file
 #     `unparseable` (indexer/lang/grammars.py has_wide_error)
-FACTS_VERSION = "61"
+# 62: a parse whose root is an ERROR is one region ending on the file's last line (was: the
+#     line after a last line break, `lines 1-4` of a file of 3; grammars.error_regions)
+FACTS_VERSION = "62"
 
 # The blob facts of files without a grammar: plain tokenizer occurrences, text and data.
 # 1: split from the one extractor version (55)

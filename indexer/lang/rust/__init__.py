@@ -25,7 +25,9 @@ from indexer.lang.language import Language
 # 12: crate-qualified paths in a macro's arguments (`format!("{}", crate::output::Usage::new(c))`)
 #     are `rust_path` imports as in code (was: none, so such a path reached nothing unless the
 #     file wrote it outside a macro too)
-VERSION = "12"
+# 13: a body whose macro call has a comment before its `;` (`inner!(x) /* why */;`) is items
+#     alone, read as 11 reads one (was: a token tree)
+VERSION = "13"
 
 LANGUAGE = Language(
     name="rust",

@@ -38,6 +38,7 @@ _NOT_ITEMS = frozenset({"expression_statement", "let_declaration", "empty_statem
 _ITEM_LISTS = frozenset({"source_file", "declaration_list"})
 _WITH_ITEMS = frozenset({"mod_item", "impl_item", "trait_item", "foreign_mod_item"})
 _BLANKS = b" \t"
+_COMMENTS = frozenset({"line_comment", "block_comment"})
 
 
 class _Reads:
@@ -175,7 +176,13 @@ def _items(name: str, data: bytes, start: int, end: int, reads: _Reads) -> list[
         return None
     root = tree.root_node
     for child in root.named_children:
-        if child.type in _NOT_ITEMS and not (child.type == "expression_statement" and child.named_child_count == 1
-                                             and child.named_children[0].type == "macro_invocation"):
+        if child.type in _NOT_ITEMS and not (child.type == "expression_statement" and _a_macro_call(child)):
             return None
     return _item_macros(root)
+
+
+def _a_macro_call(statement: Node) -> bool:
+    """Whether an expression statement is a macro call alone, comments aside (`m!(x) /* why */;`
+    holds the comment as a second child)."""
+    said = [child for child in statement.named_children if child.type not in _COMMENTS]
+    return len(said) == 1 and said[0].type == "macro_invocation"
