@@ -738,6 +738,7 @@ def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], s
     from mcp.server.transport_security import TransportSecuritySettings
 
     from context_tools.faces.mcp_http import (
+        KEEP_ALIVE_SECONDS,
         MAX_SESSIONS,
         MCP_PATH,
         SESSION_IDLE_SECONDS,
@@ -771,8 +772,11 @@ def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], s
         stops.stop_all(sig)
         guard.stop(sig)
 
+    # uvicorn's own idle timer closes a kept-alive connection at the protocol's idle deadline,
+    # not at its default, which is shorter than clients keep one
     bounded_shutdown_server(uvicorn.Config(guard, host=host, port=port, log_level="warning",
-                                           http=header_deadline_protocol()),
+                                           http=header_deadline_protocol(),
+                                           timeout_keep_alive=int(KEEP_ALIVE_SECONDS)),
                             guard.idle, grace=grace, on_stop=on_stop).run(sockets=listening)
     return 0
 

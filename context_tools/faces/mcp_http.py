@@ -27,12 +27,13 @@
    cannot make the server hold their bodies without end, nor one session take every place. A
    POST past a bound is first read in a small room of its own (`in_flight.answer_room`) while
    there is room: an answer to the server's request or a notification goes on from there.
-8. A connection sends a request's headers within HEADER_SECONDS of opening (or of its last
-   answer), and a POST its body within BODY_SECONDS, else it is closed (408 for a body):
-   uvicorn waits for either without end, so connections that trickle a byte at a time, or
-   send nothing, were kept open for good (`HeaderDeadline`). An answer that starts before the
-   request's body has all come closes the connection, so a refused body is never read on
-   (`_closing_unread`).
+8. A connection sends a request's headers within HEADER_SECONDS of opening (or of the first
+   byte of a request after an answer), and a POST its body within BODY_SECONDS, else it is
+   closed (408 for a body): uvicorn waits for either without end, so connections that
+   trickle a byte at a time, or send nothing, were kept open for good (`HeaderDeadline`). A
+   connection idle after an answer is kept KEEP_ALIVE_SECONDS, longer than clients keep one.
+   An answer that starts before the request's body has all come closes the connection, so a
+   refused body is never read on (`_closing_unread`).
 9. Told to stop (a Ctrl-C, SIGTERM, SIGHUP), the server tells its calls in flight to stop, as
    a cancel does (an index answers `interrupted`), and answers 503 to any request that reaches
    it after that (`Guard.stop`); uvicorn stops accepting connections and closes idle ones. A
@@ -69,9 +70,13 @@ if TYPE_CHECKING:  # uvicorn, starlette and the SDK load with the server, not wi
 # request, and at most this many live at once (a new one beyond is refused).
 SESSION_IDLE_SECONDS = 10 * 60
 MAX_SESSIONS = 256
-# A request's headers, from the connection opening (or its last answer) to their blank line,
+# A request's headers, from the connection opening (or a next request's first byte) to their blank line,
 # and a POST's body, from its first byte to its last: a loopback client sends either at once.
 HEADER_SECONDS = 30.0
+# A kept-alive connection idle after an answer is closed after this many seconds: longer than
+# clients keep one idle (Node's fetch, Go's net/http), as a request a client sends while the
+# server closes the connection is cut, and clients do not send a POST again.
+KEEP_ALIVE_SECONDS = 120.0
 # Connections open at once: a session's event stream and its requests in flight need far fewer,
 # while a process opening idle ones could otherwise spend every file descriptor the server has
 MAX_CONNECTIONS = 512
@@ -418,10 +423,11 @@ _TOO_MANY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; cha
              + str(len(_TOO_MANY_TEXT)).encode() + b"\r\nconnection: close\r\nretry-after: 1\r\n\r\n" + _TOO_MANY_TEXT)
 
 
-def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
+def header_deadline_protocol(seconds: float = HEADER_SECONDS, idle: float = KEEP_ALIVE_SECONDS) -> type:
     """uvicorn's HTTP/1.1 protocol, closing a connection that has not sent a whole request's
-    headers `seconds` after it opened or after its last answer. uvicorn itself arms no timer
-    until a first answer, and disarms its keep-alive timer at any byte received."""
+    headers `seconds` after it opened or after its next request's first byte, or has sent
+    nothing `idle` seconds after its last answer. uvicorn itself arms no timer until a first
+    answer, and disarms its keep-alive timer at any byte received."""
     import asyncio
 
     from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -429,6 +435,7 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
     class HeaderDeadline(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
         _waiting: object = None  # the request cycle current when the deadline was armed
+        _resting = False  # armed after an answer, no byte of a next request come yet
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -436,12 +443,13 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
                 transport.write(_TOO_MANY)
                 transport.close()
                 return
-            self._arm()
+            self._arm(seconds)
 
-        def _arm(self) -> None:
+        def _arm(self, after: float) -> None:
             self._disarm()
             self._waiting = self.cycle
-            self._deadline = self.loop.call_later(seconds, self._expire)
+            self._resting = False
+            self._deadline = self.loop.call_later(after, self._expire)
 
         def _disarm(self) -> None:
             if self._deadline is not None:
@@ -459,11 +467,14 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type:
             super().data_received(data)
             if self.cycle is not self._waiting:  # a whole request's headers came
                 self._disarm()
+            elif self._resting and self._deadline is not None:  # a next request began: its headers are due
+                self._arm(seconds)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
-                self._arm()
+                self._arm(idle)
+                self._resting = True
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
