@@ -275,6 +275,21 @@ def test_a_job_that_keeps_losing_its_worker_fails_typed_and_the_others_go_on(own
     assert ok.jobs[0].ok
 
 
+def test_a_cluster_the_engine_starts_waits_for_a_worker_however_long_its_restart(repos, tmp_path):
+    """`--scheduler local:N`: a job whose worker died is retried once its nanny has started the
+    worker again, however long that takes within the run's patience. A LocalCluster closes for
+    good the nanny of a worker not back within `distributed.deploy.lost-worker-timeout` (15 s):
+    on a loaded host the run was left with no worker. Set here to 0.1 s, so that any restart
+    is a slow one: the retry found no worker (was: `worker_lost`)."""
+    marker = dask_tasks.marker_path(tmp_path)
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "100ms"}):
+        report = dask_engine.run(Store.open(tmp_path / "s"), [JobSpec(str(repos["polyglot"].path), "v1")],
+                                 "local:1", retries=1, task=dask_tasks.dies_once(marker), patience=30.0)
+        assert dask.config.get("distributed.deploy.lost-worker-timeout") == "100ms"  # the caller's again
+    assert os.path.exists(marker)  # it did die once
+    assert report.jobs[0].ok and report.jobs[0].status == "indexed", report.jobs[0]
+
+
 def test_jobs_fail_typed_once_the_cluster_has_had_no_worker_for_the_patience(repos, tmp_path):
     """A cluster with no worker (none ever joined: as one whose workers all died for good) holds
     the run for `patience` seconds, not forever: every job still out fails `worker_lost`, and
