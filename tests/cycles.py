@@ -10,6 +10,7 @@ the libraries' own one-off garbage is not this suite's to judge."""
 from __future__ import annotations
 
 import gc
+import threading
 import types
 
 import pygit2
@@ -54,14 +55,43 @@ def _described(o: object) -> str:
     return f"{kind.__module__}.{kind.__qualname__} {name}".rstrip()
 
 
+def _collect() -> None:
+    """A full collection run by this thread. `gc.collect()` does nothing while another thread's
+    collection is under way (one whose finalizers let the GIL go, on any other thread of the
+    process: xdist's channel, a pool's handler, one an earlier test left): a look then
+    collected nothing, and what was garbage before it (a test's own `RepoBuilder` repository,
+    in pygit2's cycle) was found by the next. It waits for that collection to end, then
+    collects."""
+    me = threading.get_ident()
+    ran = threading.Event()
+    ended = threading.Event()
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and threading.get_ident() == me and info["generation"] == 2:
+            ran.set()
+        elif phase == "stop":
+            ended.set()
+
+    gc.callbacks.append(watch)
+    try:
+        while True:
+            ended.clear()
+            gc.collect()
+            if ran.is_set():
+                return
+            ended.wait()
+    finally:
+        gc.callbacks.remove(watch)
+
+
 def left_in_cycles() -> list[str]:
     """Rennet's objects that only a cyclic collection would free, by type."""
     flags = gc.get_debug()
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
-        gc.collect()
+        _collect()
         return sorted(_described(o) for o in gc.garbage if _ours(o))
     finally:
         gc.set_debug(flags)
         gc.garbage.clear()
-        gc.collect()  # what was saved, in its cycles again, is freed, never found by the next look
+        _collect()  # what was saved, in its cycles again, is freed, never found by the next look

@@ -7,6 +7,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import dask
 import distributed
@@ -20,27 +22,36 @@ from indexer.store.database import Store
 from tests import dask_tasks
 
 
-def _local_cluster() -> distributed.LocalCluster:
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                        dashboard_address="127.0.0.1:0")  # any free port: xdist runs two
+@contextmanager
+def _local_cluster() -> Iterator[str]:
+    """A cluster of two worker processes, as one deployed with `dask worker` nannies: a nanny
+    restarts its worker, however long the start takes. A LocalCluster closes for good the nanny
+    of a worker removed from the scheduler and not back within
+    `distributed.deploy.lost-worker-timeout` (15 s), read as each worker is removed: on a loaded
+    host a worker killed on purpose took longer to start again, its nanny was closed, and with
+    both gone the next run found no worker for its 120 s."""
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "1 day"}):
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                             dashboard_address="127.0.0.1:0")  # any free port: xdist runs two
+        try:
+            yield local.scheduler_address
+        finally:
+            local.close()
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    local = _local_cluster()
-    yield local.scheduler_address
-    local.close()
+    with _local_cluster() as address:
+        yield address
 
 
 @pytest.fixture
 def own_cluster():
-    """A cluster of its own for a test that kills workers on purpose: on a loaded host a nanny
-    whose worker the scheduler dropped may shut down for good (dask/distributed#8537), and the
-    module's other tests should not inherit a cluster left with fewer workers."""
-    local = _local_cluster()
-    yield local.scheduler_address
-    local.close()
+    """A cluster of its own for a test that kills workers on purpose: the module's other tests
+    should not inherit one whose workers are still starting again."""
+    with _local_cluster() as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
@@ -265,6 +276,21 @@ def test_a_job_that_keeps_losing_its_worker_fails_typed_and_the_others_go_on(own
     assert lost.jobs[0].status == "failed" and lost.jobs[0].error.code == "worker_lost"
     ok = dask_engine.run(store, [good], own_cluster)  # the cluster replaced its workers
     assert ok.jobs[0].ok
+
+
+def test_a_cluster_the_engine_starts_waits_for_a_worker_however_long_its_restart(repos, tmp_path):
+    """`--scheduler local:N`: a job whose worker died is retried once its nanny has started the
+    worker again, however long that takes within the run's patience. A LocalCluster closes for
+    good the nanny of a worker not back within `distributed.deploy.lost-worker-timeout` (15 s):
+    on a loaded host the run was left with no worker. Set here to 0.1 s, so that any restart
+    is a slow one: the retry found no worker (was: `worker_lost`)."""
+    marker = dask_tasks.marker_path(tmp_path)
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "100ms"}):
+        report = dask_engine.run(Store.open(tmp_path / "s"), [JobSpec(str(repos["polyglot"].path), "v1")],
+                                 "local:1", retries=1, task=dask_tasks.dies_once(marker), patience=30.0)
+        assert dask.config.get("distributed.deploy.lost-worker-timeout") == "100ms"  # the caller's again
+    assert os.path.exists(marker)  # it did die once
+    assert report.jobs[0].ok and report.jobs[0].status == "indexed", report.jobs[0]
 
 
 def test_jobs_fail_typed_once_the_cluster_has_had_no_worker_for_the_patience(repos, tmp_path):

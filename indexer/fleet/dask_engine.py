@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NoReturn
@@ -538,6 +538,7 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
         tasks[future] = _Task(jobs, chain)
         queue.add(future)
 
+    awaited = _restarts_awaited(patience) if cluster is not None else nullcontext()
     try:
         pending: list[_Job] = []
         for i, spec in enumerate(specs):
@@ -640,13 +641,25 @@ def run(store: Store, specs: Iterable[JobSpec], scheduler: str, retries: int = D
         interrupted = True
         raise
     finally:
-        with _hushed() if interrupted else nullcontext():
+        with awaited, _hushed() if interrupted else nullcontext():
             if interrupted and cluster is not None:
                 _drop_workers(cluster)
             client.close()
             if cluster is not None:
                 cluster.close()
     return BatchReport([r for r in emitter.results if r is not None], round(time.perf_counter() - started, 3))
+
+
+def _restarts_awaited(patience: float) -> AbstractContextManager[object]:
+    """The cluster this engine started keeps a worker whose process died, however long its
+    restart takes, for as long as the run waits for a worker (`patience`): a LocalCluster
+    closes for good the nanny of a worker not back on the scheduler within
+    `distributed.deploy.lost-worker-timeout` (15 s), read as each worker is removed, and on a
+    loaded host a job that killed its worker left the run with one worker fewer, or none, whose
+    remaining jobs then failed `worker_lost`. Held until the cluster is closed."""
+    import dask
+
+    return dask.config.set({"distributed.deploy.lost-worker-timeout": patience})
 
 
 def _drop_workers(cluster: LocalCluster) -> None:
