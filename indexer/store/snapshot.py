@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from bisect import bisect_left
 from functools import cached_property
 from itertools import compress
@@ -273,13 +274,14 @@ class Snapshot:
         if blob in self.repo.odb:
             return None
         what = f"blob {blob[:12]}" + (f" ({path})" if path is not None else "")
+        where = shlex.quote(self.repo_path)  # a command to paste: a folder's spaces stay one argument
         if gitread.partial_clone(self.repo):
             return MissingObjects(
                 f"{what} is not local to {self.repo_path}: it is a partial clone (`git clone --filter`), whose "
                 f"blobs git fetches when a command needs them, and Rennet reads only those fetched; "
-                f"`git -C {self.repo_path} cat-file -e {blob}` fetches it from the clone's remote, then ask again")
+                f"`git -C {where} cat-file -e {blob}` fetches it from the clone's remote, then ask again")
         return MissingObjects(f"{what} is missing from the object database of {self.repo_path} "
-                              f"(`git -C {self.repo_path} fsck` lists what it lacks)")
+                              f"(`git -C {where} fsck` lists what it lacks)")
 
     def core_facts(self, path: str, keep: bool = True) -> BlobFacts | None:
         """A file's blob facts without the occurrence list (summarized in `uses`): cheap to read.
