@@ -412,6 +412,30 @@ def test_an_answer_one_byte_past_the_response_bound_is_malformed_as_that_byte_is
         server.stop()
 
 
+def test_an_answer_holding_an_integer_too_long_to_read_is_malformed_in_one_line():
+    """A tracker's JSON holding an integer of more digits than Python converts: the failure is
+    `malformed_response`, one line saying so (was: Python's own text, cut mid-word at 120
+    characters: "Exceeds the limit (4300 digits) for integer string conversion: value has 5000
+    digits; use sys.set_int_max_str_")."""
+    body = b'{"id": ' + b"7" * 5000 + b"}"
+
+    def script(server, conn, line):
+        server.send(conn, f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                          f"Connection: close\r\n\r\n".encode() + body)
+
+    server = Scripted(script).start()
+    url = server.url
+    try:
+        with pytest.raises(TrackerFailure) as failure:
+            exchange("GET", url + "/rest", auth=None, timeout=30.0, tracker="jira", secret=None)
+    finally:
+        server.stop()
+    assert failure.value.code == "malformed_response"
+    assert failure.value.message == (f"jira at {url.split('//')[1]} sent a body that is not usable JSON (an "
+                                     f"integer of more than {sys.get_int_max_str_digits()} digits, more than "
+                                     "Python reads)"), failure.value.message
+
+
 @pytest.mark.parametrize("timeout", [0.5, 30.0])
 def test_a_refused_connection_is_tracker_unavailable_however_little_time_is_left(timeout):
     """A tracker that refuses the connection is unavailable, not a timeout, whatever is left of the

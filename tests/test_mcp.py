@@ -1661,7 +1661,8 @@ def test_a_request_whose_id_reads_as_one_in_flight_is_refused_and_the_first_is_a
 def test_the_bounds_of_the_http_guard_are_those_docs_security_names():
     """Idle sessions close after 10 minutes, the SDK keeping 256 live and the guard at most 512
     issued; headers within 30 s, a body within 60 s, 512 connections open at once, each kept
-    idle 120 s after an answer (past Go's 90 s, and far past Node's fetch's 4 s)."""
+    idle 120 s after an answer (past Go's 90 s, and far past Node's fetch's 4 s); a warning of
+    uvicorn's written at most once a minute."""
     from context_tools.faces import mcp_http
 
     guard = mcp_http.Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
@@ -1670,6 +1671,7 @@ def test_the_bounds_of_the_http_guard_are_those_docs_security_names():
     assert (mcp_http.HEADER_SECONDS, mcp_http.BODY_SECONDS, mcp_http.MAX_CONNECTIONS) == (30, 60, 512)
     assert mcp_http.KEEP_ALIVE_SECONDS == 120
     assert guard.body_seconds == 60
+    assert mcp_http.WARNING_SECONDS == 60 and mcp_http.Summarized().seconds == 60
 
 
 def test_an_id_is_free_once_its_answer_is_sent_though_the_sdk_has_not_returned():
@@ -2429,6 +2431,60 @@ def _answering_ok(header_seconds: float, idle: float | None = None) -> Iterator[
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def test_malformed_connections_write_one_line_to_the_servers_stderr_not_one_each(world: World):
+    """uvicorn writes a warning to stderr for each connection that sends no HTTP: any local
+    process, token or none, could grow the server's log without end (was: one line each, 40
+    lines for 40 connections). At most one such line a minute is written, each answered 400."""
+    import socket
+
+    server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
+    try:
+        for _ in range(40):
+            with socket.create_connection(("127.0.0.1", server.port)) as s:
+                s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+                s.settimeout(60)
+                answer = b""
+                while chunk := s.recv(4096):
+                    answer += chunk
+                assert answer.startswith(b"HTTP/1.1 400"), answer
+        assert post(server.url, {"Authorization": f"Bearer {server.token}"}) == 200  # and it serves on
+    finally:
+        server.close()
+    assert server.proc.stderr is not None
+    err = server.proc.stderr.read().decode()
+    assert err.count("Invalid HTTP request received.") == 1, err
+
+
+def test_a_warning_held_back_is_counted_on_the_next_one_written():
+    """Each warning (known by the line that logged it) is let through at most once a minute; the
+    next one let through says how many were held back, and errors always pass. The clock is the
+    test's own: what is checked is the order of events, not how long they took."""
+    import logging
+
+    from context_tools.faces.mcp_http import WARNING_SECONDS, Summarized
+
+    now = [0.0]
+    summary = Summarized(clock=lambda: now[0])
+
+    def record(level: int = logging.WARNING, line: int = 183) -> logging.LogRecord:
+        return logging.LogRecord("uvicorn.error", level, "h11_impl.py", line, "Invalid HTTP request received.",
+                                 None, None)
+
+    assert summary.filter(record())
+    assert not any(summary.filter(record()) for _ in range(5))  # within the minute: held back
+    assert summary.filter(record(line=158))  # another warning is counted apart
+    assert summary.filter(record(logging.ERROR))  # an error is never held back
+    now[0] = WARNING_SECONDS - 0.001
+    assert not summary.filter(record())
+    now[0] = WARNING_SECONDS
+    written = record()
+    assert summary.filter(written)
+    assert written.getMessage() == "Invalid HTTP request received. (6 more like it in the 60 s before, not shown)"
+    now[0] = 3 * WARNING_SECONDS
+    alone = record()
+    assert summary.filter(alone) and alone.getMessage() == "Invalid HTTP request received."  # none held back
 
 
 def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):

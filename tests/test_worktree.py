@@ -792,7 +792,8 @@ def test_a_changed_file_the_index_did_not_parse_is_named_in_the_freshness(edited
     not read as the name's absence (was: nothing said it; `worktree.skipped` lists only files the
     working tree's read left out). A binary file is not named: nobody looks in one for a name.
     A file the read left out is not called unreadable when it is over the cap (was: "N unreadable
-    files left out" for both)."""
+    files left out" for both). One file is told in the singular (was: "1 files left out", "1 of
+    the changed files were not parsed")."""
     from indexer.git import worktree
 
     monkeypatch.setattr(worktree, "FILE_CAP", 2_000_000)
@@ -804,16 +805,16 @@ def test_a_changed_file_the_index_did_not_parse_is_named_in_the_freshness(edited
     result = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True)
     assert result.freshness.status == "worktree"
     reason = result.freshness.reason
-    assert "1 of the changed files were not parsed, so no answer finds their names: pkg/big.py (too_large)" in reason
+    assert "1 of the changed files was not parsed, so no answer finds its names: pkg/big.py (too_large)" in reason
     assert "logo.png" not in reason and "dump.sql" not in reason
-    assert "; 1 files left out of it (listed in worktree.skipped)" in reason
+    assert "; 1 file left out of it (listed in worktree.skipped)" in reason
     assert result.freshness.worktree.skipped == ["dump.sql"]
     # past UNPARSED_SHOWN (lowered to 1) the rest are counted, not named: a minified script is the second
     from context_tools.query import worktree as freshness_of
 
     monkeypatch.setattr(freshness_of, "UNPARSED_SHOWN", 1)
     again = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True).freshness.reason
-    assert again.endswith("were not parsed, so no answer finds their names: pkg/big.py (too_large)")  # one, no more
+    assert again.endswith("1 of the changed files was not parsed, so no answer finds its names: pkg/big.py (too_large)")  # one, no more
     (edited / "pkg" / "app.min.js").write_text("var a=" + "1+" * 3000 + "1;\n")
     third = client.call("context.symbol", repo=str(edited), name="fresh_helper", worktree=True).freshness.reason
     assert third.endswith("2 of the changed files were not parsed, so no answer finds their names: "

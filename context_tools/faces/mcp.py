@@ -745,6 +745,7 @@ def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], s
         Guard,
         bounded_shutdown_server,
         header_deadline_protocol,
+        summarize_warnings,
     )
 
     # The guard checks Host and Origin for whatever loopback address is bound; the SDK's own
@@ -774,10 +775,10 @@ def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], s
 
     # uvicorn's own idle timer closes a kept-alive connection at the protocol's idle deadline,
     # not at its default, which is shorter than clients keep one
-    bounded_shutdown_server(uvicorn.Config(guard, host=host, port=port, log_level="warning",
-                                           http=header_deadline_protocol(),
-                                           timeout_keep_alive=int(KEEP_ALIVE_SECONDS)),
-                            guard.idle, grace=grace, on_stop=on_stop).run(sockets=listening)
+    config = uvicorn.Config(guard, host=host, port=port, log_level="warning", http=header_deadline_protocol(),
+                            timeout_keep_alive=int(KEEP_ALIVE_SECONDS))
+    summarize_warnings()  # after the Config, which sets uvicorn's logging up
+    bounded_shutdown_server(config, guard.idle, grace=grace, on_stop=on_stop).run(sockets=listening)
     return 0
 
 

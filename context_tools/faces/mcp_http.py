@@ -42,6 +42,9 @@
    requests it had begun to serve get their answers if they end within SHUTDOWN_SECONDS
    (`--stop-grace`); once none is in flight the sessions' own streams are ended and the server
    leaves, at the grace's end at the latest (`bounded_shutdown_server`).
+10. uvicorn writes a warning to stderr for each connection that sends no HTTP, and any local
+   process may open such connections without the token: each such warning is written at most
+   once a minute, the next one saying how many were held back (`Summarized`).
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -51,7 +54,9 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import logging
 import secrets
+import time
 from typing import TYPE_CHECKING, Callable, Iterator, Literal
 from urllib.parse import urlsplit
 
@@ -86,6 +91,40 @@ BODY_SECONDS = 60.0
 SHUTDOWN_SECONDS = 5.0
 MAX_STOP_GRACE = 3600.0
 MCP_PATH = "/mcp"  # where the SDK's app answers
+# A warning uvicorn writes (one per malformed connection) is written at most once this often
+WARNING_SECONDS = 60.0
+
+
+class Summarized(logging.Filter):
+    """Lets each warning through at most once every `seconds`, the next one let through saying
+    how many were held back since the last; errors always pass. A warning is known by the line
+    of code that logged it, not its text, so what is kept per warning stays bounded."""
+
+    def __init__(self, seconds: float = WARNING_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self.clock = clock
+        self.shown: dict[tuple[str, int], tuple[float, int]] = {}  # when last let through, how many held since
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.WARNING:
+            return True
+        now = self.clock()
+        where = (record.pathname, record.lineno)
+        last = self.shown.get(where)
+        if last is not None and now - last[0] < self.seconds:
+            self.shown[where] = (last[0], last[1] + 1)
+            return False
+        self.shown[where] = (now, 0)
+        if last is not None and last[1]:
+            record.msg = f"{record.msg} ({last[1]} more like it in the {now - last[0]:.0f} s before, not shown)"
+        return True
+
+
+def summarize_warnings(seconds: float = WARNING_SECONDS) -> None:
+    """uvicorn's warnings (`uvicorn.error`), from now on, each written at most once every
+    `seconds` (`Summarized`); called once uvicorn's Config has set its logging up."""
+    logging.getLogger("uvicorn.error").addFilter(Summarized(seconds))
 
 
 def new_token() -> str:

@@ -125,12 +125,15 @@ def worktree_freshness(snap: Snapshot, tree: Worktree) -> Freshness:
     if doing:  # HEAD is then a step of it, and the working tree holds its conflicts
         reason += f"; {doing} is in progress in the checkout"
     if tree.skipped:
-        reason += f"; {len(tree.skipped)} files left out of it (listed in worktree.skipped)"
+        many = len(tree.skipped)
+        reason += f"; {many} file{'' if many == 1 else 's'} left out of it (listed in worktree.skipped)"
     unparsed = _unparsed(snap, tree.changed)
     if unparsed:
         shown = ", ".join(f"{path} ({why})" for path, why in unparsed[:UNPARSED_SHOWN])
-        reason += (f"; {len(unparsed)} of the changed files were not parsed, so no answer finds their names: "
-                   f"{shown}" + (", ..." if len(unparsed) > UNPARSED_SHOWN else ""))
+        one = len(unparsed) == 1
+        reason += (f"; {len(unparsed)} of the changed files {'was' if one else 'were'} not parsed, so no answer "
+                   f"finds {'its' if one else 'their'} names: {shown}"
+                   + (", ..." if len(unparsed) > UNPARSED_SHOWN else ""))
     broken = _with_parse_errors(snap, tree.changed)
     if broken:
         shown = ", ".join(f"{path} at {where}" for path, where in broken[:UNPARSED_SHOWN])

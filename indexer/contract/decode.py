@@ -12,6 +12,7 @@ RecursionError that still escapes a decoder is reported the same way.
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any, Iterable
 
 JSON_MAX_DEPTH = 128  # a Jira answer's rich text nests four levels per list level
@@ -91,6 +92,14 @@ def _check_size(size: int, max_bytes: int) -> None:
         raise Undecodable(f"larger than {max_bytes} bytes ({size})")
 
 
+def _unread_value(form: str, exc: ValueError) -> Undecodable:
+    """What a decoder's own ValueError (not its syntax error) says, in a line of ours: Python's
+    text for an integer past its conversion limit is long and names a setting of Python's."""
+    if "integer string conversion" in str(exc):
+        return Undecodable(f"an integer of more than {sys.get_int_max_str_digits()} digits, more than Python reads")
+    return Undecodable(f"not {form}: a value Python does not read ({type(exc).__name__})")
+
+
 # Each decoder imports its parser when it first runs: a process that decodes no outside
 # text (a CLI lookup imports this module for its limits) loads neither.
 def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes: int = MAX_BYTES) -> Any:
@@ -109,8 +118,8 @@ def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes
         raise Undecodable(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise Undecodable(f"nested more than {max_depth} levels deep") from None
-    except ValueError as exc:  # an integer of more digits than Python converts
-        raise Undecodable(f"not JSON: {str(exc).splitlines()[0][:120]}") from None
+    except ValueError as exc:
+        raise _unread_value("JSON", exc) from None
 
 
 # A key's text once its quoted parts are taken out: bare parts, dots and blank space.
@@ -160,8 +169,8 @@ def decode_toml(data: bytes | str, *, max_depth: int = TOML_MAX_DEPTH, max_bytes
         raise Undecodable(f"not TOML: {str(exc).splitlines()[0][:200]}") from None
     except RecursionError:
         raise Undecodable(f"nested more than {max_depth} levels deep") from None
-    except ValueError as exc:  # an integer of more digits than Python converts
-        raise Undecodable(f"not TOML: {str(exc).splitlines()[0][:120]}") from None
+    except ValueError as exc:
+        raise _unread_value("TOML", exc) from None
     if nested_deeper(doc, max_depth):
         raise Undecodable(f"nested more than {max_depth} levels deep")
     return doc

@@ -137,15 +137,14 @@ def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | No
     """`attempt()`, and again each time it met another indexer's write lock and that indexer
     finished within `seconds` (default WAIT_SECONDS) in all, or the call's bound
     (`answering_within`); `busy` when one is still writing after them. `tick`: as
-    `wait_for_writer` tells it."""
-    end = deadline(seconds)
-    waited = 0.0
+    `wait_for_writer` tells it. `busy` tells the time since the first attempt began, the attempts
+    between the waits counted: the time the caller has waited, which the bound counts too."""
+    start = time.monotonic()
+    end = deadline(seconds, start)
     while True:
         try:
             return attempt()
         except StoreLocked:
             began = time.monotonic()
-            done = wait_for_writer(home, max(end - began, 0.0), tick)
-            waited += time.monotonic() - began
-            if not done:
-                raise busy(home, what, waited, seconds) from None
+            if not wait_for_writer(home, max(end - began, 0.0), tick):
+                raise busy(home, what, time.monotonic() - start, seconds) from None
