@@ -19,8 +19,10 @@ write tools and a `--worktree` server's calls stay in this process.
 Paths a client names must lie under the server's roots (`--root DIR...`, default the
 current folder) and, when the client declares MCP roots, under one of those too; anything
 else is a typed `forbidden`.
-Nothing but the SDK's server module loads before the first call needs it: the tool list
-and its schemas are derived on the first `tools/list`.
+Nothing but the SDK's server module loads before the first call needs it: the tool list is
+made on the first `tools/list`, its input schemas derived from the input types, its output
+schemas read from the files shipped in `context_tools/faces/schemas` (the same bytes, which a
+test holds current), so the first list imports no output type.
 """
 
 from __future__ import annotations
@@ -46,11 +48,13 @@ from context_tools.faces.readers import ReaderPool
 from context_tools.faces.registry import Command, Registry, registry
 from context_tools.faces.roots import Roots, named_paths
 from context_tools.faces.spill import configured_ceiling
+from indexer.contract.errors import OutOfMemory
 from indexer.contract.memory_limit import (  # loaded at start
     address_space_limit,
     give_back,
     let_go,
     memory_fault,
+    room_for,
     room_for_thread,
     work_short_of_memory,
 )
@@ -79,14 +83,22 @@ CONCURRENT_CALLS = 8
 BUSY_AFTER_SECONDS = 45.0
 # The longest `--busy-after` taken: a client whose own timeout is longer
 MAX_BUSY_AFTER = 3600.0
+# Address space a `tools/list` must find free under a `ulimit -v` before it is made: its models
+# and their encoding run partly in Rust (pydantic), which aborts the process where an allocation
+# fails, so a list with no room is refused typed first.
+LIST_ROOM = 4 << 20
 
 
-def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
-    """The tool a row is. With `worktree` (`rennet mcp --worktree`) a tool that reads the
-    working tree writes its working-tree snapshot to the store, so it is not read-only, and
+def tool_of(row: Command, worktree: bool = False, derived: bool = False) -> mcp_types.Tool:
+    """The tool a row is, its output schema the shipped one (derived from the types with
+    `derived`, or when none ships, as for a row of a test's own registry). With `worktree`
+    (`rennet mcp --worktree`) a tool that reads the working tree writes its working-tree
+    snapshot to the store, so it is not read-only, and
     removes the checkout's working-tree snapshots past the newest few (`indexer/store/worktrees.py`),
     which the user's own `rennet ... --worktree` may have written: not only additive either."""
     import mcp_types as types
+
+    from context_tools.faces.schemas import listed_reply
 
     tree = worktree and "worktree" in row.input.__struct_fields__
     read = row.authority == "read" and not tree
@@ -95,15 +107,15 @@ def tool_of(row: Command, worktree: bool = False) -> mcp_types.Tool:
         title=row.title,
         description=row.summary + (f"\n\n{row.description}" if row.description else ""),
         input_schema=row.listed_schema(worktree),
-        output_schema=row.output_schema(),
+        output_schema=(None if derived else listed_reply(row.id)) or row.output_schema(),
         annotations=types.ToolAnnotations(
             title=row.title, read_only_hint=read, destructive_hint=(row.destructive or tree) and not read,
             idempotent_hint=True if read else None, open_world_hint=row.open_world),
     )
 
 
-def tool_list(table: Registry, worktree: bool = False) -> list[mcp_types.Tool]:
-    return [tool_of(row, worktree) for row in table.agent_tools()]
+def tool_list(table: Registry, worktree: bool = False, derived: bool = False) -> list[mcp_types.Tool]:
+    return [tool_of(row, worktree, derived) for row in table.agent_tools()]
 
 
 class Tools:
@@ -196,7 +208,8 @@ def build_server(executor: Executor, table: Registry | None = None, readers: Rea
         # A client lists the tools before its first call, and an agent thinks between the two:
         # the forkserver's preload runs then, not on the first index's clock.
         worker_start.start_soon()
-        # the tools' schemas, derived on the first list, may find no room: `memory_typed` says so
+        # the tools' schemas, made on the first list, may find no room: `memory_typed` says so
+        room_for(LIST_ROOM, "listing the tools")
         return types.ListToolsResult(tools=tools.tools)
 
     async def call_tool(ctx: ServerRequestContext, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
@@ -338,7 +351,9 @@ async def memory_typed(ctx: ServerRequestContext, call_next: CallNext) -> Handle
     try:
         return await call_next(ctx)
     except BaseException as exc:  # pydantic's panic too, a BaseException
-        fault = work_short_of_memory(exc, _DOING.get(ctx.method, "serving a request"))
+        # an `out_of_memory` already typed (a list refused for want of `LIST_ROOM`) goes as it is
+        fault = exc if isinstance(exc, OutOfMemory) else work_short_of_memory(exc, _DOING.get(ctx.method,
+                                                                                                "serving a request"))
         if fault is None:
             raise
         import mcp_types as types

@@ -6,7 +6,9 @@ output types: exactly the `outputSchema` the MCP face advertises, made by the sa
 (`Command.output_schema`). `batch.run.job.schema.json` is one job line of `rennet batch --json`.
 They are generated from the msgspec types, not at build time (an offline install may not run a
 build step): `python -m context_tools.faces.schemas` writes them, and a test fails when a
-committed file differs from what the types give now.
+committed file differs from what the types give now. A file keeps the keys in the order the
+types give them, so the MCP face lists a command's file (`listed_reply`) as the very bytes it
+would derive, without importing every output type first.
 """
 
 from __future__ import annotations
@@ -46,12 +48,24 @@ def _titled(schema: dict[str, Any], title: str) -> dict[str, Any]:
 
 
 def encode(schema: Mapping[str, object]) -> str:
-    return json.dumps(schema, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
 
 
 def shipped(name: str) -> dict[str, Any]:
     """A shipped schema, read from the installed package."""
     return json.loads(resources.files(__name__).joinpath(name).read_text(encoding="utf-8"))
+
+
+def listed_reply(command_id: str) -> dict[str, Any] | None:
+    """The output schema of `command_id` as `Command.output_schema` gives it, read from its shipped
+    file (less the `$schema` and title the file adds); None when no file ships for it."""
+    try:
+        schema = shipped(file_name(command_id))
+    except FileNotFoundError:
+        return None
+    schema.pop("$schema", None)
+    schema.pop("title", None)
+    return schema
 
 
 def stale() -> list[str]:
