@@ -494,6 +494,12 @@ def opening_bracket(text: bytes, close: int, kinds: bytes = b"()") -> int | None
     return _matching(text, range(close, -1, -1), kinds[1::2], kinds[0::2])
 
 
+def call_opened(text: bytes) -> int | None:
+    """Where the `(` of the call (or parenthesized text) `text` ends with opens; None where
+    `text` ends with no `)`, or with one it does not open."""
+    return opening_bracket(text, len(text) - 1) if text.endswith(b")") else None
+
+
 def closing_bracket(text: bytes, opened: int, kinds: bytes = b"()") -> int | None:
     """Where the bracket opening at `opened` closes in `text`, counting the pairs `kinds` names
     (as `opening_bracket`); None if it does not."""

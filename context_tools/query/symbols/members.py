@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Literal
 from context_tools.query.symbols.hierarchy import Cls, Hierarchy, is_class
 from context_tools.query.symbols.rightmost import Holding
 from indexer.lang.bindings import of_path
-from indexer.lang.bindings_base import opening_bracket
+from indexer.lang.bindings_base import call_opened
 from indexer.lang.member_syntax import SELF_CLASS, SUPER, THIS
 
 if TYPE_CHECKING:
@@ -195,9 +195,7 @@ class MemberSites:
         method's signature, in the method's file): `m(...)` a method of the class the site is in
         or one enclosing it, `x.f.m(...)` of the type `x.f` is declared, `Type.m(...)` of the
         class, `<call>.m(...)` of what that call returns, _CHAIN calls deep."""
-        if depth >= _CHAIN or not text.endswith(b")"):
-            return set()
-        opened = opening_bracket(text, len(text) - 1)
+        opened = call_opened(text) if depth < _CHAIN else None
         if opened is None:
             return set()
         head = text[:opened].rstrip()

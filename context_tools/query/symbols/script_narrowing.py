@@ -15,7 +15,7 @@ from context_tools.query.symbols.script_annotations import IDENT
 from context_tools.query.symbols.script_blocks import NARROWING_LINES, bound_otherwise, declared, plain
 from context_tools.query.symbols.script_chains import ASSIGNED
 from context_tools.query.symbols.script_declared import Declared
-from indexer.lang.bindings_base import NAME_REST, opening_bracket, site_window
+from indexer.lang.bindings_base import NAME_REST, call_opened, site_window
 
 if TYPE_CHECKING:
     from context_tools.query.symbols.script_functions import ScriptFunctions
@@ -42,9 +42,7 @@ def _if_condition(head: bytes) -> bytes | None:
     """The condition of the `if (...)` a block's head ends with, read back from its closing
     parenthesis to the one opening it; None for any other head."""
     text = head.rstrip()
-    if not text.endswith(b")"):
-        return None
-    opened = opening_bracket(text, len(text) - 1)
+    opened = call_opened(text)
     if opened is None:
         return None
     before = text[:opened].rstrip()

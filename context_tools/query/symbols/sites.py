@@ -28,7 +28,7 @@ from context_tools.query.symbols.script_declared import Typed
 from context_tools.query.symbols.script_types import ScriptTypes
 from context_tools.query.symbols.this_aliases import ThisAliases
 from indexer.lang.bindings import Bindings, Scopes, of_import, of_language, of_path
-from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, closing_bracket, opening_bracket, site_window
+from indexer.lang.bindings_base import SITE_TEXT, SiteSyntax, call_opened, closing_bracket, opening_bracket, site_window
 from indexer.lang.class_kinds import CLASS_KINDS
 from indexer.lang.registry import PROSE_AND_DATA
 
@@ -1526,9 +1526,7 @@ class _Reading:
         method M of what that call returns, CHAIN_CALLS deep; Rust's `Type::f(...)` Type's
         function f (`-> Self` is Type); none where a part is not read so."""
         text = text.rstrip()
-        if depth >= CHAIN_CALLS or not text.endswith(b")"):
-            return frozenset()
-        at = opening_bracket(text, len(text) - 1)
+        at = call_opened(text) if depth < CHAIN_CALLS else None
         if at is None:
             return frozenset()
         head = text[:at].rstrip()
