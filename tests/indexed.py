@@ -86,6 +86,17 @@ class Indexed:
         repo, store = self.paths
         return Asked(context_tools.Client(store=store), repo)
 
+    def fixture(self) -> Any:
+        """A module-scoped pytest fixture of `asked()`, named by the module attribute it is
+        bound to (`shop = REPO.fixture()`): the fixture each module asking one repository has."""
+        import pytest
+
+        @pytest.fixture(scope="module")
+        def asked() -> Asked:
+            return self.asked()
+
+        return asked
+
     def record(self) -> Any:
         """The snapshot record at main."""
         from indexer.api import open_store, snapshot
@@ -107,10 +118,21 @@ def definitions(asked: Asked, name: str, **more) -> list[tuple[str, str, int, st
     return [(d.path, d.qualified, d.line, d.match) for d in result.data.definitions]
 
 
-def sites(asked: Asked, name: str, **more) -> list[tuple[str, int, str]]:
-    """(path, line, resolution) of each reference site `context.references` finds of `name`."""
+def sites(asked: Asked, name: str, *fields: str, **more) -> list[tuple]:
+    """(path, line, resolution) of each reference site `context.references` finds of `name`, in
+    the answer's order; or, with `fields` named, those attributes of each site, where
+    "qualified" is the qualified name of the definition the site was resolved to (None if
+    none)."""
     result = Asked(*asked).call("context.references", name=name, **more)
-    return [(s.path, s.line, s.resolution) for s in result.data.sites]
+    named = fields or ("path", "line", "resolution")
+    definitions = result.data.definitions
+
+    def field(site: Any, attribute: str) -> Any:
+        if attribute == "qualified":
+            return definitions[site.definition].qualified if site.definition is not None else None
+        return getattr(site, attribute)
+
+    return [tuple(field(s, f) for f in named) for s in result.data.sites]
 
 
 class NotedSites:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.indexed import Indexed
+from tests.indexed import Indexed, sites
 
 FILES = {
     "go.mod": "module example.com/zoo\n\ngo 1.21\n",
@@ -27,13 +27,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-bare-members-", message="bare member sites")
 
 
-@pytest.fixture(scope="module")
-def zoo():
-    return REPO.asked()
-
-
-def _sites(zoo, name: str) -> list[tuple[str, int, str]]:
-    return sorted((s.path, s.line, s.resolution) for s in zoo.call("context.references", name=name).data.sites)
+zoo = REPO.fixture()
 
 
 @pytest.mark.parametrize(("bare", "qualified", "expected"), [
@@ -42,4 +36,4 @@ def _sites(zoo, name: str) -> list[tuple[str, int, str]]:
     ("handle", "Base.handle", [("use.py", 4, "import")]),
 ])
 def test_a_member_asked_by_its_name_alone_has_the_sites_its_class_gives_it(zoo, bare, qualified, expected):
-    assert _sites(zoo, bare) == _sites(zoo, qualified) == expected
+    assert sorted(sites(zoo, bare)) == sorted(sites(zoo, qualified)) == expected

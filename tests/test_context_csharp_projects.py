@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import context_tools
 from corpora.gitbuild import RepoBuilder
 from indexer import api
 from indexer.lang.csharp.projects import CSharpProjects
@@ -52,9 +51,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-csharp-projects-", message="csharp projects")
 
 
-@pytest.fixture(scope="module")
-def app() -> tuple[context_tools.Client, str]:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def test_using_edges_reach_the_files_of_the_projects_seen():

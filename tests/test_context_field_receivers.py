@@ -7,8 +7,6 @@ slice's element (`c.conns[0]`) is not typed. Exact sites, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.indexed import Indexed
 
 FILES = {
@@ -35,9 +33,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-field-receivers-", message="field receivers")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def _owners(app, name: str) -> list[tuple[str, int, str | None]]:

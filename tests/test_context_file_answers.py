@@ -33,9 +33,7 @@ FILES = {
 FILE_REPO = Indexed(FILES, "rennet-file-answers-")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return FILE_REPO.asked()
+app = FILE_REPO.fixture()
 
 
 def test_an_empty_file_is_text_of_no_lines(app):

@@ -13,7 +13,10 @@ from __future__ import annotations
 import pytest
 
 from indexer.lang.bindings import of_language
-from tests.indexed import Indexed
+from tests.indexed import Indexed, sites
+
+# each site with the qualified name of the definition it was resolved to
+OWNED = ("path", "line", "resolution", "qualified")
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.21\n",
@@ -56,19 +59,11 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-go-constructors-", message="go constructors")
 
 
-@pytest.fixture(scope="module")
-def shop():
-    return REPO.asked()
-
-
-def _sites(shop, name: str) -> list[tuple[str, int, str, str | None]]:
-    r = shop.call("context.references", name=name)
-    return sorted((s.path, s.line, s.resolution, r.data.definitions[s.definition].qualified
-                   if s.definition is not None else None) for s in r.data.sites)
+shop = REPO.fixture()
 
 
 def test_a_value_of_a_constructor_is_of_the_type_it_returns(shop):
-    assert [s for s in _sites(shop, "Get") if s[0] != "cmd/main.go" or s[1] <= 17] == [
+    assert [s for s in sorted(sites(shop, "Get", *OWNED)) if s[0] != "cmd/main.go" or s[1] <= 17] == [
         ("cmd/main.go", 12, "import", "Store.Get"),  # s := store.New("a")
         ("cmd/main.go", 13, "import", "Store.Get"),  # t, err := store.Open("p"): its first result
         ("cmd/main.go", 15, "import", "Cache.Get"),  # o := other.New(): other's New, not store's
@@ -82,7 +77,7 @@ def test_a_call_s_result_is_of_the_type_its_signature_says(shop):
     as the signature of the function or of the method of the receiver's type says, over lines
     too. Was: every attribute of a call's result a `name_match` (mux's `r.HandleFunc(p,
     h).Methods("GET")`)."""
-    assert [s for s in _sites(shop, "Get") if s[0] == "cmd/main.go" and s[1] > 17] == [
+    assert [s for s in sorted(sites(shop, "Get", *OWNED)) if s[0] == "cmd/main.go" and s[1] > 17] == [
         ("cmd/main.go", 18, "import", "Store.Get"),
         ("cmd/main.go", 19, "import", "Store.Get"),
         ("cmd/main.go", 20, "import", "Store.Get"),
@@ -110,7 +105,7 @@ def test_the_result_a_go_signature_says(signature, result):
 
 
 def test_a_bare_call_is_of_a_function_of_the_files_own_package(shop):
-    assert _sites(shop, "Peek") == [("cmd/tool/tool.go", 12, "name_match", None)]
+    assert sorted(sites(shop, "Peek", *OWNED)) == [("cmd/tool/tool.go", 12, "name_match", None)]
 
 
 @pytest.mark.parametrize(("line", "groups"), [

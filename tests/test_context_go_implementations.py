@@ -6,8 +6,6 @@ of the 31 types implementing it. From a real index."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.indexed import Indexed
 
 FILES = {
@@ -28,9 +26,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-go-implementations-", message="go implementations")
 
 
-@pytest.fixture(scope="module")
-def zoo():
-    return REPO.asked()
+zoo = REPO.fixture()
 
 
 def _relatives(zoo, name: str) -> list[tuple[str, str, str]]:

@@ -51,9 +51,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-go-clause-", message="go package clauses")
 
 
-@pytest.fixture(scope="module")
-def go() -> Asked:
-    return REPO.asked()
+go = REPO.fixture()
 
 
 def _rules(asked: Asked, name: str, **more) -> dict[tuple[str, int], tuple[str, str]]:

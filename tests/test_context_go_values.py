@@ -9,9 +9,10 @@ each of these a `name_match`. Exact sites, from a real index."""
 
 from __future__ import annotations
 
-import pytest
+from tests.indexed import Indexed, sites
 
-from tests.indexed import Indexed
+# each site with the qualified name of the definition it was resolved to
+OWNED = ("path", "line", "resolution", "qualified")
 
 FILES = {
     "go.mod": "module example.com/shop\n\ngo 1.21\n",
@@ -73,19 +74,11 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-go-values-", message="go values")
 
 
-@pytest.fixture(scope="module")
-def shop():
-    return REPO.asked()
-
-
-def _sites(shop, name: str) -> list[tuple[str, int, str, str | None]]:
-    r = shop.call("context.references", name=name)
-    return sorted((s.path, s.line, s.resolution, r.data.definitions[s.definition].qualified
-                   if s.definition is not None else None) for s in r.data.sites)
+shop = REPO.fixture()
 
 
 def test_method_results_chains_and_calls_opened_above(shop):
-    assert [s for s in _sites(shop, "Get") if s[0] == "cmd/main.go"] == [
+    assert [s for s in sorted(sites(shop, "Get", *OWNED)) if s[0] == "cmd/main.go"] == [
         ("cmd/main.go", 8, "import", "Route.Get"),  # w := s.Wrap()
         ("cmd/main.go", 11, "import", "Route.Get"),  # }).Get(): what Handle returns
         ("cmd/main.go", 13, "import", "Route.Get"),  # x := store.New("b").Wrap()
@@ -97,10 +90,10 @@ def test_method_results_chains_and_calls_opened_above(shop):
 
 
 def test_fields_of_fields_and_elements_of_containers(shop):
-    assert [s for s in _sites(shop, "Get") if s[0] == "store/server.go"] == [
+    assert [s for s in sorted(sites(shop, "Get", *OWNED)) if s[0] == "store/server.go"] == [
         ("store/server.go", 11, "same_package", "Route.Get"),  # range over routes []*Route
         ("store/server.go", 14, "same_package", "Route.Get"),  # range over s.routes map[string]*Route
         ("store/server.go", 20, "same_package", "Other.Get"),  # its own function's loop: an Other
         ("store/server.go", 23, "same_package", "Route.Get"),  # range over s.tables, a field of Base
     ]
-    assert _sites(shop, "Do") == [("store/server.go", 9, "same_package", "Client.Do")]
+    assert sorted(sites(shop, "Do", *OWNED)) == [("store/server.go", 9, "same_package", "Client.Do")]

@@ -7,8 +7,6 @@ read past its modifiers (`private readonly held = new Crate()`). From a real ind
 
 from __future__ import annotations
 
-import pytest
-
 from tests.indexed import Indexed
 
 FILES = {
@@ -46,9 +44,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-js-field-assignments-", message="field assignments")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def test_only_the_class_s_own_plain_assignments_type_its_field(app):

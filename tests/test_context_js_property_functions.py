@@ -9,15 +9,13 @@ from __future__ import annotations
 import pytest
 
 from tests.annotated import FIXTURES, load
-from tests.indexed import Asked, Indexed, definitions, sites
+from tests.indexed import Indexed, definitions, sites
 
 CASE = load(FIXTURES / "definitions" / "js_property_functions.txt", keys=("def:",))
 REPO = Indexed(CASE.files, "rennet-ctx-js-props-", message="js property functions")
 
 
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 @pytest.mark.parametrize(("name", "found"), [

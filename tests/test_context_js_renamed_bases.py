@@ -9,8 +9,6 @@ answers, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.indexed import Indexed
 
 FILES = {
@@ -44,9 +42,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-js-renamed-bases-", message="renamed bases")
 
 
-@pytest.fixture(scope="module")
-def zoo():
-    return REPO.asked()
+zoo = REPO.fixture()
 
 
 def _subclasses(zoo, name: str) -> list[tuple[str, str]]:

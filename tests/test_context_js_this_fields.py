@@ -7,9 +7,9 @@ field declared another type (`typed: unknown`) leave the receiver untyped: a `na
 
 from __future__ import annotations
 
-import pytest
+from tests.indexed import Indexed, sites
 
-from tests.indexed import Indexed
+RULED = ("path", "line", "resolution", "rule")
 
 FILES = {
     "client.js": ("class Client {\n"
@@ -54,18 +54,11 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-js-this-fields-", message="this fields")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return REPO.asked()
-
-
-def _sites(app, name):
-    result = app.call("context.references", name=name)
-    return sorted((s.path, s.line, s.resolution, s.rule) for s in result.data.sites)
+app = REPO.fixture()
 
 
 def test_a_field_every_assignment_makes_one_class_is_that_class(app):
-    assert _sites(app, "Client.fetch") == [
+    assert sorted(sites(app, "Client.fetch", *RULED)) == [
         ("made.ts", 6, "import", "this in Holder, `this.held` an instance in Holder's methods"),
         ("made.ts", 6, "import", "this in Holder, `this.made` an instance in Holder's methods"),
         ("store.js", 14, "import", "this in Store, `this.client` an instance in Store's methods"),
@@ -74,11 +67,11 @@ def test_a_field_every_assignment_makes_one_class_is_that_class(app):
 
 
 def test_the_other_class_assigned_is_its_own(app):
-    assert _sites(app, "Cache.fetch") == [
+    assert sorted(sites(app, "Cache.fetch", *RULED)) == [
         ("store.js", 13, "import", "this in Store, `this.cache` an instance in Store's methods")]
 
 
 def test_two_classes_a_call_s_attribute_or_no_assignment_leave_it_untyped(app):
-    untyped = {(p, n) for p, n, r, _ in _sites(app, "fetch") if r == "name_match"}
+    untyped = {(p, n) for p, n, r, _ in sorted(sites(app, "fetch", *RULED)) if r == "name_match"}
     assert untyped == {("made.ts", 8), ("store.js", 16)}
-    assert len([s for s in _sites(app, "fetch") if s[:2] == ("store.js", 16)]) == 3
+    assert len([s for s in sorted(sites(app, "fetch", *RULED)) if s[:2] == ("store.js", 16)]) == 3

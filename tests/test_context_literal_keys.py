@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from context_tools.query.symbols.literal_keys import literal_type
-from tests.indexed import Indexed
+from tests.indexed import Indexed, sites
 
 FILES = {
     "go.mod": "module example.com/conf\n\ngo 1.21\n",
@@ -31,23 +31,15 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-literal-keys-", message="literal keys")
 
 
-@pytest.fixture(scope="module")
-def both():
-    return REPO.asked()
-
-
-def _owners(both, name: str) -> list[tuple[str, int, str | None]]:
-    r = both.call("context.references", name=name)
-    return sorted((s.path, s.line, r.data.definitions[s.definition].qualified if s.definition is not None else None)
-                  for s in r.data.sites)
+both = REPO.fixture()
 
 
 def test_a_go_literal_key_is_a_field_of_the_type_it_names(both):
-    assert _owners(both, "Size") == [("conf/make.go", 4, "A.Size"), ("conf/make.go", 6, "B.Size")]
+    assert sorted(sites(both, "Size", "path", "line", "qualified")) == [("conf/make.go", 4, "A.Size"), ("conf/make.go", 6, "B.Size")]
 
 
 def test_a_rust_struct_expression_key_is_a_field_of_the_type_it_names(both):
-    assert _owners(both, "size") == [("src/lib.rs", 10, "A.size"), ("src/lib.rs", 12, "B.size")]
+    assert sorted(sites(both, "size", "path", "line", "qualified")) == [("src/lib.rs", 10, "A.size"), ("src/lib.rs", 12, "B.size")]
 
 
 @pytest.mark.parametrize(("source", "line", "col", "named"), [

@@ -3,12 +3,12 @@ rank: never a site of a definition, whatever the resolution class, and no use of
 
 from __future__ import annotations
 
-import pytest
-
 from indexer.extract.blob import extract_blob
 from indexer.model import FileEntry
 from indexer.rank.graph import rank_weights
-from tests.indexed import Asked, Indexed
+from tests.indexed import Indexed, sites
+
+PLACED = ("path", "line", "col", "role", "resolution")
 
 SETTINGS = "def load():\n    return {}\n\nclass Config:\n    pass\n"
 APP = ("from pkg.settings import load, Config\n\ndef run(load=None):\n    return load()\n\n"
@@ -26,20 +26,13 @@ LOCALS = Indexed({
 }, "rennet-ctx-locals-", message="locals")
 
 
-@pytest.fixture(scope="module")
-def client() -> Asked:
-    return LOCALS.asked()
-
-
-def _sites(client: Asked, name: str, **more) -> list[tuple[str, int, int, str, str]]:
-    r = client.call("context.references", name=name, **more)
-    return [(s.path, s.line, s.col, s.role, s.resolution) for s in r.data.sites]
+client = LOCALS.fixture()
 
 
 def test_references_list_only_the_real_sites_of_an_import_shadowed_by_locals(client):
-    assert _sites(client, "pkg.settings.load") == [
+    assert sites(client, "pkg.settings.load", *PLACED) == [
         ("pkg/app.py", 1, 25, "identifier", "import"), ("pkg/app.py", 11, 11, "call", "import")]
-    assert _sites(client, "Config") == [
+    assert sites(client, "Config", *PLACED) == [
         ("pkg/app.py", 1, 31, "identifier", "import"), ("pkg/app.py", 11, 19, "call", "import")]
 
 

@@ -65,9 +65,7 @@ CROWD = {"lib.py": "".join(f"def f{i:02}():\n    return {i}\n\n\n" for i in rang
 CROWDED = Indexed(CROWD, "rennet-map-crowd-")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return INDEXED.asked()
+app = INDEXED.fixture()
 
 
 def _map(app, **more):

@@ -33,9 +33,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-map-rust-impls-", message="rust impls")
 
 
-@pytest.fixture(scope="module")
-def crate():
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def _entry(crate, path: str, **more):

@@ -6,9 +6,6 @@ it under its own. A real repository built with pygit2 and indexed into a real st
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from indexer.store.snapshot import Snapshot
 from tests.indexed import Indexed, definitions, sites
 
@@ -46,9 +43,7 @@ RUN = ("pkg/sub.py", "Thing.run", 5, "qualified")
 SHOP_REPO = Indexed(FILES, "rennet-ctx-module-aliases-", message="module aliases")
 
 
-@pytest.fixture(scope="module")
-def shop() -> tuple[context_tools.Client, str]:
-    return SHOP_REPO.asked()
+shop = SHOP_REPO.fixture()
 
 
 def test_a_module_bound_under_another_name_qualifies_as_its_own_name_does(shop):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-import context_tools
 from indexer.contract.errors import NotFound
 from tests.indexed import Indexed
 
@@ -42,9 +41,7 @@ FILES = {
 SHOP_REPO = Indexed(FILES, "rennet-ctx-names-", message="shop")
 
 
-@pytest.fixture(scope="module")
-def shop() -> tuple[context_tools.Client, str]:
-    return SHOP_REPO.asked()
+shop = SHOP_REPO.fixture()
 
 
 def _defs(result) -> list[tuple[str, str, int, str]]:

@@ -25,9 +25,7 @@ FILES = {
 NEAR = Indexed(FILES, "rennet-near-names-")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return NEAR.asked()
+app = NEAR.fixture()
 
 
 def _near(app, name: str) -> list[str]:

@@ -7,9 +7,6 @@ type B, whose static members the file then calls unqualified. Exact sites, from 
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from indexer.extract.blob import extract_blob
 from tests.indexed import Indexed, sites
 
@@ -50,9 +47,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-php-cs-scopes-", message="scopes")
 
 
-@pytest.fixture(scope="module")
-def app() -> tuple[context_tools.Client, str]:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def _edges(prefix: str) -> list[tuple[str, str, str, str]]:

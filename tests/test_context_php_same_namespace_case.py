@@ -8,9 +8,6 @@ counted once. Exact sites, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from indexer.api import open_store, snapshot
 from tests.indexed import Indexed, sites
 
@@ -36,9 +33,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-php-case-", message="php case")
 
 
-@pytest.fixture(scope="module")
-def app() -> tuple[context_tools.Client, str]:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def test_a_class_of_the_namespace_in_another_case(app):

@@ -18,9 +18,7 @@ CASE = load(FIXTURES / "sites" / "python_definitions.txt", keys=("reaches:",))
 REPO = Indexed(CASE.files, "rennet-ctx-python-definitions-", message="python definitions")
 
 
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def reached(app: Asked, name: str) -> list[tuple[str, int, str]]:

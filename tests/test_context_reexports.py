@@ -6,9 +6,6 @@ repository built with pygit2 and indexed into a real store."""
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from context_tools.query.symbols import imports, names
 from tests.indexed import Indexed, definitions, sites
 
@@ -106,9 +103,7 @@ FILES = {
 SHOP_REPO = Indexed(FILES, "rennet-ctx-reexports-", message="re-exports")
 
 
-@pytest.fixture(scope="module")
-def shop() -> tuple[context_tools.Client, str]:
-    return SHOP_REPO.asked()
+shop = SHOP_REPO.fixture()
 
 
 def test_a_name_qualified_by_a_package_two_and_three_reexports_away(shop):

@@ -39,9 +39,7 @@ FILES = {
 REFS = Indexed(FILES, "rennet-refs-answers-")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return REFS.asked()
+app = REFS.fixture()
 
 
 def test_sites_of_definitions_past_those_told_apart_come_after_every_definitions_group(app):

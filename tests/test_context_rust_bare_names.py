@@ -6,9 +6,7 @@ from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.indexed import Asked, Indexed, sites
+from tests.indexed import Indexed, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -31,9 +29,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-bare-", message="rust bare names")
 
 
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def test_a_bare_name_no_use_binds_is_no_import_site(app):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-import context_tools
 from indexer.extract.blob import extract_blob
 from tests.indexed import Indexed, sites
 
@@ -39,9 +38,7 @@ BRACES = Indexed(crate(True), "rennet-ctx-rust-braces-", message="braces first")
 PLAIN = Indexed(crate(False), "rennet-ctx-rust-plain-", message="plain uses")
 
 
-@pytest.fixture(scope="module")
-def braces() -> tuple[context_tools.Client, str]:
-    return BRACES.asked()
+braces = BRACES.fixture()
 
 
 def test_each_item_of_a_leading_group_is_an_edge_as_its_own_use_is():

@@ -37,9 +37,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-builder-chains-", message="rust builder chains")
 
 
-@pytest.fixture(scope="module")
-def crate():
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def test_a_method_of_a_chain_is_of_what_the_call_before_it_returns(crate):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.indexed import Asked, Indexed, definitions, sites
+from tests.indexed import Indexed, definitions, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -35,9 +35,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-enum-globs-", message="rust enum globs")
 
 
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def test_a_glob_of_an_enum_re_exports_no_other_item_of_its_file(app):

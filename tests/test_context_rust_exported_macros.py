@@ -7,8 +7,6 @@ nowhere. From a real index."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {
@@ -26,9 +24,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-exported-macros-", message="rust exported macros")
 
 
-@pytest.fixture(scope="module")
-def crate():
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def test_an_exported_macro_is_named_at_its_crate_s_root(crate):

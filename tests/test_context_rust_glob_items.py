@@ -4,9 +4,7 @@ of its own, or also defines it at its top. Exact site resolutions, from a real i
 
 from __future__ import annotations
 
-import pytest
-
-from tests.indexed import Asked, Indexed, definitions, sites
+from tests.indexed import Indexed, definitions, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -29,9 +27,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-glob-items-", message="glob items")
 
 
-@pytest.fixture(scope="module")
-def app() -> Asked:
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def test_a_glob_passes_a_name_the_module_brings_in_though_it_also_holds_one(app):

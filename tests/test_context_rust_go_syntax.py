@@ -24,14 +24,10 @@ GO_REPO = Indexed(GO.files, "rennet-ctx-go-syntax-", message="go syntax")
 GO_PATHS = {"Encode": "server/"}
 
 
-@pytest.fixture(scope="module")
-def rust() -> Asked:
-    return RUST_REPO.asked()
+rust = RUST_REPO.fixture()
 
 
-@pytest.fixture(scope="module")
-def go() -> Asked:
-    return GO_REPO.asked()
+go = GO_REPO.fixture()
 
 
 @pytest.mark.parametrize("name", sorted(noted_sites(RUST)))

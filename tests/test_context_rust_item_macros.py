@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-import context_tools
 from indexer.extract.blob import extract_blob
 from tests.indexed import Indexed, definitions
 
@@ -35,9 +34,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-item-macros-", message="rust item macros")
 
 
-@pytest.fixture(scope="module")
-def crate() -> tuple[context_tools.Client, str]:
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def _edges_from(path: str) -> list[tuple[int, str]]:

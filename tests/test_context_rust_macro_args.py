@@ -8,9 +8,7 @@ are not read for paths. Exact sites, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.indexed import Indexed
+from tests.indexed import Indexed, sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -42,15 +40,11 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-macro-args-", message="rust macro args")
 
 
-@pytest.fixture(scope="module")
-def demo():
-    return REPO.asked()
+demo = REPO.fixture()
 
 
 def _sites(demo, name: str) -> list[tuple[str, int, str]]:
-    r = demo.call("context.references", name=name)
-    return sorted((s.path, s.line, s.resolution) for s in r.data.sites
-                  if s.path.startswith("src/") and s.path != "src/foo.rs")
+    return sorted(s for s in sites(demo, name) if s[0].startswith("src/") and s[0] != "src/foo.rs")
 
 
 def test_sites_in_a_macro_s_arguments_are_read_as_code(demo):

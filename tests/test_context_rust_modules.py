@@ -8,9 +8,6 @@ exact lookups, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {
@@ -43,9 +40,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-modules-", message="rust modules")
 
 
-@pytest.fixture(scope="module")
-def crate() -> tuple[context_tools.Client, str]:
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def _edges_from(path: str) -> list[tuple[int, str]]:

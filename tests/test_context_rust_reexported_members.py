@@ -8,8 +8,6 @@ none of its uses outside arg.rs. Exact sites, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.indexed import Indexed, sites
 
 FILES = {
@@ -36,9 +34,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-reexported-members-", message="rust re-exported members")
 
 
-@pytest.fixture(scope="module")
-def crate():
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def test_a_method_through_a_reexported_type_is_an_import_site(crate):

@@ -7,8 +7,6 @@ Exact edges and sites, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {
@@ -38,9 +36,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-root-visibility-", message="root visibility")
 
 
-@pytest.fixture(scope="module")
-def crate():
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def test_a_private_use_of_a_root_is_seen_by_the_modules_beside_it(crate):

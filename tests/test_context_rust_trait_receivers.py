@@ -44,9 +44,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-trait-receivers-", message="rust trait receivers")
 
 
-@pytest.fixture(scope="module")
-def crate():
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def test_a_receiver_of_a_bounded_type_parameter_or_impl_trait_is_the_trait_s(crate):

@@ -9,9 +9,6 @@ Exact edges and exact site resolutions, from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {
@@ -36,9 +33,7 @@ FILES = {
 CRATE_REPO = Indexed(FILES, "rennet-ctx-rust-uses-", message="rust uses")
 
 
-@pytest.fixture(scope="module")
-def crate() -> tuple[context_tools.Client, str]:
-    return CRATE_REPO.asked()
+crate = CRATE_REPO.fixture()
 
 
 def test_use_edges_of_groups_nested_groups_and_reexports():
@@ -118,9 +113,7 @@ ALIASED = {
 ALIASED_REPO = Indexed(ALIASED, "rennet-ctx-rust-aliases-", message="rust aliases")
 
 
-@pytest.fixture(scope="module")
-def aliased() -> tuple[context_tools.Client, str]:
-    return ALIASED_REPO.asked()
+aliased = ALIASED_REPO.fixture()
 
 
 def test_an_aliased_item_of_a_nested_group_is_reexported_under_its_alias(aliased):
@@ -197,9 +190,7 @@ WORKSPACE = {
 WORKSPACE_REPO = Indexed(WORKSPACE, "rennet-ctx-rust-crates-", message="rust crates")
 
 
-@pytest.fixture(scope="module")
-def workspace() -> tuple[context_tools.Client, str]:
-    return WORKSPACE_REPO.asked()
+workspace = WORKSPACE_REPO.fixture()
 
 
 def test_a_lib_named_and_placed_by_its_manifest_is_the_crate_code_names():

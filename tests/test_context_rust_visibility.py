@@ -7,9 +7,6 @@ from a real index."""
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {
@@ -34,9 +31,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-ctx-rust-visibility-", message="rust visibility")
 
 
-@pytest.fixture(scope="module")
-def crate() -> tuple[context_tools.Client, str]:
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def test_a_use_is_recorded_with_its_visibility():

@@ -50,9 +50,7 @@ FILES = {
 SYMBOLS = Indexed(FILES, "rennet-symbol-answers-")
 
 
-@pytest.fixture(scope="module")
-def app():
-    return SYMBOLS.asked()
+app = SYMBOLS.fixture()
 
 
 def test_definitions_as_written_come_before_those_through_a_module_path(app):

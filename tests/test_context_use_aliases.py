@@ -7,9 +7,6 @@ a package re-exporting it. Exact edges and exact site resolutions, from a real i
 
 from __future__ import annotations
 
-import pytest
-
-import context_tools
 from tests.indexed import Indexed, definitions, sites
 
 FILES = {
@@ -47,9 +44,7 @@ FILES = {
 APP_REPO = Indexed(FILES, "rennet-ctx-use-aliases-", message="use aliases")
 
 
-@pytest.fixture(scope="module")
-def app() -> tuple[context_tools.Client, str]:
-    return APP_REPO.asked()
+app = APP_REPO.fixture()
 
 
 def test_a_namespace_alias_is_no_use_of_a_class_so_named():

@@ -126,9 +126,7 @@ def test_a_base_spelled_in_bytes_that_are_not_utf8_keeps_the_file_read(path, lan
 
 # --- members through the hierarchy (context.symbol) ------------------------------------------
 
-@pytest.fixture(scope="module")
-def app():
-    return REPO.asked()
+app = REPO.fixture()
 
 
 def _ref(r) -> tuple[str, str, int]:

@@ -93,9 +93,7 @@ FILES = {
 REPO = Indexed(FILES, "rennet-rust-module-rules-", message="module rules")
 
 
-@pytest.fixture(scope="module")
-def crate():
-    return REPO.asked()
+crate = REPO.fixture()
 
 
 def test_the_module_shown_past_a_missing_file_and_a_cycle_of_path_modules(crate):

@@ -17,11 +17,11 @@ from indexer import api
 from indexer.store.database import Store
 from indexer.store.gc import collect
 from indexer.store.inventory import info, inventory
+from tests.cli_runs import ROOT, run_cli
 
 if TYPE_CHECKING:
     import pygit2
 
-ROOT = Path(__file__).resolve().parent.parent
 FIRST = {
     "app/core.py": "def shared():\n    return 1\n\n\ndef only_old():\n    return shared()\n",
     "app/util.py": "from app.core import shared\n\n\ndef helper():\n    return shared()\n",
@@ -175,9 +175,7 @@ def test_store_commands_on_the_cli(repinned):
     store.close()
 
     def rennet(*args):
-        return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", home], cwd=ROOT,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                              timeout=120)
+        return run_cli(*args, "--store", home, timeout=120)
 
     p = rennet("store", "info", "--json")
     assert p.returncode == 0, p.stderr
@@ -255,12 +253,9 @@ def test_store_list_names_each_repository_by_the_path_it_was_indexed_from(repinn
     kept = list(store.kv(REPO_PATHS).items())  # dropped below: the store as one written before paths were kept
     assert len(kept) == 2
     store.close()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    cli = [sys.executable, "-m", "context_tools.faces.cli"]
 
     def listed(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([*cli, "store", "list", *args, "--store", home], env=env, cwd=ROOT,
-                              capture_output=True, text=True, timeout=120)
+        return run_cli("store", "list", *args, "--store", home, timeout=120)
 
     rows = json.loads(listed("--json").stdout)["data"]["snapshots"]
     assert sorted(r["repos"][0]["path"] for r in rows) == sorted([os.path.realpath(repo)] * 2 +
@@ -272,8 +267,7 @@ def test_store_list_names_each_repository_by_the_path_it_was_indexed_from(repinn
     with Store.open(home) as reopened:
         table = reopened.kv(REPO_PATHS)
         table.delete_many(key for key, _ in kept)
-    subprocess.run([*cli, "context", "overview", "--repo", other, "--store", home], env=env, cwd=ROOT,
-                   capture_output=True, timeout=120, check=True)
+    run_cli("context", "overview", "--repo", other, "--store", home, timeout=120).check_returncode()
     paths = [r["repos"][0]["path"] for r in json.loads(listed("--json").stdout)["data"]["snapshots"]]
     assert paths.count(os.path.realpath(other)) == 1 and paths.count(None) == 2
 

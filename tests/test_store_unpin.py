@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,9 +16,8 @@ from indexer.store.database import Store
 from indexer.store.gc import collect
 from indexer.store.inventory import inventory
 from indexer.store.unpin import repo_ids_at, unpin
+from tests.cli_runs import run_cli
 from tests.test_store_gc import _dump
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -103,9 +99,7 @@ def test_store_unpin_on_the_cli(tagged):
     store.close()
 
     def rennet(*args):
-        return subprocess.run([sys.executable, "-m", "context_tools.faces.cli", *args, "--store", home], cwd=ROOT,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                              timeout=120)
+        return run_cli(*args, "--store", home, timeout=120)
 
     both = rennet("store", "unpin", repo, "v1", "--all")
     assert both.returncode == 1 and both.stderr.startswith("rennet: bad_input: ") and len(both.stderr.splitlines()) == 1
