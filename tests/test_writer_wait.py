@@ -169,6 +169,36 @@ def test_busy_tells_the_time_since_the_read_began_to_wait_not_the_waits_alone(tm
     assert 1.0 <= float(waited.group(1)) <= after - before + 0.05, (raised.value, after - before)
 
 
+@pytest.mark.parametrize("wait", ["store", "checkout"])
+def test_busy_in_a_servers_call_tells_the_time_since_the_call_came(tmp_path, wait):
+    """A server's call came 5 s before its wait began (other waits of the call, its turn for a
+    slot) and has a bound of 5.5 s: `busy` says the caller waited at least those 5.5 s, which the
+    bound counts and the client has waited, whichever wait met it: the store's writer
+    (`waiting`) or another call's index of the same checkout (`query.worktree._held`, was: its
+    own wait alone, 0.5 s; the read path had told the call's time as little)."""
+    from context_tools.query.worktree import _held
+    from indexer.store.writer_wait import answering_within
+
+    came = time.monotonic() - 5.0
+    lock = threading.Lock()
+    lock.acquire()  # another call's index of the checkout, which outlasts the bound
+    writer = held_for(tmp_path, 30)
+    try:
+        with answering_within(5.5, came), pytest.raises(Busy) as raised:
+            if wait == "store":
+                waiting(tmp_path, _locked, "reading")
+            else:
+                with _held(lock, None):
+                    pass
+        seen = time.monotonic() - came
+    finally:
+        writer.release()
+    told = re.search(r"still at work after ([0-9.]+) s of waiting", raised.value.message)
+    assert told is not None, raised.value
+    # no sooner than the bound, and no more than the time since the call came; a tenth, rounded
+    assert 5.5 <= float(told.group(1)) <= seen + 0.05, (raised.value, seen)
+
+
 def test_waiting_tries_again_once_the_writer_finished_within_one_bound_in_all(tmp_path):
     thread = held_for(tmp_path, 0.5)
     tries: list[float] = []
