@@ -62,7 +62,7 @@ def snapshot(repo_path: str, rev: str = "HEAD", store: Store | str | os.PathLike
             # Another indexer may be writing this very revision: wait for it, then look again.
             began = time.monotonic()
             if not writer_wait.wait_for_writer(store.home, tick=waited()):
-                raise writer_wait.busy(store.home, f"{rev} of {repo_path}", time.monotonic() - began) from None
+                raise writer_wait.busy(store.home, f"{rev} of {repo_path}", began) from None
             return load(store, repo_path, rev)
     from indexer.git import read as gitread
     from indexer.store.snapshot import pinned_oid

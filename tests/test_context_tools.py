@@ -651,6 +651,28 @@ def test_public_api_visibility_rules(language, qualified, kind, signature, publi
     assert (visibility(language, qualified, kind, signature) is not None) is public
 
 
+def test_a_face_settling_its_cache_later_lets_the_cache_and_its_thread_go_with_it(world: World):
+    """A server's executor weighs its cache on a thread of the cache's own (`settle="later"`).
+    That thread held the cache for good, so an executor let go kept every snapshot its cache
+    held, up to its budget, and a thread, for the rest of the process (was: one more cache and
+    thread alive for each executor made and dropped). Now both go with the executor."""
+    import gc
+    import weakref
+
+    from context_tools.faces.dispatch import Executor
+
+    executor = Executor("mcp", store=world.store, settle="later")
+    assert executor.run("context.overview", {"repo": world.repo}).ok
+    memo = weakref.ref(executor.handle.memo)
+    settler = executor.handle.memo._settler
+    assert settler is not None and settler.is_alive() and memo() is not None
+    del executor
+    gc.collect()
+    assert memo() is None
+    settler.join(timeout=60)
+    assert not settler.is_alive()
+
+
 def test_cached_snapshots_are_bounded_least_recently_used():
     from context_tools.faces.context import Memo
 

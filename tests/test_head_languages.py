@@ -106,3 +106,20 @@ def test_a_damaged_tree_means_every_language_at_once(what, tmp_path):
     code = f"from indexer.git.head_languages import head_languages; print(head_languages([{str(builder.path)!r}]))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "None", (done.stdout, done.stderr)
+
+
+def test_the_repositories_read_are_freed_as_the_call_ends_never_left_in_a_cycle(tmp_path):
+    """pygit2's own Repository keeps views of itself that hold it back: each repository read was
+    freed, its packs and object cache with it, only by a full collection, which a resident host
+    rarely runs (was: one pygit2.Repository left in a cycle per repository read). It is read
+    through `indexer.git.read.Repository`, in no cycle, with the collector paused as a call's."""
+    from indexer.pipeline.collector import collector_paused
+    from tests.cycles import left_in_cycles
+
+    for name in ("one", "two"):
+        RepoBuilder(tmp_path / "root" / name).commit({"a.py": "x = 1\n"})
+    left_in_cycles()  # what the builders left
+    with collector_paused():
+        assert head_languages([str(tmp_path / "root")]) == frozenset({"python"})
+        assert head_languages([str(tmp_path / "root" / "one")]) == frozenset({"python"})
+        assert left_in_cycles() == []

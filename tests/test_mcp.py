@@ -2436,7 +2436,8 @@ def _answering_ok(header_seconds: float, idle: float | None = None) -> Iterator[
 def test_malformed_connections_write_one_line_to_the_servers_stderr_not_one_each(world: World):
     """uvicorn writes a warning to stderr for each connection that sends no HTTP: any local
     process, token or none, could grow the server's log without end (was: one line each, 40
-    lines for 40 connections). At most one such line a minute is written, each answered 400."""
+    lines for 40 connections). At most one such line a minute is written, each answered 400, and
+    the count of those held back when the server ends (was: lost, told only with a next one)."""
     import socket
 
     server = HttpServer("127.0.0.1", 0, world.store, str(Path(world.repo).parent))
@@ -2454,7 +2455,10 @@ def test_malformed_connections_write_one_line_to_the_servers_stderr_not_one_each
         server.close()
     assert server.proc.stderr is not None
     err = server.proc.stderr.read().decode()
-    assert err.count("Invalid HTTP request received.") == 1, err
+    lines = [line for line in err.splitlines() if "Invalid HTTP request received." in line]
+    assert len(lines) == 2 and lines[0].endswith("Invalid HTTP request received."), err
+    # the count held back is said at the server's end, no other warning having come to carry it
+    assert re.search(r"received\. \(39 more like it in the \d+ s after the last one shown, not shown\)$", lines[1]), err
 
 
 def test_a_warning_held_back_is_counted_on_the_next_one_written():
@@ -2485,6 +2489,49 @@ def test_a_warning_held_back_is_counted_on_the_next_one_written():
     now[0] = 3 * WARNING_SECONDS
     alone = record()
     assert summary.filter(alone) and alone.getMessage() == "Invalid HTTP request received."  # none held back
+
+
+def test_a_warning_held_back_is_counted_at_its_minutes_end_with_no_next_one():
+    """A real uvicorn server speaking the MCP server's protocol, its warnings summarized as the
+    server's are: the count of those held back is written once their minute is up, though no
+    next warning comes to carry it (was: only with the next one, so lost if none came), by a
+    timer on the server's event loop, not a thread. The filter's clock is the test's own and
+    stands still, so all but the first fall within the minute however slowly they come; the
+    minute itself is cut to a fraction of a second of the loop's time."""
+    import logging
+    import socket
+    import threading
+    import time
+
+    from context_tools.faces.mcp_http import Summarized
+
+    told: list[tuple[str, int | None]] = []  # each line written, and the thread that wrote it
+    catch = logging.Handler()
+    catch.emit = lambda record: told.append((record.getMessage(), record.thread))  # type: ignore[method-assign]
+    uvicorn_error = logging.getLogger("uvicorn.error")
+    summary = Summarized(seconds=0.2, clock=lambda: 0.0)
+    with _answering_ok(30) as port:
+        uvicorn_error.addFilter(summary)
+        uvicorn_error.addHandler(catch)
+        try:
+            for _ in range(5):
+                with socket.create_connection(("127.0.0.1", port)) as s:
+                    s.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+                    s.settimeout(60)
+                    while s.recv(4096):
+                        pass
+            for _ in range(600):
+                if len(told) == 2:
+                    break
+                time.sleep(0.05)
+        finally:
+            uvicorn_error.removeFilter(summary)
+            uvicorn_error.removeHandler(catch)
+    assert [line for line, _ in told] == [
+        "Invalid HTTP request received.",
+        "Invalid HTTP request received. (4 more like it in the 0 s after the last one shown, not shown)"]
+    server_thread = told[0][1]
+    assert server_thread != threading.get_ident() and told[1][1] == server_thread  # no thread of its own
 
 
 def test_a_connection_that_never_finishes_its_headers_is_closed(tmp_path):

@@ -539,6 +539,36 @@ def test_a_snapshot_with_a_submodule_and_a_link_names_the_facts_keys_of_its_file
         assert entry.facts_keys == {entry_facts_key(f, snap.extractor_version) for f in regular}
 
 
+def test_store_list_says_a_working_tree_snapshots_tree_was_pruned_never_that_a_commit_is_missing(repinned):
+    """A working-tree snapshot's OID is the tree read from the checkout, which git writes
+    unreferenced and `git gc` prunes: `store list` marks the row a working tree's, and says
+    whether the repository still holds that tree (`holds_tree`), never `holds_commit`, of a
+    commit there never was (was: `commit not in PATH` once git pruned the tree, and `holds_commit`
+    true of a tree before). A commit's row is told as before."""
+    import context_tools
+    from context_tools.faces.packs.store import render_list
+
+    store, repo, _other, _first = repinned
+    _checkout, (tree,) = _worktree_snapshots(store, repo, 1)
+    client = context_tools.Client(store=str(store.home))
+
+    def rows() -> dict[str, tuple[bool, list[tuple[bool | None, bool | None]]]]:
+        return {s.oid: (s.worktree, [(r.holds_commit, r.holds_tree) for r in s.repos])
+                for s in client.call("store.list").data.snapshots}
+
+    main = api.snapshot(repo, "main", store=store).oid
+    assert (rows()[tree], rows()[main]) == ((True, [(None, True)]), (False, [(True, None)]))
+    shown = render_list(client.call("store.list"))
+    assert f"working tree, of {os.path.realpath(repo)[:20]}" in shown
+    assert f"working tree of {os.path.realpath(repo)[:20]}" in shown  # its holder by the same path (was: a digest)
+    # git's own gc, its grace cut to now: the tree, referenced by nothing, goes
+    subprocess.run(["git", "-C", repo, "-c", "gc.reflogExpireUnreachable=now", "gc", "-q", "--prune=now"],
+                   check=True)
+    assert (rows()[tree], rows()[main]) == ((True, [(None, False)]), (False, [(True, None)]))
+    shown = render_list(client.call("store.list"))
+    assert f"working tree, its tree not in {os.path.realpath(repo)[:20]}" in shown and "commit not in" not in shown
+
+
 def test_store_list_names_a_pinning_repository_by_the_path_its_row_knows():
     """The `pinned by` column names a rev pin's repository by the path the repositories column
     shows for it (was: by the store's digest of it beside that very path); a repository whose

@@ -50,14 +50,27 @@ def test_no_writer_is_no_wait_and_the_lock_is_not_taken(tmp_path):
         pass
 
 
-def test_a_wait_says_so_at_once_then_once_each_tick_and_ends_when_the_writer_does(tmp_path):
-    thread = held_for(tmp_path, 0.6)
-    ticks: list[float] = []
-    started = time.monotonic()
-    assert wait_for_writer(tmp_path, 30, ticks.append)
-    thread.join()
-    assert 0.5 <= time.monotonic() - started < 0.6 + TICK_SECONDS
-    assert len(ticks) == 1 and ticks[0] < 0.5  # at once, and not again before TICK_SECONDS
+def test_a_wait_says_so_at_once_then_once_each_tick_and_ends_when_the_writer_does(tmp_path, monkeypatch):
+    """The writer lets go as the wait looks at the lock a seventh time: what is checked is the
+    order of the wait's looks, its ticks and the release, which no load on the machine moves,
+    not how long each took."""
+    writer = WriteLock(tmp_path).__enter__()
+    looks: list[bool] = []  # each look of the wait at the lock: was a writer at work
+    ticks: list[tuple[float, int]] = []  # each time told, and how many looks had been taken then
+    real = writer_wait.writer_active
+
+    def looking(home: Path) -> bool:
+        if len(looks) == 6:
+            writer.__exit__(None, None, None)
+        looks.append(real(home))
+        return looks[-1]
+
+    monkeypatch.setattr(writer_wait, "writer_active", looking)
+    assert wait_for_writer(tmp_path, 30, lambda waited: ticks.append((waited, len(looks))))
+    assert looks == [True] * 6 + [False]  # it ended at its first look after the writer let go
+    assert ticks and ticks[0][1] <= 2, ticks  # told at once: before it slept a first time
+    told = [waited for waited, _ in ticks]  # and again only a tick after the last, if at all
+    assert all(later - earlier >= TICK_SECONDS for earlier, later in zip(told, told[1:])), ticks
 
 
 def test_a_wait_says_so_again_each_tick_while_the_writer_works(tmp_path, monkeypatch):
@@ -154,6 +167,36 @@ def test_busy_tells_the_time_since_the_read_began_to_wait_not_the_waits_alone(tm
     assert waited is not None, raised.value
     # `busy` comes no sooner than the bound; the message gives a tenth, rounded
     assert 1.0 <= float(waited.group(1)) <= after - before + 0.05, (raised.value, after - before)
+
+
+@pytest.mark.parametrize("wait", ["store", "checkout"])
+def test_busy_in_a_servers_call_tells_the_time_since_the_call_came(tmp_path, wait):
+    """A server's call came 5 s before its wait began (other waits of the call, its turn for a
+    slot) and has a bound of 5.5 s: `busy` says the caller waited at least those 5.5 s, which the
+    bound counts and the client has waited, whichever wait met it: the store's writer
+    (`waiting`) or another call's index of the same checkout (`query.worktree._held`, was: its
+    own wait alone, 0.5 s; the read path had told the call's time as little)."""
+    from context_tools.query.worktree import _held
+    from indexer.store.writer_wait import answering_within
+
+    came = time.monotonic() - 5.0
+    lock = threading.Lock()
+    lock.acquire()  # another call's index of the checkout, which outlasts the bound
+    writer = held_for(tmp_path, 30)
+    try:
+        with answering_within(5.5, came), pytest.raises(Busy) as raised:
+            if wait == "store":
+                waiting(tmp_path, _locked, "reading")
+            else:
+                with _held(lock, None):
+                    pass
+        seen = time.monotonic() - came
+    finally:
+        writer.release()
+    told = re.search(r"still at work after ([0-9.]+) s of waiting", raised.value.message)
+    assert told is not None, raised.value
+    # no sooner than the bound, and no more than the time since the call came; a tenth, rounded
+    assert 5.5 <= float(told.group(1)) <= seen + 0.05, (raised.value, seen)
 
 
 def test_waiting_tries_again_once_the_writer_finished_within_one_bound_in_all(tmp_path):
@@ -264,10 +307,15 @@ def test_a_wait_for_index_calls_of_the_server_ends_at_the_calls_bound():
 
     calls = IndexCalls()
     calls.begin("/r")  # never ends
+
+    def tick(waited: float) -> None:
+        # a wait told at a tick is still waiting: past the call's bound, it did not end there
+        assert waited < 0.5, f"told at {waited} s of waiting, past the call's bound (was: on to 120 s)"
+
     started = time.monotonic()
     with answering_within(0.5, started):
-        assert not wait_for(calls.in_flight("/r"), None)
-    assert time.monotonic() - started < 0.5 + TICK_SECONDS  # was: 120 s
+        assert not wait_for(calls.in_flight("/r"), tick)
+    assert time.monotonic() - started >= 0.5  # and not before it
 
 
 def test_a_call_waiting_for_another_call_on_its_checkout_is_busy_at_its_bound():

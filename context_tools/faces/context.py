@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Hashable, Sequence, TypeVar
 
@@ -123,25 +124,19 @@ class Memo:
     def settle_soon(self) -> None:
         """`settle` on a thread of the cache's own, soon: a face that answers many calls sends
         a reply without waiting while what its call touched is weighed (a snapshot that has
-        served many tools takes a tenth of a second). Calls in a row are settled together."""
+        served many tools takes a tenth of a second). Calls in a row are settled together. The
+        thread holds the cache only while it settles it, and ends once the cache is let go."""
         with self._lock:
             if self._settler is None:
-                settler = threading.Thread(target=self._settle_when_due, name="rennet-settle", daemon=True)
+                settler = threading.Thread(target=_settle_when_due, args=(weakref.ref(self), self._due),
+                                           name="rennet-settle", daemon=True)
                 try:
                     start_thread(settler)
                 except RuntimeError:  # no room for it (a `ulimit -v`): the call is answered, a later one tries again
                     return
                 self._settler = settler
+                weakref.finalize(self, self._due.set)  # the thread wakes to find the cache gone, and ends
         self._due.set()
-
-    def _settle_when_due(self) -> None:
-        while True:
-            self._due.wait()
-            self._due.clear()
-            try:
-                self.settle()
-            except Exception:  # what was left unweighed is weighed when next due: the loop goes on
-                pass
 
     def _drop_oldest(self) -> None:
         self._drop(next(iter(self._items)))
@@ -151,6 +146,22 @@ class Memo:
         self._weights.pop(key, None)
         self._touches.pop(key, None)
         self._touched.discard(key)
+
+
+def _settle_when_due(memo: weakref.ref[Memo], due: threading.Event) -> None:
+    """A cache's settler (`Memo.settle_soon`): a thread that held the cache for good kept it, and
+    every snapshot it holds, for the process's life after its face was let go."""
+    while True:
+        due.wait()
+        due.clear()
+        held = memo()
+        if held is None:
+            return
+        try:
+            held.settle()
+        except Exception:  # what was left unweighed is weighed when next due: the loop goes on
+            pass
+        del held
 
 
 def holds_store(home: Path) -> bool:

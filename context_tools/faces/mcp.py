@@ -792,8 +792,9 @@ def _serve_http(server: Server, host: str, port: int, token: tuple[str, bool], s
     # not at its default, which is shorter than clients keep one
     config = uvicorn.Config(guard, host=host, port=port, log_level="warning", http=header_deadline_protocol(),
                             timeout_keep_alive=int(KEEP_ALIVE_SECONDS))
-    summarize_warnings()  # after the Config, which sets uvicorn's logging up
-    bounded_shutdown_server(config, guard.idle, grace=grace, on_stop=on_stop).run(sockets=listening)
+    summary = summarize_warnings()  # after the Config, which sets uvicorn's logging up
+    bounded_shutdown_server(config, guard.idle, grace=grace, on_stop=on_stop,
+                            ending=summary.flush).run(sockets=listening)
     return 0
 
 

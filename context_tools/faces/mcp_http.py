@@ -44,7 +44,7 @@
    leaves, at the grace's end at the latest (`bounded_shutdown_server`).
 10. uvicorn writes a warning to stderr for each connection that sends no HTTP, and any local
    process may open such connections without the token: each such warning is written at most
-   once a minute, the next one saying how many were held back (`Summarized`).
+   once a minute, how many were held back said at the minute's end or the server's (`Summarized`).
 
 The token is generated at start and printed once to stderr, or read from the environment
 variable `--token-env` names.
@@ -57,6 +57,7 @@ import ipaddress
 import logging
 import secrets
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator, Literal
 from urllib.parse import urlsplit
 
@@ -96,35 +97,84 @@ WARNING_SECONDS = 60.0
 
 
 class Summarized(logging.Filter):
-    """Lets each warning through at most once every `seconds`, the next one let through saying
-    how many were held back since the last; errors always pass. A warning is known by the line
-    of code that logged it, not its text, so what is kept per warning stays bounded."""
+    """Lets each warning through at most once every `seconds`, and says how many were held back
+    since: on the next one let through, or at the end of their `seconds`, or at `flush`,
+    whichever comes first; errors always pass. A warning is known by the line of code that
+    logged it, not its text, so what is kept per warning stays bounded.
+
+    The end of the `seconds` is a timer on the event loop the warning was logged from (uvicorn
+    logs from its loop), not a thread of its own; a warning logged off any loop is told on the
+    next one or at `flush`."""
 
     def __init__(self, seconds: float = WARNING_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.seconds = seconds
         self.clock = clock
-        self.shown: dict[tuple[str, int], tuple[float, int]] = {}  # when last let through, how many held since
+        self.shown: dict[tuple[str, int], _Shown] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno != logging.WARNING:
+        if record.levelno != logging.WARNING or getattr(record, _TOLD, False):
             return True
         now = self.clock()
         where = (record.pathname, record.lineno)
         last = self.shown.get(where)
-        if last is not None and now - last[0] < self.seconds:
-            self.shown[where] = (last[0], last[1] + 1)
+        if last is not None and now - last.when < self.seconds:
+            last.held += 1
+            if last.held == 1:
+                self._told_at_end(where, last)
             return False
-        self.shown[where] = (now, 0)
-        if last is not None and last[1]:
-            record.msg = f"{record.msg} ({last[1]} more like it in the {now - last[0]:.0f} s before, not shown)"
+        self.shown[where] = _Shown(now, record.name, record.getMessage())
+        if last is not None and last.held:
+            record.msg = f"{record.msg} ({last.held} more like it in the {now - last.when:.0f} s before, not shown)"
         return True
 
+    def flush(self) -> None:
+        """Say now how many of each warning were held back: the server is ending."""
+        for where in list(self.shown):
+            self._tell(where, self.shown[where])
 
-def summarize_warnings(seconds: float = WARNING_SECONDS) -> None:
+    def _told_at_end(self, where: tuple[str, int], shown: _Shown) -> None:
+        import asyncio
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.call_later(max(0.0, shown.when + self.seconds - self.clock()), self._tell, where, shown)
+
+    def _tell(self, where: tuple[str, int], shown: _Shown) -> None:
+        # a timer of a minute whose count was told already, with the next warning, finds it gone
+        if self.shown.get(where) is not shown or not shown.held:
+            return
+        now = self.clock()
+        told = logging.makeLogRecord({"name": shown.logger, "levelno": logging.WARNING, "levelname": "WARNING",
+                                      "pathname": where[0], "lineno": where[1], _TOLD: True,
+                                      "msg": f"{shown.message} ({shown.held} more like it in the "
+                                             f"{now - shown.when:.0f} s after the last one shown, not shown)"})
+        self.shown[where] = _Shown(now, shown.logger, shown.message)  # the count told is this minute's line
+        logging.getLogger(shown.logger).handle(told)
+
+
+@dataclass
+class _Shown:
+    """A warning's last line written: when, by which logger, its text; how many held back since."""
+    when: float
+    logger: str
+    message: str
+    held: int = 0
+
+
+# Marks the line that tells a count, which the filter lets through
+_TOLD = "rennet_held_back_told"
+
+
+def summarize_warnings(seconds: float = WARNING_SECONDS) -> Summarized:
     """uvicorn's warnings (`uvicorn.error`), from now on, each written at most once every
-    `seconds` (`Summarized`); called once uvicorn's Config has set its logging up."""
-    logging.getLogger("uvicorn.error").addFilter(Summarized(seconds))
+    `seconds` (`Summarized`); called once uvicorn's Config has set its logging up. The filter,
+    to be flushed at the server's end."""
+    summary = Summarized(seconds)
+    logging.getLogger("uvicorn.error").addFilter(summary)
+    return summary
 
 
 def new_token() -> str:
@@ -523,7 +573,8 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS, idle: float = KEEP
 
 
 def bounded_shutdown_server(config: uvicorn.Config, idle: Callable[[], bool], grace: float = SHUTDOWN_SECONDS,
-                            on_stop: Callable[[int], None] | None = None) -> uvicorn.Server:
+                            on_stop: Callable[[int], None] | None = None,
+                            ending: Callable[[], None] | None = None) -> uvicorn.Server:
     """A uvicorn server that, told to stop (SIGINT, SIGTERM, SIGHUP), tells `on_stop` (which
     sets the stop event of each call in flight, `call_stops.CallStops`: an index ends at its
     next report, answering `interrupted`, and has the guard refuse new requests), lets calls
@@ -533,7 +584,8 @@ def bounded_shutdown_server(config: uvicorn.Config, idle: Callable[[], bool], gr
     index stayed up until it ended. It leaves as a shell reports the signal, with the server's
     words (`leave_server`): a Ctrl-C says so and exits 130 (as the CLI does), SIGHUP says it and
     exits 129, SIGTERM exits 143 without a word. What was stored stays: every write is a
-    whole transaction or none.
+    whole transaction or none. `ending()` is called as the server begins to shut down and once
+    it has, before it leaves (the count of warnings held back, `Summarized.flush`).
 
     sse_starlette, which sends the SDK's answers to POSTs and the sessions' GET streams, ends
     every stream once it sees the server stopping: an answer that came later than its next
@@ -572,11 +624,15 @@ def bounded_shutdown_server(config: uvicorn.Config, idle: Callable[[], bool], gr
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             # uvicorn waits here for every connection to close, a session's stream too
-            ending = asyncio.ensure_future(end_streams_once_idle())
+            streams_ended = asyncio.ensure_future(end_streams_once_idle())
+            if ending is not None:
+                ending()  # before the wait, which the grace's end may cut short by leaving
             try:
                 await super().shutdown(sockets)
             finally:
-                ending.cancel()
+                streams_ended.cancel()
+                if ending is not None:
+                    ending()
 
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             if not self.should_exit:

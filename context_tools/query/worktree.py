@@ -83,8 +83,9 @@ _LOCKS_GUARD = threading.Lock()
 def _held(lock: threading.Lock, tick: Callable[[float], None] | None) -> Iterator[None]:
     """`lock` held; while another call holds it (its index of the same checkout on the way),
     `tick` is told how long this one has waited, as a wait for another indexer is told, and a
-    server's call answers `busy` at its bound (`writer_wait.answering_within`), as that wait does."""
-    from indexer.store.writer_wait import TICK_SECONDS, call_bound, retry_hint, shown
+    server's call answers `busy` at its bound (`writer_wait.answering_within`), as that wait does,
+    telling the time waited as it does (`waited_since`)."""
+    from indexer.store.writer_wait import TICK_SECONDS, call_bound, retry_hint, shown, waited_since
 
     if not lock.acquire(blocking=False):
         start = time.monotonic()
@@ -97,7 +98,7 @@ def _held(lock: threading.Lock, tick: Callable[[float], None] | None) -> Iterato
                 from indexer.contract.errors import Busy
 
                 raise Busy(f"another call of this server is indexing the working tree of this checkout, still at "
-                           f"work after {shown(time.monotonic() - start)} s of waiting; {retry_hint()}")
+                           f"work after {shown(waited_since(start))} s of waiting; {retry_hint()}")
             if tick is not None:
                 tick(time.monotonic() - start)
     try:

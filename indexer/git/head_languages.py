@@ -14,7 +14,7 @@ from typing import Iterable
 import pygit2
 
 from indexer.git.loose import Damaged, check_intact
-from indexer.git.read import MODE_COMMIT, MODE_LINK, MODE_TREE, intact_tree_of
+from indexer.git.read import MODE_COMMIT, MODE_LINK, MODE_TREE, Repository, intact_tree_of
 from indexer.lang.registry import CONTENT_H, GRAMMAR_LANGUAGES, HEADER_LANGUAGES, name_language
 
 # Names read before giving up on a guess, in trees and in the folders listed to find the
@@ -40,8 +40,8 @@ def head_languages(dirs: Iterable[str], limit: int = ENTRY_LIMIT,
             places = [git_dir] if git_dir is not None else _repositories_under(folder, listed)
             if not places:
                 return None
-            for place in places:
-                if not _head_names(pygit2.Repository(place), found, read):
+            for place in places:  # each freed as its walk ends: pygit2's own is kept by a cycle
+                if not _head_names(Repository(place), found, read):
                     return None
         except (pygit2.GitError, KeyError, ValueError, OSError, Damaged):
             return None

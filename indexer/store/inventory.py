@@ -45,6 +45,7 @@ class _HeadKeys(msgspec.Struct):
     languages: list[str]
     fingerprint: str = ""
     indexed_at: str = ""
+    tree: str = ""
 
 
 _decode_head = read_back(msgspec.msgpack.Decoder(_HeadKeys).decode)
@@ -80,6 +81,9 @@ class SnapshotEntry:
     repos: list[str] = field(default_factory=list)  # repository identities that indexed it
     held_by: list[Holder] = field(default_factory=list)
     facts_keys: frozenset[builtins.bytes] | None = None  # None: its head did not decode (`bytes` is a field here)
+    # a working-tree snapshot: its OID is the tree read from a checkout, which no commit names
+    # (a commit's snapshot has its commit's OID and its tree's apart)
+    worktree: bool = False
 
     @property
     def held(self) -> bool:
@@ -187,7 +191,8 @@ def inventory(store: Store, txn) -> Inventory:
             key=key, oid=oid, extractor_version=version, fingerprint=head.fingerprint if head else "",
             indexed_at=head.indexed_at if head else "", files=len(head.paths) if head else 0,
             bytes=len(key) + len(value) + (len(key) + len(arcs) if arcs is not None else 0),
-            repos=sorted(set(repos_of.get(oid, ()))), held_by=held.get((oid, version), []), facts_keys=keys))
+            repos=sorted(set(repos_of.get(oid, ()))), held_by=held.get((oid, version), []), facts_keys=keys,
+            worktree=head is not None and head.tree == oid))
     out.sort(key=lambda s: (s.indexed_at, s.oid), reverse=True)
     return Inventory(out, paths, pins, stamps, holding)
 

@@ -34,11 +34,12 @@ _aside: ContextVar[Aside | None] = ContextVar("rennet_wait_aside", default=None)
 
 
 class CallBound(NamedTuple):
-    """When the call this thread serves must have ended its waits (`time.monotonic()`), and the
-    seconds it was given in all, which a retry of the call is given again."""
+    """When the call this thread serves must have ended its waits (`time.monotonic()`), the
+    seconds it was given in all, which a retry of the call is given again, and when it came."""
 
     until: float
     seconds: float
+    came: float
 
 
 _call: ContextVar[CallBound | None] = ContextVar("rennet_wait_call", default=None)
@@ -47,7 +48,7 @@ _call: ContextVar[CallBound | None] = ContextVar("rennet_wait_call", default=Non
 def answering_within(seconds: float, start: float) -> AbstractContextManager[None]:
     """Every wait for another indexer in this thread, within, ends `seconds` after `start` at the
     latest (`time.monotonic()`, when the call came): the call's waits together, not each."""
-    return scoped(_call, CallBound(start + seconds, seconds))
+    return scoped(_call, CallBound(start + seconds, seconds, start))
 
 
 def call_bound() -> CallBound | None:
@@ -125,11 +126,19 @@ def shown(seconds: float) -> str:
     return f"{seconds:.0f}" if seconds >= 10 else f"{round(seconds, 1):g}"
 
 
-def busy(home: Path, what: str, waited: float, seconds: float | None = None) -> Busy:
-    """`busy` after a wait of `waited` seconds bounded by `seconds` (default WAIT_SECONDS) or the
-    call's bound."""
+def waited_since(began: float) -> float:
+    """The seconds a `busy` says its caller waited: since `began`, when the wait began, or within
+    a server's call (`answering_within`) since the call came, if earlier: its bound counts from
+    there, and its client has waited since, the call's other waits included."""
+    bound = _call.get()
+    return time.monotonic() - (began if bound is None else min(began, bound.came))
+
+
+def busy(home: Path, what: str, began: float, seconds: float | None = None) -> Busy:
+    """`busy` after a wait that began at `began` (`waited_since`), bounded by `seconds` (default
+    WAIT_SECONDS) or the call's bound."""
     return Busy(f"{what}: the store at {home} is being written by another indexer, still at work after "
-                f"{shown(waited)} s of waiting; {retry_hint(seconds)}")
+                f"{shown(waited_since(began))} s of waiting; {retry_hint(seconds)}")
 
 
 def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | None = None,
@@ -137,8 +146,9 @@ def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | No
     """`attempt()`, and again each time it met another indexer's write lock and that indexer
     finished within `seconds` (default WAIT_SECONDS) in all, or the call's bound
     (`answering_within`); `busy` when one is still writing after them. `tick`: as
-    `wait_for_writer` tells it. `busy` tells the time since the first attempt began, the attempts
-    between the waits counted: the time the caller has waited, which the bound counts too."""
+    `wait_for_writer` tells it. `busy` tells the time since the first attempt began (or the call
+    came, `waited_since`), the attempts between the waits counted: the time the caller has waited,
+    which the bound counts too."""
     start = time.monotonic()
     end = deadline(seconds, start)
     while True:
@@ -147,4 +157,4 @@ def waiting(home: Path, attempt: Callable[[], T], what: str, seconds: float | No
         except StoreLocked:
             began = time.monotonic()
             if not wait_for_writer(home, max(end - began, 0.0), tick):
-                raise busy(home, what, time.monotonic() - start, seconds) from None
+                raise busy(home, what, start, seconds) from None

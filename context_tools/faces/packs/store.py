@@ -59,8 +59,12 @@ class RepoRef(msgspec.Struct):
     id: str  # the store's identity of the repository (a digest of its git folder's real path)
     path: str | None  # where a workspace member, else its last index, else the newest receipt says it lives; None: unknown
     # whether the repository at `path` holds the snapshot's commit now: False where its history was
-    # rewritten and pruned, or the folder holds another repository; None where none could be read there
+    # rewritten and pruned, or the folder holds another repository; None where none could be read
+    # there, or the snapshot is a working tree's, of no commit (`holds_tree` then)
     holds_commit: bool | None = None
+    # a working-tree snapshot's: whether the repository at `path` still holds the tree it read (git
+    # writes it unreferenced, and `git gc` prunes it after its grace); None as above, or of a commit
+    holds_tree: bool | None = None
 
 
 class SnapshotRow(msgspec.Struct):
@@ -74,6 +78,7 @@ class SnapshotRow(msgspec.Struct):
     bytes: int
     repos: list[RepoRef]
     pinned_by: list[str]  # "rev main of <repo id>", "workspace member ws/app"; empty: gc drops it
+    worktree: bool = False  # a working-tree snapshot: its OID is a tree read from a checkout, no commit's
 
 
 class SnapshotList(msgspec.Struct):
@@ -137,7 +142,7 @@ def list_handler(input: ListInput, ctx) -> Result:
         rows.append(SnapshotRow(s.oid, s.extractor_version, s.extractor_version == snapshot_version(), s.fingerprint,
                                 s.indexed_at, _age(s.indexed_at, now), s.files, s.bytes,
                                 [RepoRef(i, inv.repo_paths.get(i)) for i in ids],
-                                [h.describe() for h in s.held_by]))
+                                [h.describe() for h in s.held_by], s.worktree))
     binding = hashlib.sha256("\n".join(f"{r.oid}|{r.extractor_version}" for r in rows).encode()).hexdigest()
     items, page = ctx.page(rows, cap="snapshots", limit=input.limit, cursor=input.cursor, binding=binding)
     _look_in_repositories(items)
@@ -162,7 +167,11 @@ def _look_in_repositories(rows: list[SnapshotRow]) -> None:
                 except RennetError:
                     opened[ref.path] = None
             repo = opened[ref.path]
-            if repo is not None:
+            if repo is None:
+                continue
+            if row.worktree:
+                ref.holds_tree = row.oid in repo
+            else:
                 ref.holds_commit = row.oid in repo
 
 
@@ -243,8 +252,7 @@ def render_list(result: Result) -> str:
     rows = []
     for s in result.data.snapshots:
         # a repository there that lacks the commit said first: the table cuts a long path's end
-        repos = ", ".join(("commit not in " if r.holds_commit is False else "") + shown_own(r.path or r.id, 120)
-                          for r in s.repos) or "-"
+        repos = ", ".join(_lacking(s, r) + shown_own(r.path or r.id, 120) for r in s.repos) or "-"
         # the full snapshot version names every language's: --json has it; here, whether it is this code's
         version = "current" if s.current_version else "other"
         paths = {r.id: r.path for r in s.repos if r.path}
@@ -254,6 +262,14 @@ def render_list(result: Result) -> str:
     head = ["OID", "fingerprint", "indexed", "files", "size", "version", "repositories", "pinned by"]
     return "\n".join([table(head, rows, right=("files", "size"), drawn=("repositories", "pinned by"))
                       if rows else "no snapshots"] + footer(result))
+
+
+def _lacking(row: SnapshotRow, repo: RepoRef) -> str:
+    """What the repository lacks of the row's snapshot, said before its path: a commit's, or the
+    tree a working-tree snapshot read, which git prunes once unreferenced past its grace."""
+    if row.worktree:
+        return "working tree, " + ("its tree not in " if repo.holds_tree is False else "of ")
+    return "commit not in " if repo.holds_commit is False else ""
 
 
 def _holder(held: str, paths: dict[str, str]) -> str:
@@ -266,6 +282,9 @@ def _holder(held: str, paths: dict[str, str]) -> str:
     if held.startswith("rev ") and of:
         where = shown_own(paths[repo_id], 120) if repo_id in paths else sanitize_line(repo_id, 120)
         return f"rev {shown_own(rev, 120)} of {where}"
+    repo_id, space, which = held.removeprefix("working tree of ").partition(" ")
+    if held.startswith("working tree of ") and space and repo_id in paths:  # "(newest)", "(2 back)"
+        return f"working tree of {shown_own(paths[repo_id], 120)} {sanitize_line(which, 20)}"
     return sanitize_line(held, 120)
 
 
