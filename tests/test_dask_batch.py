@@ -542,3 +542,21 @@ def test_a_gc_between_finding_a_stored_snapshot_and_pinning_it_has_the_job_build
     assert api.snapshot(repo, first, store=store, index_if_absent=False).oid == first
     assert [(r.oid, r.status) for r in report.jobs] == [(first, "indexed")]
     store.close()
+
+
+def test_a_workers_clone_and_its_fetch_leave_no_repository_in_a_cycle(tmp_path):
+    """A worker serves many jobs: the clone of a job's URL it makes, and its fetch of it for the
+    next job, free each repository as they end (was: pygit2's own Repository, its packs and object
+    cache held by a cycle of its views until a full collection)."""
+    from indexer.pipeline.collector import collector_paused
+    from tests.cycles import left_in_cycles
+
+    origin = build_history(tmp_path / "origin")
+    home = tmp_path / "worker" / "rennet-store"
+    url = f"file://{origin.path}"
+    left_in_cycles()  # what building the history left
+    with collector_paused():
+        first = dask_engine._open_repository(url, home)
+        again = dask_engine._open_repository(url, home)
+        assert first == again and os.path.isdir(first)
+        assert left_in_cycles() == []

@@ -136,13 +136,16 @@ def _open_repository(repo: str, home: Path) -> str:
             raise RepositoryUnreachable(f"{repo} does not exist on worker {_worker_name()}; give workers the "
                                         f"same path (shared storage) or a URL they can clone")
         return repo
+    from indexer.git.read import Repository, out_of_cycle
+
     folder = home.parent / "clones" / secrets_free_name(repo)
     try:
+        # a worker lives for many jobs: pygit2's own repository would stay, packs and object
+        # cache with it, until a full collection, held by a cycle of its views
         if folder.exists():
-            remote = pygit2.Repository(str(folder)).remotes["origin"]
-            remote.fetch()
+            Repository(str(folder)).remotes["origin"].fetch()
         else:
-            pygit2.clone_repository(repo, str(folder), bare=True)
+            out_of_cycle(pygit2.clone_repository(repo, str(folder), bare=True))
     except (pygit2.GitError, KeyError, OSError) as exc:
         raise RepositoryUnreachable(f"worker {_worker_name()} cannot clone {repo}: {exc}") from None
     return str(folder)

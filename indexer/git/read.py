@@ -53,14 +53,21 @@ class Repository(pygit2.Repository):
 
     def __init__(self, path: str) -> None:
         super().__init__(path)
-        for name in _VIEWS:
-            self.__dict__.pop(name, None)
+        out_of_cycle(self)
 
     def __getattr__(self, name: str) -> object:  # reached only for what the instance lacks
         view = _VIEWS.get(name)
         if view is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return view(self)
+
+
+def out_of_cycle(repo: pygit2.Repository) -> pygit2.Repository:
+    """`repo` without the views pygit2 keeps on it, so it is freed as its last reference goes
+    (a repository pygit2 made itself, a clone's, is no `Repository` of ours)."""
+    for name in _VIEWS:
+        repo.__dict__.pop(name, None)
+    return repo
 
 
 def _named(path: str) -> str:
