@@ -91,7 +91,9 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
                         assert holder["cursor"] == cursor
                 assert json.loads(on_disk) == complete  # the complete, untruncated result
                 assert reply.wire["bytes"] == len(on_disk)
-                assert on_disk.decode().startswith(reply.wire["head"])
+                # the file is the result indented; the head, the start of it as one line
+                assert msgspec.json.encode(msgspec.json.decode(on_disk)).decode().startswith(reply.wire["head"])
+                assert on_disk == msgspec.json.format(on_disk, indent=1)
                 assert os.path.dirname(reply.spill_path) == str(spill_dir(agent.handle.home))
             else:
                 assert reply.wire == complete
@@ -150,7 +152,7 @@ def test_spill_envelope_fits_even_when_escaping_grows_the_head(tmp_path):
     for ceiling in (512, 1000, 8192):
         reply = spill(wire, command="demo.echo", home=tmp_path, ceiling=ceiling)
         assert len(msgspec.json.encode(reply)) <= ceiling
-        assert open(reply["path"], "rb").read() == wire
+        assert open(reply["path"], "rb").read() == msgspec.json.format(wire, indent=1)
 
 
 def test_sweep_removes_old_files_and_keeps_the_newest(tmp_path):

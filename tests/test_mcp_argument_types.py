@@ -77,6 +77,38 @@ def test_values_of_a_lost_type_answer_as_the_declared_ones_do(scratch_server):
         assert body["error"]["code"] == "bad_input", (name, args, body)
 
 
+def test_a_hosts_own_sequencing_flag_is_not_read_as_the_tools(scratch_server):
+    """Gemini CLI adds `wait_for_previous` to every tool's schema and tells its model to set it on
+    a call that depends on the one before; it passes the flag on to the server. Was: each such
+    call, a cursor followed among them, was `bad_input` ("Object contains unknown field
+    `wait_for_previous`"). Now the flag is dropped and the call answers as without it; any other
+    undeclared field, or the flag with a value that is not its boolean, is still refused."""
+    repo = str(_repo(scratch_server.place("host-flags") / "repo"))
+
+    async def work(client):
+        assert not (await client.call_tool("repo_index", {"repo": repo})).is_error
+        first = text_of(await client.call_tool("context_references", {"repo": repo, "name": "f1", "limit": 1,
+                                                                        "include_definitions": True}))
+        page = {"repo": repo, "name": "f1", "limit": 1, "include_definitions": True,
+                "cursor": first["page"]["cursor"]}
+        pairs = [(await client.call_tool("context_references", {**page, "wait_for_previous": flag}),
+                  await client.call_tool("context_references", page)) for flag in (True, False)]
+        pairs.append((await client.call_tool("context_symbol", {"repo": repo, "name": "f1", "wait_for_previous": True}),
+                      await client.call_tool("context_symbol", {"repo": repo, "name": "f1"})))
+        refused = [await client.call_tool("context_symbol", {"repo": repo, "name": "f1", **extra})
+                   for extra in ({"wait_for_previous": "true"}, {"wait_for_others": True})]
+        return pairs, refused
+
+    pairs, refused = scratch_server.run(work)
+    for got, want in pairs:
+        got_body, want_body = text_of(got), text_of(want)
+        assert want_body["ok"], want_body
+        for body in (got_body, want_body):
+            body.get("freshness", {}).pop("indexed_at", None)
+        assert got_body == want_body
+    assert [text_of(r)["error"]["code"] for r in refused] == ["bad_input", "bad_input"]
+
+
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                      max_leaves=12)

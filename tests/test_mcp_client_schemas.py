@@ -22,6 +22,7 @@ import jsonschema
 import pytest
 
 from context_tools.faces.registry import registry, wire_name
+from tests.mcp_clients import python_prepared  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
 
 NAME = "rennet"  # the server's name in docs/agents.md's setup lines
@@ -115,3 +116,29 @@ def test_tool_names_fit_every_clients_bound():
         name = wire_name(command)
         assert len(f"mcp__{NAME}__{name}") <= 64, name  # Claude Code's name for the model, under the API's 64
         assert len(NAME) + len(name) <= 60, name  # Cursor
+
+
+def _maxima(schema: dict[str, Any]) -> Iterator[int]:
+    for branch in schema.get("anyOf", [schema]):
+        if isinstance(branch.get("maximum"), int):
+            yield branch["maximum"]
+
+
+def test_each_bound_of_a_listed_input_is_in_its_description(scratch_server):
+    """Codex hands a model each MCP tool's input schema less its `minimum`, `maximum`,
+    `maxLength`, `pattern` and `default` (codex-cli 0.171.0, docs/agents.md "Clients checked"), so
+    a field's upper bound reaches that model only through its description: `workspace_status`'s
+    `limit` (500) and `repo_index`'s `workers` (64) did not say theirs, and a call past either is
+    `bad_input`. Read from `tools/list` through the SDK's client."""
+    async def work(client):
+        return (await client.list_tools()).tools
+
+    unsaid = []
+    for tool in scratch_server.run(work):
+        for name, prop in tool.input_schema["properties"].items():
+            text = prop.get("description", "")
+            for bound in _maxima(prop):
+                spellings = {str(bound), f"{bound:,}"} | ({f"{bound // 1024}k"} if bound % 1024 == 0 else set())
+                if not any(s in text for s in spellings):
+                    unsaid.append(f"{tool.name}.{name} <= {bound}: {text!r}")
+    assert unsaid == []

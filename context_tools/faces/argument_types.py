@@ -6,6 +6,12 @@ an integer arrives as its digits (`"5"`), a digit-only string as a number (the s
 `1234567`, a tag `2024`), null as `"null"`, an array as its JSON text. Each is read here as the
 schema's type when that reading is exact; any other value is left as it came, for the decoder
 to refuse as it would. Every bound of the schema still applies to what is read.
+
+A host may also add a flag of its own to every tool's schema and pass it on with the call:
+Gemini CLI adds `wait_for_previous` (run this call after the ones before it) and tells its model
+to set it on a call that depends on another, such as following a cursor. The flag is the host's,
+so a boolean one that the tool does not declare is dropped here; every other field the tool does
+not declare is still refused.
 """
 
 from __future__ import annotations
@@ -22,13 +28,15 @@ _EXACT_FLOAT = 2 ** 53
 # An array or object sent as its JSON text is decoded no larger than this
 _TEXT_MAX_BYTES = 1 << 20
 _UNREAD = object()
+# Flags hosts add to every tool's input schema for their own scheduling, not the tool's input
+HOST_FLAGS = frozenset({"wait_for_previous"})
 _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
                (dict, "object"), (type(None), "null"))
 
 
 def as_declared(schema: dict[str, Any] | None, arguments: dict[str, object]) -> dict[str, object]:
     """`arguments`, each value whose JSON type `schema` does not allow read as one it does,
-    where that reading is exact."""
+    where that reading is exact, less a host's own flag the schema does not declare."""
     properties = (schema or {}).get("properties")
     if not isinstance(properties, dict):
         return arguments
@@ -37,6 +45,8 @@ def as_declared(schema: dict[str, Any] | None, arguments: dict[str, object]) -> 
         spec = properties.get(name)
         if isinstance(spec, dict):
             out[name] = _fit(value, spec)
+        elif name in HOST_FLAGS and isinstance(value, bool):
+            del out[name]
     return out
 
 

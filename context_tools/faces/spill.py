@@ -4,7 +4,9 @@ A reply whose complete serialization exceeds the ceiling (8k = 8192 bytes by def
 `$RENNET_CEILING` or `rennet mcp --ceiling SIZE` to change, e.g. `16k`) is written whole to
 `<store home>/spill/<UTC time>-<command>-<digest>.json` and the reply becomes
 `{"head", "note", "path", "bytes"}`: the first bytes of the serialized result,
-what happened, where the file is, and its size; and `cursors`, the next-page cursors the
+what happened, where the file is, and its size. The file holds the result indented, a key or
+a value a line: agents' hosts read files by lines and cut a long one (Gemini CLI's `read_file`
+at 2,000 characters), so a result written on one line could not be read past its start; and `cursors`, the next-page cursors the
 result holds by their place in it (`page`, `data.meta.imports`), when it holds any and
 they fit: an agent that cannot read the file still pages on.
 
@@ -113,21 +115,22 @@ def spill(wire: bytes, *, command: str, home: Path, ceiling: int) -> dict[str, A
     folder = spill_dir(home)
     folder.mkdir(parents=True, exist_ok=True)
     where: str | dict[str, str]
-    if sweep(folder, incoming=len(wire)):
+    lines = msgspec.json.format(wire, indent=1)
+    if sweep(folder, incoming=len(lines)):
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         name = f"{stamp}-{command}-{hashlib.sha256(wire).hexdigest()[:16]}.json"
         path = folder / name
         tmp = path.with_suffix(f".{os.getpid()}.tmp")  # one writer a name: no two share a .tmp
-        tmp.write_bytes(wire)
+        tmp.write_bytes(lines)
         os.replace(tmp, path)  # a reader never sees half a file
-        note, where = NOTE.format(ceiling=ceiling, bytes=len(wire)), str(path)
+        note, where = NOTE.format(ceiling=ceiling, bytes=len(lines)), str(path)
     else:
-        why = (f"it is over the {MAX_FILE_BYTES}-byte cap of a spill file" if len(wire) > MAX_FILE_BYTES
+        why = (f"it is over the {MAX_FILE_BYTES}-byte cap of a spill file" if len(lines) > MAX_FILE_BYTES
                else f"the spill folder is at its bounds of {KEEP_NEWEST} files and {MAX_FOLDER_BYTES} bytes "
                     f"with files younger than {MIN_AGE_SECONDS // 60} minutes")
         note = NOT_WRITTEN.format(ceiling=ceiling, why=why)
         where = {"unknown": "not_recorded", "reason": f"the complete result was not written: {why}"}
-    reply: dict[str, Any] = {"head": "", "note": note, "path": where, "bytes": len(wire)}
+    reply: dict[str, Any] = {"head": "", "note": note, "path": where, "bytes": len(lines)}
     cursors = next_cursors(wire)
     if cursors and len(encode_json({**reply, "cursors": cursors})) <= ceiling:
         reply["cursors"] = cursors  # before the head: a cursor is what an agent can act on

@@ -89,7 +89,7 @@ class ListInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class StatusInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: WorkspaceName
-    limit: Annotated[int, msgspec.Meta(ge=1, le=500, description="members per page")] | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=500, description="members per page (at most 500)")] | None = None
     cursor: Annotated[str | None, msgspec.Meta(description="cursor from the previous page")] = None
 
 

@@ -20,8 +20,8 @@ class IndexInput(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
         "MCP, under one of the server's roots); default: the current folder"))] = "."
     rev: Annotated[str, msgspec.Meta(min_length=1, max_length=REV_CHARS,
                                      description="branch, tag, sha, or any rev such as HEAD~3")] = "HEAD"
-    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes (default: every core; over MCP, "
-                                                                  "at most one a core)")] | None = None
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64, description="extraction processes, at most 64 (default: every "
+                                                                  "core; over MCP, at most one a core)")] | None = None
     quiet: Annotated[bool, msgspec.Meta(description="no progress bar")] = False
     require_complete: Annotated[bool, msgspec.Meta(description=(
         "refuse a commit whose blobs are not all in the object database (missing_objects) rather than list "
