@@ -1,0 +1,71 @@
+"""What an agent pays and meets over MCP as it works through a task from a cold start: paging a
+name's sites to the end, asking the Repo Map for more than the reply ceiling holds, naming a
+method as its language's documentation writes it, guessing a release's tag. Each through the
+MCP SDK's client, against the shared scratch server (`tests/conftest.py`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygit2
+
+from corpora.gitbuild import RepoBuilder
+from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
+
+
+def _checkout(path: Path, files: dict[str, str]) -> Path:
+    builder = RepoBuilder(path)
+    builder.commit(files)
+    builder.repo.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)
+    return builder.path
+
+
+def _calls(scratch_server, repo: Path, calls: list[tuple[str, dict]]) -> list[dict]:
+    async def work(client):
+        indexed = await client.call_tool("repo_index", {"repo": str(repo)})
+        assert not indexed.is_error, indexed
+        return [text_of(await client.call_tool(name, {"repo": str(repo), **args})) for name, args in calls]
+
+    return scratch_server.run(work)
+
+
+def _pages(scratch_server, repo: Path, tool: str, args: dict) -> list[dict]:
+    """Every page of one query, each cursor passed back as an agent does, to the last."""
+    async def work(client):
+        indexed = await client.call_tool("repo_index", {"repo": str(repo)})
+        assert not indexed.is_error, indexed
+        pages, cursor = [], None
+        while True:
+            page = text_of(await client.call_tool(tool, {"repo": str(repo), **args, **({"cursor": cursor} if cursor
+                                                                                        else {})}))
+            assert page["ok"], page
+            pages.append(page)
+            cursor = page["page"]["cursor"]
+            if not cursor:
+                return pages
+
+    return scratch_server.run(work)
+
+
+def test_a_page_of_sites_after_the_first_does_not_send_the_definitions_again(scratch_server):
+    """Was: every page of `context_references` carried the definitions its sites were resolved
+    against, the same list each time (on flask, `references app`: 3,079 bytes of 13 definitions
+    on each of 21 pages, 40% of a page under the 8 kB ceiling). Now the first page carries them
+    and a later page says they are there; so its sites fill the room they took."""
+    defining = {f"pkg/m{i}.py": f"def run(x):\n    return x\n\n\nclass C{i}:\n    def run(self):\n        return {i}\n"
+                for i in range(6)}
+    calling = {f"pkg/use{i}.py": "from pkg.m0 import run\n\n\n" + "".join(f"run({j})\n" for j in range(12))
+               for i in range(4)}
+    repo = _checkout(scratch_server.place("pages-of-sites") / "repo", {**defining, **calling})
+    pages = _pages(scratch_server, repo, "context_references", {"name": "run", "limit": 10})
+    assert len(pages) > 3
+    first = pages[0]["data"]["definitions"]
+    assert len(first) == 12 and first[0]["sites"] >= 48, first
+    for page in pages[1:]:
+        assert page["data"]["definitions"] == {
+            "unknown": "not_recorded",
+            "reason": "the definitions are on the first page, which each site's `definition` indexes"}, page
+        assert page["data"]["definitions_total"] == 12
+    sites = [s for p in pages for s in p["data"]["sites"]]
+    assert len(sites) == pages[0]["page"]["total"] == len({(s["path"], s["line"], s["col"]) for s in sites})
+    assert all(s["definition"] < 12 for s in sites if "definition" in s)
