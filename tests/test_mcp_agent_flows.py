@@ -87,3 +87,32 @@ def test_a_map_asked_for_more_than_the_ceiling_holds_comes_back_fitted_not_spill
     assert len(pages) > 1
     paths = [f["path"] for p in pages for f in p["data"]["files"]]
     assert sorted(paths) == sorted(files) and len(paths) == pages[0]["page"]["total"]
+
+
+def test_a_method_named_as_documentation_or_a_test_runner_writes_it_is_found(scratch_server):
+    """Was: `Client#fetch`, as Ruby's and JSDoc's documentation name a method, and a pytest node id
+    as a test run prints it (`tests/test_client.py::TestClient::test_fetch[1-2]`) were no
+    qualified names: the first answered near names of `Client#fetch`'s whole spelling (on rack,
+    `Rack::Request#params` found nothing; on express, `Router#route` nothing), the second near
+    names by which another `fetch` could come first. Now `#` before a member is a separator, and
+    a node id's path is its module's parts, its parameters dropped."""
+    repo = _checkout(scratch_server.place("doc-names") / "repo", {
+        "pkg/client.py": "class Client:\n    def fetch(self, url):\n        return url\n\n\ndef fetch(url):\n    return 1\n",
+        "pkg/use.py": "from pkg.client import Client\n\n\ndef go():\n    return Client().fetch('/')\n",
+        "tests/test_client.py": ("import pytest\n\n\nclass TestClient:\n    @pytest.mark.parametrize('a,b', [(1, 2)])\n"
+                                 "    def test_fetch(self, a, b):\n        assert a < b\n"),
+    })
+    member, sites, node, private = _calls(scratch_server, repo, [
+        ("context_symbol", {"name": "Client#fetch"}),
+        ("context_references", {"name": "Client#fetch"}),
+        ("context_symbol", {"name": "tests/test_client.py::TestClient::test_fetch[1-2]"}),
+        ("context_symbol", {"name": "#fetch", "fuzzy": False}),  # a JavaScript private name's `#` stays
+    ])
+    assert member.get("ok") and not member["data"]["fuzzy"], member
+    assert [(d["qualified"], d["match"]) for d in member["data"]["definitions"]] == [("Client.fetch", "exact")]
+    assert [d["qualified"] for d in sites["data"]["definitions"]] == ["Client.fetch"], sites
+    assert [(s["path"], s["resolution"]) for s in sites["data"]["sites"]] == [("pkg/use.py", "import")], sites
+    assert not node["data"]["fuzzy"], node
+    assert [(d["qualified"], d["path"]) for d in node["data"]["definitions"]] == [
+        ("TestClient.test_fetch", "tests/test_client.py")], node
+    assert private["error"]["code"] == "not_found", private
