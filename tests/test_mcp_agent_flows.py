@@ -116,3 +116,23 @@ def test_a_method_named_as_documentation_or_a_test_runner_writes_it_is_found(scr
     assert [(d["qualified"], d["path"]) for d in node["data"]["definitions"]] == [
         ("TestClient.test_fetch", "tests/test_client.py")], node
     assert private["error"]["code"] == "not_found", private
+
+
+def test_a_release_guessed_with_another_prefix_names_the_tags_that_hold_it(scratch_server):
+    """Was: `rev: v1.2.0` where the release is tagged `1.2.0` (or `pkg-1.2.0`) was `unknown_rev`
+    naming the repository's branches alone, so an agent guessed again (on flask, tagged
+    `flask-3.0.3`, `v3.0.3` named `main` and nothing more). Now it names the tags holding the
+    version, whole: `1.2` or `1.2.01` names none of them."""
+    builder = RepoBuilder(scratch_server.place("release-tags") / "repo")
+    first = builder.commit({"pkg/a.py": "def f():\n    return 1\n"})
+    builder.commit({"pkg/a.py": "def f():\n    return 2\n"})
+    builder.tag("1.2.0", first)
+    builder.tag("pkg-1.2.0", first)
+    builder.tag("1.2.01", first)
+    guessed, short = _calls(scratch_server, builder.path, [
+        ("context_symbol", {"name": "f", "rev": "v1.2.0"}),
+        ("context_symbol", {"name": "f", "rev": "v1.2"}),
+    ])
+    assert guessed["error"] == {"code": "unknown_rev", "message": "unknown revision 'v1.2.0'; tags holding 1.2.0: "
+                                "1.2.0, pkg-1.2.0; the repository's branches: main"}, guessed
+    assert short["error"]["message"] == "unknown revision 'v1.2'; the repository's branches: main", short
