@@ -136,3 +136,20 @@ def test_a_release_guessed_with_another_prefix_names_the_tags_that_hold_it(scrat
     assert guessed["error"] == {"code": "unknown_rev", "message": "unknown revision 'v1.2.0'; tags holding 1.2.0: "
                                 "1.2.0, pkg-1.2.0; the repository's branches: main"}, guessed
     assert short["error"]["message"] == "unknown revision 'v1.2'; the repository's branches: main", short
+
+
+def test_near_names_come_by_their_files_rank_within_each_tier(scratch_server):
+    """Was: the near names of a name nothing defines came in name order, so on flask `teardown`
+    listed tests' local `app_teardown1`, `child_teardown1`, ... before `Scaffold.teardown_request`
+    (24th of 35). Now the names containing it come by their file's rank, as exact matches do,
+    the names equal but for case still first."""
+    repo = _checkout(scratch_server.place("near-by-rank") / "repo", {
+        "pkg/core.py": "def teardown_request(f):\n    return f\n",
+        **{f"pkg/use{i}.py": "from pkg.core import teardown_request\n" for i in range(3)},
+        "tests/test_core.py": "def a_teardown():\n    pass\n\n\ndef b_teardown():\n    pass\n",
+        "tests/test_case.py": "def Teardown():\n    pass\n",
+    })
+    near, = _calls(scratch_server, repo, [("context_symbol", {"name": "teardown"})])
+    assert near.get("ok") and near["data"]["fuzzy"], near
+    assert [d["qualified"] for d in near["data"]["definitions"]] == [
+        "Teardown", "teardown_request", "a_teardown", "b_teardown"], near
