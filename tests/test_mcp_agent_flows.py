@@ -153,3 +153,17 @@ def test_near_names_come_by_their_files_rank_within_each_tier(scratch_server):
     assert near.get("ok") and near["data"]["fuzzy"], near
     assert [d["qualified"] for d in near["data"]["definitions"]] == [
         "Teardown", "teardown_request", "a_teardown", "b_teardown"], near
+
+
+def test_a_dirty_checkouts_freshness_gives_its_advice_once(scratch_server):
+    """Was: an agent editing a checkout that a commit server reads got, on every reply, the
+    advice of a `dirty` freshness twice: in its `reason` and again in `worktree.tree_oid`'s
+    unknown beside it (131 bytes of each reply). Now the unknown says only that the working
+    tree was not read."""
+    repo = _checkout(scratch_server.place("dirty-once") / "repo", {"pkg/a.py": "def f():\n    return 1\n"})
+    (repo / "pkg" / "a.py").write_text("def f():\n    return 2\n")
+    answer, = _calls(scratch_server, repo, [("context_symbol", {"name": "f"})])
+    fresh = answer["freshness"]
+    assert fresh["status"] == "dirty" and fresh["reason"].endswith(
+        "this server answers from commits; one started with `rennet mcp --worktree` answers from the working tree"), fresh
+    assert fresh["worktree"]["tree_oid"] == {"unknown": "not_assessed", "reason": "the working tree was not read"}
