@@ -167,3 +167,26 @@ def test_a_dirty_checkouts_freshness_gives_its_advice_once(scratch_server):
     assert fresh["status"] == "dirty" and fresh["reason"].endswith(
         "this server answers from commits; one started with `rennet mcp --worktree` answers from the working tree"), fresh
     assert fresh["worktree"]["tree_oid"] == {"unknown": "not_assessed", "reason": "the working tree was not read"}
+
+
+def test_indexing_a_repository_of_many_images_answers_inline(scratch_server):
+    """Was: `repo_index` listed every file it skipped, so a repository of 250 images answered an
+    agent's first call with a spill (on 400 icons, a reply of 7,983 bytes of the list cut short,
+    its freshness past the cut). Now an agent's reply lists the first 20, those skipped for a
+    reason it may act on first (an LFS pointer never fetched), and `skipped_total` counts them
+    all."""
+    lfs = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"0" * 64 + b"\nsize 12345\n"
+    repo = _checkout(scratch_server.place("many-images") / "repo", {
+        "src/app.py": "def f():\n    return 1\n", "zz/data.csv": lfs,
+        **{f"assets/icon_{i:03d}.png": b"\x89PNG\r\n\x1a\n\x00" + bytes([i % 256]) * 40 for i in range(250)}})
+
+    async def work(client):
+        return text_of(await client.call_tool("repo_index", {"repo": str(repo)}))
+
+    indexed = scratch_server.run(work)
+    assert indexed.get("ok"), indexed
+    data = indexed["data"]
+    assert data["skipped_total"] == 251 and len(data["skipped"]) == 20, data
+    assert data["skipped"][0] == {"path": "zz/data.csv", "reason": "lfs_pointer"}
+    assert data["skipped"][1:] == [{"path": f"assets/icon_{i:03d}.png", "reason": "binary"} for i in range(19)]
+    assert indexed["freshness"]["status"] == "current"
