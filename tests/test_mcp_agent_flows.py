@@ -190,3 +190,25 @@ def test_indexing_a_repository_of_many_images_answers_inline(scratch_server):
     assert data["skipped"][0] == {"path": "zz/data.csv", "reason": "lfs_pointer"}
     assert data["skipped"][1:] == [{"path": f"assets/icon_{i:03d}.png", "reason": "binary"} for i in range(19)]
     assert indexed["freshness"]["status"] == "current"
+
+
+def test_a_name_missing_from_a_half_written_file_says_how_to_read_the_commit(worktree_server, tmp_path):
+    """Was: on a `--worktree` server, a definition in a file the agent is half way through editing
+    was `not_found`, naming the file and the lines that do not parse, with no next step. Now it
+    says that `rev: HEAD` reads the last commit instead, as `context_references`' note does."""
+    repo = _checkout(tmp_path / "repo", {"pkg/helpers.py": "def split_path(name: str) -> list[str]:\n    return [name]\n"})
+    (repo / "pkg" / "helpers.py").write_text('def split_path(name: str, sep: str = ".\n    return [name]\n')
+
+    async def work(client):
+        tree = text_of(await client.call_tool("context_symbol", {"repo": str(repo), "name": "split_path"}))
+        sites = text_of(await client.call_tool("context_references", {"repo": str(repo), "name": "split_path"}))
+        indexed = await client.call_tool("repo_index", {"repo": str(repo), "rev": "HEAD"})
+        assert not indexed.is_error, indexed
+        return tree, sites, text_of(await client.call_tool("context_symbol", {"repo": str(repo), "name": "split_path",
+                                                                             "rev": "HEAD"}))
+
+    tree, sites, commit = worktree_server.run(work)
+    told = "pkg/helpers.py at lines 1-2; `rev: HEAD` reads the last commit instead"
+    assert tree["error"]["code"] == "not_found" and tree["error"]["message"].endswith(told), tree
+    assert sites["data"]["parse_errors"]["note"].endswith(told), sites
+    assert [d["signature"] for d in commit["data"]["definitions"]] == ["def split_path(name: str) -> list[str]:"]
