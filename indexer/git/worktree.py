@@ -82,8 +82,86 @@ def status_paths(repo: pygit2.Repository) -> dict[str, int]:
     if not repo.head_is_unborn:
         check_trees_intact(repo, str(repo.head.target))  # libgit2's status reads them all
     check_rule_files(repo)
-    return {path: int(flags) for path, flags in repo.status(untracked_files="all").items()
-            if flags and not int(flags) & _IGNORED}
+    try:
+        status = repo.status(untracked_files="all")
+    except pygit2.GitError as exc:  # an index libgit2 cannot read: a sparse index's `sdir` extension
+        sparse = "'sdir'" in str(exc)
+        raise BadInput(f"git's status of the checkout failed: {_why(exc)}" + (
+            " (a sparse index, which libgit2 cannot read: `git sparse-checkout init --no-sparse-index` "
+            "keeps the sparse checkout and writes an index it reads)" if sparse else "")) from None
+    listed = {path: int(flags) for path, flags in status.items() if flags and not int(flags) & _IGNORED}
+    gone = [path for path, flags in listed.items() if flags & _WT_DELETED]
+    for path in skip_worktree(repo, gone):  # not checked out, not deleted: git's add -A keeps them
+        listed[path] &= ~_WT_DELETED
+        if not listed[path]:
+            del listed[path]
+    return listed
+
+
+_WT_DELETED = int(_S.WT_DELETED)
+_INDEX_CHANGES = int(_S.INDEX_NEW | _S.INDEX_MODIFIED | _S.INDEX_RENAMED | _S.INDEX_TYPECHANGE)
+_EXTENDED = 0x4000  # an index entry's flags: 16 bits of extended flags follow
+_SKIP_WORKTREE = 0x4000  # of the extended flags: the entry is not checked out (a sparse checkout's)
+
+
+def skip_worktree(repo: pygit2.Repository, paths: list[str]) -> set[str]:
+    """Of `paths`, those the index marks skip-worktree (outside a sparse checkout's cone, or
+    `git update-index --skip-worktree`): git's status reads such a file as it is in the index, and
+    `git add -A` keeps it, though it is not in the working tree. libgit2 lists it deleted, and
+    pygit2 does not show the flag, so the index file is read for it (format versions 3 and 4
+    alone carry it). A folder entry of a sparse index holds every path below it."""
+    if not paths:
+        return set()
+    try:
+        with open(os.path.join(repo.path, "index"), "rb") as fh:
+            data = fh.read(READ_CAP + 1)
+    except OSError:
+        return set()
+    if data[:4] != b"DIRC" or len(data) < 12 or int.from_bytes(data[4:8], "big") not in (3, 4):
+        return set()
+    marked = _skip_worktree_entries(data)
+    wanted = set(paths)
+    found = {p for p in wanted if os.fsencode(p) in marked}
+    folders = sorted(m for m in marked if m.endswith(b"/"))
+    if folders:
+        found.update(p for p in wanted - found if any(os.fsencode(p).startswith(f) for f in folders))
+    return found
+
+
+def _skip_worktree_entries(data: bytes) -> set[bytes]:
+    """The paths of the skip-worktree entries of an index file of version 3 or 4 (git's
+    gitformat-index); what does not parse ends the reading with what was found."""
+    version, count = int.from_bytes(data[4:8], "big"), int.from_bytes(data[8:12], "big")
+    pos, previous, marked = 12, b"", set()
+    try:
+        for _ in range(count):
+            flags = int.from_bytes(data[pos + 60:pos + 62], "big")
+            at = pos + 62
+            extended = 0
+            if flags & _EXTENDED:
+                extended = int.from_bytes(data[at:at + 2], "big")
+                at += 2
+            if version == 4:  # the name is the previous one less N bytes, then what follows
+                byte = data[at]
+                at += 1
+                strip = byte & 0x7F
+                while byte & 0x80:
+                    byte = data[at]
+                    at += 1
+                    strip = ((strip + 1) << 7) | (byte & 0x7F)
+                end = data.index(b"\0", at)
+                name = previous[:len(previous) - strip] + data[at:end]
+                pos = end + 1
+            else:  # NUL-padded to a multiple of 8 bytes, at least one NUL
+                end = data.index(b"\0", at)
+                name = data[at:end]
+                pos += (end - pos + 8) & ~7
+            if extended & _SKIP_WORKTREE:
+                marked.add(name)
+            previous = name
+    except (IndexError, ValueError):
+        pass
+    return marked
 
 
 # The files of rules libgit2 opens as it walks a checkout (its status) and filters a file into
@@ -219,6 +297,9 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
     base = base_commit(repo)
     base_tree = base.tree
     listed = status_paths(repo)
+    # staged, and not checked out: git's add -A keeps what the index holds
+    skipped_out = skip_worktree(repo, [p for p, f in listed.items() if f & _INDEX_CHANGES and not
+                                       os.path.lexists(os.path.join(workdir, p))])
     filemode = _config_bool(repo, "core.filemode", True)
     memo = _memo_of(workdir)
     index = pygit2.Index()
@@ -242,7 +323,11 @@ def read_worktree(repo: pygit2.Repository) -> Worktree:
         try:
             st = os.lstat(full)
         except (FileNotFoundError, NotADirectoryError):  # deleted, or its folder is a file now
-            removes.append(name)
+            kept = _index_entry_of(repo, name) if skipped_out and name in skipped_out else None
+            if kept is not None:
+                adds.append(kept)
+            else:
+                removes.append(name)
             continue
         except OSError as exc:
             removes.append(name)
@@ -419,6 +504,15 @@ def _gitlink(name: str, full: str) -> pygit2.IndexEntry | None:
         return None
     commit = nested.head.target  # HEAD resolved: an OID
     return _index_entry(name, commit, MODE_COMMIT) if isinstance(commit, pygit2.Oid) else None
+
+
+def _index_entry_of(repo: pygit2.Repository, name: str) -> pygit2.IndexEntry | None:
+    """The entry the checkout's index holds for `name`, None when it holds none."""
+    try:
+        entry = repo.index[name]
+    except (KeyError, ValueError, OSError, pygit2.GitError):
+        return None
+    return _index_entry(name, entry.id, entry.mode)
 
 
 def _index_entry(name: str, oid: pygit2.Oid, mode: int) -> pygit2.IndexEntry:
