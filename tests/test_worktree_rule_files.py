@@ -1,6 +1,6 @@
 """A checkout whose files of git's rules are no regular files: libgit2 opens a `.gitignore`,
-a `.gitattributes` and the git directory's `info/exclude` blocking and through links, so a FIFO
-in the place of one held a read of the working tree (and every dirty check of the commit the
+a `.gitattributes`, the index and the git directory's `info/exclude` blocking and through links,
+so a FIFO in the place of one held a read of the working tree (and every dirty check of the commit the
 checkout is on) waiting for a writer for good.
 
 Each test watches the FIFOs it makes: any open of one for reading is let go at once (a writer
@@ -58,7 +58,7 @@ def _refused(repo: Path) -> RennetError:
 
 
 @pytest.mark.parametrize("place", [".gitignore", "pkg/.gitignore", ".gitattributes", ".git/info/exclude",
-                                   "link:.gitignore", "nested/.gitignore"])
+                                   "link:.gitignore", "nested/.gitignore", ".git/index"])
 def test_a_fifo_in_the_place_of_a_file_of_gits_rules_is_bad_input_and_never_waited_on(tmp_path, place):
     repo = make_checkout(tmp_path)
     (repo / "pkg" / "helpers.py").write_text("def changed():\n    return 2\n")  # a file to filter into a blob

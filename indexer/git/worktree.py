@@ -178,15 +178,16 @@ class UnreadableRules(BadInput):
 def check_rule_files(repo: pygit2.Repository) -> None:
     """`bad_input` naming the first file of rules libgit2 would open in the checkout and that is
     no regular file (nor folder): a `.gitignore` or `.gitattributes` of a folder its status
-    walks (any not ignored, and an ignored one the base commit holds), or the git directory's
-    `info/exclude` and `info/attributes`. No other file is looked at, and a folder is listed
+    walks (any not ignored, and an ignored one the base commit holds), the checkout's index, or
+    the git directory's `info/exclude` and `info/attributes`. No other file is looked at, and a folder is listed
     again only once its entries changed."""
     workdir = repo.workdir
     if not workdir:
         return
-    for rule in _GIT_DIR_RULES:
-        if _waits_on_open(os.path.join(_common_dir(repo), rule)):
-            raise UnreadableRules(_waiting(os.path.join(_common_dir(repo), rule)))
+    common = _common_dir(repo)
+    for held in (os.path.join(repo.path, "index"), *(os.path.join(common, rule) for rule in _GIT_DIR_RULES)):
+        if _waits_on_open(held):
+            raise UnreadableRules(_waiting(held))
     tracked = _tracked_folders(repo)
     listed = _LISTINGS.setdefault(workdir, {})
     _LISTINGS.move_to_end(workdir)
@@ -287,8 +288,8 @@ def _waits_on_open(path: str) -> bool:
 
 
 def _waiting(path: str) -> str:
-    return (f"{text_path(path)} is not a regular file (a FIFO, a device or a link to one): git reads its "
-            "rules from it and would wait for good; make it a regular file or remove it")
+    return (f"{text_path(path)} is not a regular file (a FIFO, a device or a link to one): git reads it "
+            "and would wait for good; make it a regular file or remove it")
 
 
 def read_worktree(repo: pygit2.Repository) -> Worktree:
