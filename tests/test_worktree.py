@@ -706,9 +706,9 @@ def test_a_file_hashed_before_is_hashed_again_once_it_changed(tmp_path, monkeypa
 
     import pygit2
 
-    from indexer.git import worktree
+    from indexer.git import checkout_memo, worktree
 
-    monkeypatch.setattr(worktree, "_now_ns", lambda: time.time_ns() + 10 * 10**9)
+    monkeypatch.setattr(checkout_memo, "now_ns", lambda: time.time_ns() + 10 * 10**9)
     repo = make_checkout(tmp_path)
     helpers = repo / "pkg" / "helpers.py"
     for n, stamp in ((1, 1_000_000_000), (2, 1_000_000_100)):

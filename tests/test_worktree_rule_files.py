@@ -20,7 +20,7 @@ import pygit2
 import pytest
 
 from indexer.contract.errors import RennetError
-from indexer.git import worktree
+from indexer.git import checkout_memo
 from indexer.git.worktree import changed_on, read_worktree
 from tests.test_worktree import git, make_checkout
 
@@ -103,7 +103,7 @@ def test_a_fifo_made_after_its_folder_was_listed_is_still_found(tmp_path, monkey
     target = tmp_path / "rules"
     target.write_text("*.tmp\n")
     os.symlink(target, repo / "pkg" / ".gitattributes")
-    monkeypatch.setattr(worktree, "_RACY_NS", -1)  # every listing kept, however new its folder
+    monkeypatch.setattr(checkout_memo, "RACY_NS", -1)  # every listing kept, however new its folder
     read_worktree(pygit2.Repository(str(repo)))
     os.mkfifo(repo / "pkg" / "inner" / ".gitignore")
     with watched(repo / "pkg" / "inner" / ".gitignore") as opened:

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import OrderedDict
 from typing import NamedTuple
 
 import pygit2
 from pygit2.enums import FileMode
 
 from indexer.contract.errors import BadInput, EmptyRepository
+from indexer.git.checkout_memo import CheckoutMemos, settled
+from indexer.git.index_file import skip_worktree
 from indexer.git.read import MODE_COMMIT, MODE_LINK, READ_CAP, Repository, check_trees_intact, text_path
+from indexer.git.rule_files import check_rule_files
 from indexer.git.tree_names import is_dot_git
 from indexer.model import Skipped
 
@@ -100,198 +102,6 @@ def status_paths(repo: pygit2.Repository) -> dict[str, int]:
 
 _WT_DELETED = int(_S.WT_DELETED)
 _INDEX_CHANGES = int(_S.INDEX_NEW | _S.INDEX_MODIFIED | _S.INDEX_RENAMED | _S.INDEX_TYPECHANGE)
-_EXTENDED = 0x4000  # an index entry's flags: 16 bits of extended flags follow
-_SKIP_WORKTREE = 0x4000  # of the extended flags: the entry is not checked out (a sparse checkout's)
-
-
-def skip_worktree(repo: pygit2.Repository, paths: list[str]) -> set[str]:
-    """Of `paths`, those the index marks skip-worktree (outside a sparse checkout's cone, or
-    `git update-index --skip-worktree`): git's status reads such a file as it is in the index, and
-    `git add -A` keeps it, though it is not in the working tree. libgit2 lists it deleted, and
-    pygit2 does not show the flag, so the index file is read for it (format versions 3 and 4
-    alone carry it). A folder entry of a sparse index holds every path below it."""
-    if not paths:
-        return set()
-    try:
-        with open(os.path.join(repo.path, "index"), "rb") as fh:
-            data = fh.read(READ_CAP + 1)
-    except OSError:
-        return set()
-    if data[:4] != b"DIRC" or len(data) < 12 or int.from_bytes(data[4:8], "big") not in (3, 4):
-        return set()
-    marked = _skip_worktree_entries(data)
-    wanted = set(paths)
-    found = {p for p in wanted if os.fsencode(p) in marked}
-    folders = sorted(m for m in marked if m.endswith(b"/"))
-    if folders:
-        found.update(p for p in wanted - found if any(os.fsencode(p).startswith(f) for f in folders))
-    return found
-
-
-def _skip_worktree_entries(data: bytes) -> set[bytes]:
-    """The paths of the skip-worktree entries of an index file of version 3 or 4 (git's
-    gitformat-index); what does not parse ends the reading with what was found."""
-    version, count = int.from_bytes(data[4:8], "big"), int.from_bytes(data[8:12], "big")
-    pos, previous, marked = 12, b"", set()
-    try:
-        for _ in range(count):
-            flags = int.from_bytes(data[pos + 60:pos + 62], "big")
-            at = pos + 62
-            extended = 0
-            if flags & _EXTENDED:
-                extended = int.from_bytes(data[at:at + 2], "big")
-                at += 2
-            if version == 4:  # the name is the previous one less N bytes, then what follows
-                byte = data[at]
-                at += 1
-                strip = byte & 0x7F
-                while byte & 0x80:
-                    byte = data[at]
-                    at += 1
-                    strip = ((strip + 1) << 7) | (byte & 0x7F)
-                end = data.index(b"\0", at)
-                name = previous[:len(previous) - strip] + data[at:end]
-                pos = end + 1
-            else:  # NUL-padded to a multiple of 8 bytes, at least one NUL
-                end = data.index(b"\0", at)
-                name = data[at:end]
-                pos += (end - pos + 8) & ~7
-            if extended & _SKIP_WORKTREE:
-                marked.add(name)
-            previous = name
-    except (IndexError, ValueError):
-        pass
-    return marked
-
-
-# The files of rules libgit2 opens as it walks a checkout (its status) and filters a file into
-# a blob. It opens them blocking and following links, so a FIFO in the place of one (or a link
-# to a FIFO or a device) waits for a writer for good, holding the call and the checkout's turn.
-RULE_FILES = frozenset({".gitignore", ".gitattributes"})
-_GIT_DIR_RULES = ("info/exclude", "info/attributes")
-
-
-class UnreadableRules(BadInput):
-    """A file of git's rules in the checkout that is no regular file: git would wait on it."""
-
-
-def check_rule_files(repo: pygit2.Repository) -> None:
-    """`bad_input` naming the first file of rules libgit2 would open in the checkout and that is
-    no regular file (nor folder): a `.gitignore` or `.gitattributes` of a folder its status
-    walks (any not ignored, and an ignored one the base commit holds), the checkout's index, or
-    the git directory's `info/exclude` and `info/attributes`. No other file is looked at, and a folder is listed
-    again only once its entries changed."""
-    workdir = repo.workdir
-    if not workdir:
-        return
-    common = _common_dir(repo)
-    for held in (os.path.join(repo.path, "index"), *(os.path.join(common, rule) for rule in _GIT_DIR_RULES)):
-        if _waits_on_open(held):
-            raise UnreadableRules(_waiting(held))
-    tracked = _tracked_folders(repo)
-    listed = _LISTINGS.setdefault(workdir, {})
-    _LISTINGS.move_to_end(workdir)
-    while len(_LISTINGS) > _MEMO_CHECKOUTS:
-        _LISTINGS.popitem(last=False)
-    if len(listed) > _MEMO_PATHS:
-        listed.clear()
-    folders = [""]
-    while folders:
-        folder = folders.pop()
-        path = os.path.join(workdir, folder)
-        seen = _listing(path, listed, folder)
-        if seen is None:  # gone, or not readable: libgit2 reads no rules there either
-            continue
-        below, rules = seen
-        for rule in rules:  # a regular file stays one until its folder's entries change
-            if _waits_on_open(os.path.join(path, rule)):
-                raise UnreadableRules(_waiting(folder + rule))
-        folders.extend(f for f in below if f[:-1] in tracked or not repo.path_is_ignored(f))
-
-
-class _Listing(NamedTuple):
-    stamp: tuple[int, int, int]  # the folder's mtime_ns, ctime_ns, inode
-    below: list[str]  # its subfolders as `folder/name/`
-    rules: list[str]  # its files of rules that are no regular file (a link, a FIFO, ...)
-
-
-# checkout -> folder -> its listing: a folder whose entries are unchanged is not listed again (an
-# entry made, removed or renamed in it changes its stamp)
-_LISTINGS: OrderedDict[str, dict[str, _Listing]] = OrderedDict()
-
-
-def _listing(path: str, listed: dict[str, _Listing], folder: str) -> tuple[list[str], list[str]] | None:
-    """(the subfolders of `folder`, at `path`, as `folder/name/` with `.git` aside; its files of
-    rules to look at), None when it cannot be listed. A nested repository is walked too: git's
-    status reads the rules of a submodule's working tree, and of a nested repository's."""
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-    kept = listed.get(folder)
-    if kept is None or kept.stamp != stamp:
-        try:
-            with os.scandir(path) as entries:
-                names, rules = [], []
-                for entry in entries:
-                    if entry.is_dir(follow_symlinks=False):
-                        names.append(entry.name)
-                    elif entry.name in RULE_FILES and not entry.is_file(follow_symlinks=False):
-                        rules.append(entry.name)
-        except OSError:
-            return None
-        kept = _Listing(stamp, [f"{folder}{n}/" for n in names if n != ".git"], rules)
-        if _now_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:  # else a change may follow unseen
-            listed[folder] = kept
-    return kept.below, kept.rules
-
-
-def _tracked_folders(repo: pygit2.Repository) -> _BaseFolders:
-    """The folders of the base commit's tree: status walks an ignored folder holding tracked files."""
-    return _BaseFolders(None if repo.head_is_unborn else repo.head.peel(pygit2.Commit).tree)
-
-
-class _BaseFolders:
-    """Whether a folder (no trailing `/`) is one of a tree's, looked up by its path."""
-
-    def __init__(self, tree: pygit2.Tree | None) -> None:
-        self.tree = tree
-
-    def __contains__(self, folder: object) -> bool:
-        if self.tree is None or not isinstance(folder, str):
-            return False
-        try:
-            return self.tree[folder].type == pygit2.enums.ObjectType.TREE
-        except (KeyError, ValueError):
-            return False
-
-
-def _common_dir(repo: pygit2.Repository) -> str:
-    """The git directory shared by linked worktrees, where `info/` lives."""
-    common = os.path.join(repo.path, "commondir")
-    try:
-        with open(common, "rb") as fh:  # git's own file, at most a path
-            named = os.fsdecode(fh.read(4096).strip())
-    except OSError:
-        return repo.path
-    return os.path.normpath(os.path.join(repo.path, named))
-
-
-def _waits_on_open(path: str) -> bool:
-    """Would opening `path` for reading, as libgit2 does (links followed), wait or read no file?"""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):  # nothing there (a dangling link): libgit2 reads no rules from it
-        return False
-    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
-
-
-def _waiting(path: str) -> str:
-    return (f"{text_path(path)} is not a regular file (a FIFO, a device or a link to one): git reads it "
-            "and would wait for good; make it a regular file or remove it")
-
-
 def read_worktree(repo: pygit2.Repository) -> Worktree:
     """The checkout's working tree as a tree OID, with the base commit and what changed."""
     workdir = require_checkout(repo)
@@ -443,25 +253,14 @@ class _Seen(NamedTuple):
     oid: pygit2.Oid
 
 
-_MEMOS: OrderedDict[str, dict[str, _Seen]] = OrderedDict()
-_MEMO_CHECKOUTS = 16
-_MEMO_PATHS = 100_000
-_RACY_NS = 2_000_000_000  # a file changed within this much of being hashed may change again unseen
-
-
 def _memo_of(workdir: str) -> dict[str, _Seen]:
     """path -> the blob last hashed for it and the stat data it had then, for one checkout:
     an edited file is hashed once, not on every read while the edit stays uncommitted (git's
     index keeps the same for the files it holds)."""
-    memo = _MEMOS.get(workdir)
-    if memo is None:
-        memo = _MEMOS[workdir] = {}
-        while len(_MEMOS) > _MEMO_CHECKOUTS:
-            _MEMOS.popitem(last=False)
-    _MEMOS.move_to_end(workdir)
-    if len(memo) > _MEMO_PATHS:
-        memo.clear()
-    return memo
+    return _MEMOS.of(workdir)
+
+
+_MEMOS: CheckoutMemos[_Seen] = CheckoutMemos()
 
 
 def _entry(repo: pygit2.Repository, memo: dict[str, _Seen], name: str, full: str, st: os.stat_result,
@@ -484,15 +283,9 @@ def _entry(repo: pygit2.Repository, memo: dict[str, _Seen], name: str, full: str
         return _index_entry(name, seen.oid, kind)
     # clean filters applied as `git add` applies them (line endings, ident, ...)
     oid = repo.create_blob_fromworkdir(name)
-    if _now_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
+    if settled(st):
         memo[name] = _Seen(stamp, oid)
     return _index_entry(name, oid, kind)
-
-
-def _now_ns() -> int:
-    import time
-
-    return time.time_ns()
 
 
 def _gitlink(name: str, full: str) -> pygit2.IndexEntry | None:
