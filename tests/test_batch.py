@@ -351,3 +351,38 @@ def test_job_lines_and_ranges_are_read_as_documented(tmp_path):
             batch.range_jobs(str(spaced), spec)
     assert [j.rev for j in batch.range_jobs(str(spaced), oids[1])] == oids[:2]
     assert [j.rev for j in batch.range_jobs(str(spaced), f"{oids[0]}..")] == oids[1:]
+
+
+def test_a_range_past_its_commit_limit_is_refused_before_any_commit_is_indexed(tmp_path):
+    """A pull request chooses how many commits `main..HEAD` holds, each a snapshot to index:
+    a range holding more than `range_commits` ($RENNET_LIMITS) is `too_large` in one line naming
+    the setting, and nothing is indexed; one holding exactly that many is indexed whole."""
+    from tests.cli_runs import cli_env
+
+    builder, oids = _history(tmp_path / "repo", commits=5, files=1)
+    home = tmp_path / "store"
+    env = {**cli_env(None), "RENNET_LIMITS": "range_commits=3"}
+    refused = run_cli("batch", "--repo", str(builder.path), "--range", "main", "--store", str(home), env=env)
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr, refused.stderr
+    assert refused.stderr.strip().splitlines() == [
+        "rennet: too_large: range 'main' holds more than 3 commits, each a snapshot to index "
+        "($RENNET_LIMITS=range_commits=6 raises it); nothing indexed"], refused.stderr
+    assert not home.exists()  # refused before the store was opened
+    done = run_cli("batch", "--repo", str(builder.path), "--range", f"{oids[1]}..main", "--json",
+                   "--store", str(home), env=env)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["rev"] for line in done.stdout.splitlines() if '"rev"' in line] == oids[2:]
+
+
+def test_a_range_of_merges_lists_its_commits_as_git_rev_list_topo_order_reverse(tmp_path):
+    """Oldest first, each commit after its parents, as `git rev-list --topo-order --reverse`."""
+    builder = RepoBuilder(tmp_path / "repo")
+    root = builder.commit({"a.py": "x = 0\n"})
+    left = builder.commit({"b.py": "y = 1\n"}, parents=[root])
+    right = builder.commit({"c.py": "z = 2\n"}, parents=[root])
+    builder.commit({"b.py": "y = 1\n", "c.py": "z = 2\n"}, parents=[left, right])
+    builder.commit({"d.py": "w = 3\n"})
+    listed = subprocess.run(["git", "rev-list", "--topo-order", "--reverse", "HEAD"], cwd=builder.path,
+                            capture_output=True, text=True, check=True).stdout.split()
+    assert len(listed) == 5
+    assert [j.rev for j in batch.range_jobs(str(builder.path), "HEAD")] == listed

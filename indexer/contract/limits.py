@@ -54,6 +54,9 @@ class Limits:
     # judged from their headers before any is read: git stores a blob of a million lines, and
     # thousands of blobs that differ by a line each, in a few kilobytes of deltas.
     blob_bytes: int = 1 << 30
+    # Commits of a `batch --range`, listed before any is indexed: a pull request chooses how
+    # many commits `main..HEAD` holds, and each is a snapshot to index and pin.
+    range_commits: int = 1 << 15
 
     def raise_hint(self, name: str) -> str:
         """The words that close a refusal at limit `name`: how a user who trusts the

@@ -20,12 +20,14 @@ whose snapshots exist are skipped and the facts already written are not parsed a
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterable, Literal
 
-from indexer.contract.errors import BadInput, RennetError, StoreError
+from indexer.contract.errors import BadInput, RennetError, StoreError, TooLarge
+from indexer.contract.limits import limits
 from indexer.contract.memory_limit import memory_fault
 from indexer.git import read as gitread
 from indexer.store.commit import Pin
@@ -160,11 +162,17 @@ def range_jobs(repo_path: str, spec: str, pin: bool = True) -> list[JobSpec]:
     head = gitread.resolve_rev(repo, (right if sep else left) or "HEAD")
     gitread.check_history(repo)
     hidden = gitread.resolve_rev(repo, left or "HEAD") if sep else None
+    cap = limits()
     with gitread.history_read(repo):
-        walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL | pygit2.enums.SortMode.REVERSE)
+        # newest first, so the walk stops one past the cap, never listing the rest first
+        walker = repo.walk(pygit2.Oid(hex=head), pygit2.enums.SortMode.TOPOLOGICAL)
         if hidden is not None:
             walker.hide(pygit2.Oid(hex=hidden))
-        return [JobSpec(repo_path, str(c.id), pin=pin) for c in walker]
+        oids = [str(c.id) for c in itertools.islice(walker, cap.range_commits + 1)]
+    if len(oids) > cap.range_commits:
+        raise TooLarge(f"range {spec!r} holds more than {cap.range_commits:,} commits, each a snapshot to index "
+                       f"({cap.raise_hint('range_commits')}); nothing indexed")
+    return [JobSpec(repo_path, oid, pin=pin) for oid in reversed(oids)]
 
 
 # --- worker side ---------------------------------------------------------------------------
