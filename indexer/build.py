@@ -64,6 +64,8 @@ class IndexReport:
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
     snapshot_reused: bool = False
+    # how many files `skipped` lists in all: an agent's reply lists the first of them only
+    skipped_total: int = 0
 
 
 def index(repo_path: str, rev: str = "HEAD", store: Store | None = None, workers: int | None = None,
@@ -146,6 +148,7 @@ def index_tree(repo_path: str, tree_oid: str, rev: str, earlier: Sequence[str] =
                         head = commit(store, assembled, pin)
                         report = _report(repo, rev, head, parsed=parsed, seconds=time.perf_counter() - started)
         report.skipped = sorted([*report.skipped, *skipped], key=lambda s: s.path)
+        report.skipped_total = len(report.skipped)
         return report
     finally:
         if own_store:
@@ -210,7 +213,7 @@ def _report(repo: pygit2.Repository, rev: str, head: SnapshotHead | LazyHead, pa
         files=len(head.paths), symbols=head.symbols,
         edges=head.edges, languages=dict(sorted(Counter(head.languages).items())), parsed_blobs=parsed,
         reused_blobs=head.blob_facts - parsed, skipped=skipped, seconds=round(seconds, 3),
-        snapshot_reused=reused_snapshot,
+        snapshot_reused=reused_snapshot, skipped_total=len(skipped),
     )
 
 

@@ -35,6 +35,7 @@ def large_inputs(b: Big) -> dict[str, list[dict]]:
         "context.symbol": [{"repo": b.repo, "rev": b.head, "name": "handler_1"}],
         "context.references": [{"repo": b.repo, "rev": b.head, "name": "handle", "text": True}],
         "context.novelty": [{"repo": b.repo, "base": b.base, "head": b.head},
+                            {"repo": b.repo, "base": b.head, "head": b.base},  # what the range removes
                             {"repo": b.repo, "base": b.base, "head": b.head, "section": "symbols", "limit": 200}],
         "repo.index": [{"repo": b.repo, "rev": b.head}],
         "repo.snapshots": [{"repo": b.repo}],
@@ -98,20 +99,29 @@ def test_every_exposed_command_replies_within_the_ceiling(big: Big, ceiling: int
             else:
                 assert reply.wire == complete
     # the large fixture must actually exercise the spill path (at 1 kB every context answer spills)
-    # and the shortened pages (file lines, reference sites)
+    # and the shortened pages (file lines, reference sites, the map's budget)
     assert spilled == over and spilled >= (9 if ceiling == 1024 else 2)
     if ceiling == DEFAULT_CEILING:  # at 1 kB one item and the freshness alone pass it
-        assert fitted >= 5
+        assert fitted >= 6
     if ceiling == DEFAULT_CEILING:  # pages spilled with their cursors, which the envelope names
         assert paged_on >= 2
 
 
 def shorter_page(full: Executor, command: str, args: dict, envelope: dict) -> dict:
     """What the face without a ceiling answers for `args` with the `limit` the reply's page
-    returned (a page over the ceiling is read again with fewer items); a file's outline as the
-    reply kept it (under a ceiling it keeps what fits in half of it), which must be the complete
-    outline's first items with the cursor to the rest."""
-    expected = full.run(command, {**args, "limit": envelope["page"]["returned"]}).envelope
+    returned (a page over the ceiling is read again with fewer items), or for the Repo Map the
+    `budget` its page was fitted to; a file's outline as the reply kept it (under a ceiling it
+    keeps what fits in half of it), which must be the complete outline's first items with the
+    cursor to the rest."""
+    fitted = {"budget": envelope["data"]["budget"]} if command == "context.map" else {
+        "limit": envelope["page"]["returned"]}
+    expected = full.run(command, {**args, **fitted}).envelope
+    if command == "context.map" and envelope["page"]["cursor"]:
+        # the fitted map's cursor is bound to the query as asked: it pages on with the budget asked
+        on = full.run(command, {**args, "cursor": envelope["page"]["cursor"]}).envelope
+        after = full.run(command, {**args, "cursor": expected["page"]["cursor"], **fitted}).envelope
+        assert on["ok"] and on["data"]["files"][0] == after["data"]["files"][0], on
+        expected["page"]["cursor"] = envelope["page"]["cursor"]
     if command == "context.file" and "items" in expected["data"]["outline"]:
         outline, kept = expected["data"]["outline"], envelope["data"]["outline"]
         assert 1 <= kept["returned"] <= outline["returned"] and kept["items"] == outline["items"][:kept["returned"]]

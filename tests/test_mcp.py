@@ -392,25 +392,27 @@ def test_a_spilled_reply_is_written_in_lines_a_host_reads_whole(scratch_server):
     2,000 characters of each. Was: a spilled reply was its JSON on one line (a 16k map, 17 kB),
     so Gemini's model read 2,000 characters of it and no more. Now the file is the result
     indented, a key or a value a line; it reads back as the complete result, and `bytes` is its
-    size. Through the SDK's client: a map of a 16k budget passes the 8 kB ceiling."""
+    size. Through the SDK's client: the novelty of 720 new names passes the 8 kB ceiling."""
     from corpora.gitbuild import RepoBuilder
 
     builder = RepoBuilder(scratch_server.place("spill-lines") / "repo")
-    builder.commit({f"pkg/m{i:02}.py": "".join(f"def function_number_{j}(argument_{j}):\n    return {j}\n"
-                                               for j in range(12)) for i in range(60)})
+    base = builder.commit({"README.md": "nothing yet\n"})
+    head = builder.commit({f"pkg/m{i:02}.py": "".join(f"def function_number_{i}_{j}(argument_{j}):\n"
+                                                      f"    return {j}\n" for j in range(12)) for i in range(60)})
     repo = str(builder.path)
 
     async def work(client):
-        assert not (await client.call_tool("repo_index", {"repo": repo})).is_error
-        return text_of(await client.call_tool("context_map", {"repo": repo, "budget": "16k"}))
+        for rev in (base, head):
+            assert not (await client.call_tool("repo_index", {"repo": repo, "rev": rev})).is_error
+        return text_of(await client.call_tool("context_novelty", {"repo": repo, "base": base, "head": head}))
 
     envelope = scratch_server.run(work)
     assert set(envelope) >= {"head", "note", "path", "bytes"}, envelope
     written = Path(envelope["path"]).read_bytes()
-    assert envelope["bytes"] == len(written) > 16_000
+    assert envelope["bytes"] == len(written) > 8192
     assert max(len(line) for line in written.splitlines()) < 200
     full = json.loads(written)
-    assert full["ok"] is True and full["data"]["budget"] == 16384
+    assert full["ok"] is True and full["command"] == "context.novelty"
     assert json.dumps(full, separators=(",", ":")).startswith(envelope["head"])
 
 

@@ -196,7 +196,7 @@ def test_a_worktree_answer_after_writing_a_broken_file_says_it_may_miss_what_fol
         "them: pkg/shop.py at lines 3-6"), found["freshness"]
     missed = client.envelope("context.symbol", repo=repo, name="later", worktree=True)
     assert missed["error"]["code"] == "not_found"
-    assert missed["error"]["message"].endswith("pkg/shop.py at lines 3-6"), missed
+    assert missed["error"]["message"].endswith("pkg/shop.py at lines 3-6; `rev: HEAD` reads the last commit instead"), missed
 
 
 def test_a_worktree_servers_agent_is_told_of_the_broken_file_over_mcp(worktree_server, tmp_path):

@@ -474,3 +474,25 @@ def test_a_pool_dropped_unended_after_its_workers_died_holding_its_lock_ends_at_
             print("leaving")
     """)
     assert said == ("collected (1, 0)" if dropped == "collected" else "leaving")
+
+
+def test_a_pool_ended_from_one_of_its_own_threads_ends_without_joining_that_thread():
+    """A pool dropped unended is ended by whatever thread the cyclic collector runs on, one of
+    the pool's own handlers too (seen: the result handler, under load). That thread is told to
+    end as the others and is not joined by itself (was: `cannot join current thread`, printed
+    from the finalizer, and the pool's other threads never joined). Here a result's callback,
+    which runs on the result handler, ends the pool."""
+    said = _run("""
+        from indexer.pipeline import pool_watch
+        from indexer.pipeline.extract import fork_pool
+        pool = fork_pool(2, None)
+        ended = threading.Event()
+        def end(_):
+            pool_watch._end(pool)
+            ended.set()
+        pool.apply_async(os.getpid, callback=end)
+        assert ended.wait(30)
+        del pool
+        print("ended", settled())
+    """)
+    assert said == "ended (1, 0)"

@@ -128,27 +128,31 @@ def test_rennet_call_budget_takes_k_and_answers_bad_sizes_in_its_envelope(world:
 def test_mcp_budget_and_ceiling_take_k_over_the_sdk_client(world: World):
     from tests.mcp_clients import run_stdio, text_of
 
-    async def work(client):
+    async def maps(client):
         tools = {t.name: t for t in (await client.list_tools()).tools}
         spelled = await client.call_tool("context_map", {"repo": world.repo, "budget": "2k"})
         bad = {str(v): await client.call_tool("context_map", {"repo": world.repo, "budget": v})
                for v in ("12x", -5, "65k", {"a": [1]})}
-        big = await client.call_tool("context_file", {"repo": world.repo, "path": "src/webapp/app.py"})
-        return tools, spelled, bad, big
+        return tools, spelled, bad
 
-    tools, spelled, bad, big = run_stdio(world.store, work, "--ceiling", "1k", root=str(Path(world.repo).parent))
+    async def file(client):
+        return await client.call_tool("context_file", {"repo": world.repo, "path": "src/webapp/app.py"})
+
+    root = str(Path(world.repo).parent)
+    tools, spelled, bad = run_stdio(world.store, maps, root=root)
     prop = tools["context_map"].input_schema["properties"]["budget"]
     assert prop == registry().get("context.map").listed_schema()["properties"]["budget"]
-    envelope = text_of(spelled)  # over the 1k ceiling: spilled whole to the file it names
-    assert spelled.is_error is False and len(spelled.content[0].text.encode()) <= 1024
-    jsonschema.validate(envelope, tools["context_map"].output_schema)
-    body = json.loads(Path(envelope["path"]).read_bytes())
-    assert body["ok"] is True and body["data"]["budget"] == 2048
+    body = text_of(spelled)  # within the default ceiling: the map of the budget as spelled
+    assert spelled.is_error is False and body["ok"] is True and body["data"]["budget"] == 2048
+    jsonschema.validate(body, tools["context_map"].output_schema)
     for value, result in bad.items():
         error = text_of(result)["error"]
         assert result.is_error is True and error["code"] == "bad_input" and "budget" in error["message"], value
-    # at 1k even one line and the outline's first item pass it: spilled, with the outline's cursor
+    # at a ceiling of 1k even one line and the outline's first item pass it: spilled, with the
+    # outline's cursor
+    big = run_stdio(world.store, file, "--ceiling", "1k", root=root)
     assert set(big.structured_content) == {"head", "note", "path", "bytes", "cursors"}
+    assert len(big.content[0].text.encode()) <= 1024
 
 
 @pytest.mark.parametrize("flag, value", [("--ceiling", "12x"), ("--ceiling", "100"), ("--ceiling", "2G"),

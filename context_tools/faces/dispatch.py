@@ -289,18 +289,31 @@ def _page_within(ceiling: int, command_id: str, handler: Callable[[Any, CallCont
     """A read's reply whose page passes the ceiling, read again with a smaller `limit` until it
     fits: a page an agent reads in its reply, with the cursor to the next, serves it better
     than a file it must open. `limit` is no part of the query a cursor is bound to, so the
-    shorter page's cursor pages on as any. Where even one item passes the ceiling (or the read
-    fails the second time), the whole first page spills as before."""
+    shorter page's cursor pages on as any. The Repo Map's page is its `budget` of bytes: it is
+    read again with a budget of the bytes its files took less what the reply passed the ceiling
+    by, its cursor bound to the query as asked (`ctx.input_digest`), so the agent passes it back
+    with its own budget.
+    Where even one item passes the ceiling (or the read fails the second time), the whole first
+    page spills as before."""
     page = result.page
-    if page is None or page.returned <= 1 or "limit" not in value.__struct_fields__:
+    fields = value.__struct_fields__
+    if page is None or page.returned <= 1 or not ("limit" in fields or "budget" in fields):
         return result, envelope
     size = len(encode_json(envelope))
     if size <= ceiling:
         return result, envelope
     seen = [(page.returned, size)]
+    by_bytes, last = "limit" not in fields, result.data
     for _ in range(PAGE_TRIES):
-        count = _fewer(seen, ceiling)
-        shorter = msgspec.structs.replace(value, limit=count)
+        if by_bytes:
+            from context_tools.faces.packs.context import MAP_BUDGET
+
+            budget = getattr(last, "bytes", 0) - (seen[-1][1] - ceiling)
+            if budget < MAP_BUDGET[0]:
+                break
+            shorter = msgspec.structs.replace(value, budget=budget)
+        else:
+            shorter = msgspec.structs.replace(value, limit=_fewer(seen, ceiling))
         try:
             again = handler(shorter, msgspec.structs.replace(ctx, input=shorter))
         except RennetError:
@@ -314,6 +327,7 @@ def _page_within(ceiling: int, command_id: str, handler: Callable[[Any, CallCont
         if again.page.returned <= 1:
             break
         seen.append((again.page.returned, size))
+        last = again.data
     return result, envelope
 
 

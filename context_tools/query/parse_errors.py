@@ -21,6 +21,7 @@ from msgspec import Struct
 
 from indexer.contract.errors import MissingObjects, TooLarge
 from indexer.contract.parse_errors import regions_text
+from indexer.git.worktree import WORKTREE
 
 if TYPE_CHECKING:
     from indexer.store.snapshot import Snapshot
@@ -129,6 +130,8 @@ def unseen_holders(snap: Snapshot, name: str) -> UnseenHolders | None:
         note = (f"{len(holders)} file{'' if one else 's'} that do{'es' if one else ''} not parse cleanly hold{'s' if one else ''} {name!r} in "
                 f"{'its' if one else 'their'} text, where a definition or site of it may be missing or misread: "
                 f"{where}")
+        if snap.rev == WORKTREE:  # the agent's own edit, half written: the commit holds the file whole
+            note += "; `rev: HEAD` reads the last commit instead"
     if unread:
         note += ("; " if note else "") + (f"{unread} more file{'' if unread == 1 else 's'} that do{'es' if unread == 1 else ''} not parse cleanly "
                                           f"{'was' if unread == 1 else 'were'} not read for it")

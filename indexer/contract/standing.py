@@ -80,7 +80,8 @@ def standing(rev: str, oid: str, current: str | None, changed: Callable[[], int]
                                  f"the pinned snapshot" + (f" ({advice.moved})" if advice.moved else ""), None)
     paths = changed()
     if paths:
-        state = WorktreeState("dirty", oid, not_assessed("the working tree was not read" + _then(advice.dirty)), paths)
+        # the advice is the reason's, beside it in the same block: said once
+        state = WorktreeState("dirty", oid, not_assessed("the working tree was not read"), paths)
         doing = underway() if underway is not None else ""
         return Standing("dirty", f"{rev} still resolves to the pinned commit, but the checkout's working tree "
                                  f"differs from it ({paths} path{'' if paths == 1 else 's'})"

@@ -283,6 +283,28 @@ def _branches_instead(repo: pygit2.Repository, rev: str) -> str:
     return f"; the repository's branches: {', '.join(shown)}" + (", ..." if len(names) > 5 else "")
 
 
+# the version a rev names (`v3.0.3`, `release-2.1`): a tag holding it may be what was meant
+_VERSION = re.compile(r"[0-9]+(?:\.[0-9]+)+")
+
+
+def _tags_instead(repo: pygit2.Repository, rev: str) -> str:
+    """For a rev that holds a version and names nothing (`v3.0.3` where the tag is `3.0.3` or
+    `flask-3.0.3`): the first five tags, in name order, holding that version whole."""
+    found = _VERSION.search(rev)
+    if found is None:
+        return ""
+    whole = re.compile(rf"(?<![0-9.]){re.escape(found.group())}(?![0-9]|\.[0-9])")
+    try:
+        names = sorted(name[len("refs/tags/"):] for name in repo.references if name.startswith("refs/tags/")
+                       and whole.search(name, len("refs/tags/")))
+    except pygit2.GitError:
+        return ""
+    if not names:
+        return ""
+    shown = [n if len(n) <= 100 else n[:100] + "…" for n in names[:5]]
+    return f"; tags holding {found.group()}: {', '.join(shown)}" + (", ..." if len(names) > 5 else "")
+
+
 # the first parents a hint counts back from a rev's base, at most: `HEAD~N` past the root
 # names the history's length only when it is no longer than this
 _HISTORY_HINT = 10_000
@@ -339,7 +361,7 @@ def resolve_rev(repo: pygit2.Repository, rev: str) -> str:
             raise MissingObjects(f"{rev} reaches past the shallow boundary of this clone; fetch more history") from None
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         if detail.strip("'\"") == rev:  # pygit2's KeyError says only the rev again
-            raise UnknownRev(f"unknown revision {rev!r}{_branches_instead(repo, rev)}"
+            raise UnknownRev(f"unknown revision {rev!r}{_tags_instead(repo, rev)}{_branches_instead(repo, rev)}"
                              f"{_history_instead(repo, rev)}") from None
         raise UnknownRev(f"unknown revision {rev!r} ({detail})") from None
     try:

@@ -282,11 +282,16 @@ def _end_threads(pool: _Parts) -> None:
     it closed; the result handler, which may wait on what a killed worker half wrote, finds the
     pipe's writing end closed once the task handler is gone."""
     import contextlib
+    import threading
     from multiprocessing.pool import TERMINATE
     from multiprocessing.reduction import ForkingPickler
 
     handlers = [getattr(pool, name, None) for name in ("_worker_handler", "_task_handler", "_result_handler")]
+    # A pool dropped unended is ended by whatever thread the collector runs on, one of its own
+    # handlers too: that one is told to end as the others, never joined by itself.
+    here = threading.current_thread()
     started = [t for t in handlers if t is not None and t.ident is not None]
+    joined = [t for t in started if t is not here]
     if not started:
         return
     # Ended from here, a thread may die of a handle closed under it (the worker handler, back at
@@ -312,18 +317,18 @@ def _end_threads(pool: _Parts) -> None:
     pool._taskqueue.put(None)
     deadline = time.monotonic() + END_SECONDS
     tasks = getattr(pool, "_task_handler", None)
-    if tasks is not None and tasks.ident is not None:
+    if tasks is not None and tasks.ident is not None and tasks is not here:
         tasks.join(timeout=max(0.0, deadline - time.monotonic()))
         if not tasks.is_alive():
             with contextlib.suppress(OSError):
                 outqueue._writer.close()  # the result handler reads to the pipe's end
-    for thread in started:
+    for thread in joined:
         thread.join(timeout=max(0.0, deadline - time.monotonic()))
     from indexer import worker_start
 
     # A joined thread stays in the kernel's count a moment longer, as it unwinds: the next pool,
     # started at once (a batch's short of a worker), counts threads to choose how it starts.
-    worker_start.wait_gone([t.native_id for t in started if not t.is_alive() and t.native_id is not None],
+    worker_start.wait_gone([t.native_id for t in joined if not t.is_alive() and t.native_id is not None],
                            deadline)
 
 

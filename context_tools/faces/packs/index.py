@@ -96,7 +96,18 @@ def index_handler(input: IndexInput, ctx) -> Result:
     from indexer.store.snapshot import load  # after the index, whose imports it shares (api.index)
 
     snap = load(ctx.store, input.repo, input.rev)
+    if ctx.ceiling is not None and len(report.skipped) > SKIPPED_SHOWN:
+        # an agent's reply: a repository of images listed each, past its ceiling into a spill
+        from indexer.model import NOT_TEXT
+
+        report.skipped = sorted(report.skipped, key=lambda s: (s.reason in NOT_TEXT, s.path))[:SKIPPED_SHOWN]
     return Result(data=report, freshness=freshness_of(snap, answer_advice(snap.rev, ctx)))
+
+
+# the skipped files an agent's reply lists of `repo_index`: the first of them, those skipped
+# for a reason the agent may act on (a blob not fetched, a file too large) before those no
+# index reads as text (a binary file, a link, a submodule)
+SKIPPED_SHOWN = 20
 
 
 def snapshots_handler(input: SnapshotsInput, ctx) -> Result:
@@ -176,7 +187,7 @@ def render_index(result: Result) -> str:
     langs = ", ".join(f"{k} {v}" for k, v in sorted(d.languages.items(), key=lambda kv: (-kv[1], kv[0]))[:8])
     return drawn_lines([f"indexed {shown_own(d.repo)} at {shown_own(d.rev)} ({d.oid[:12]}) in {d.seconds:.2f}s",
                         f"  files {d.files}  symbols {d.symbols}  edges {d.edges}  parsed {d.parsed_blobs}  "
-                        f"reused {d.reused_blobs}  skipped {len(d.skipped)}",
+                        f"reused {d.reused_blobs}  skipped {d.skipped_total}",
                         f"  languages: {langs}", f"  fingerprint {d.fingerprint}"])
 
 

@@ -7,6 +7,7 @@ from msgspec import Struct
 
 from context_tools.query.parse_errors import UnseenHolders
 from context_tools.query.workspace_scope import MemberFreshnessPage
+from indexer.contract.result import Unknown
 
 
 class ClassRef(Struct):
@@ -74,7 +75,9 @@ class Site(Struct, omit_defaults=True):
 
 class ReferencesAnswer(Struct):
     query: str
-    definitions: list[Definition]  # what the sites were resolved against
+    # what the sites were resolved against; a page after the first carries them no more
+    # (`EARLIER_PAGE`): each page sent them again, up to 40% of its bytes
+    definitions: list[Definition] | Unknown
     definitions_total: int
     by_resolution: dict[str, int]  # over every site, not just this page
     sites: list[Site]
@@ -110,6 +113,10 @@ class WorkspaceReferencesAnswer(ReferencesAnswer, kw_only=True):
     workspace: str
     member_freshness: MemberFreshnessPage
 
+
+# `definitions` of a page of sites after the first, which carried them
+EARLIER_PAGE = Unknown("not_recorded", "the definitions are on the first page, which each site's `definition` "
+                                       "indexes")
 
 RESOLUTIONS = ("import", "same_file", "same_package", "name_match", "text")  # as by_resolution lists them
 

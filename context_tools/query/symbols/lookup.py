@@ -168,9 +168,19 @@ def find_fuzzy(ctx: CallContext, snap: Snapshot, query: str, kind: str | None, p
                 hits.append((p, sym, "fuzzy"))
     order = {n: i for i, n in enumerate(near)}
     rank_of = snap.rank_of
+    low = simple.lower()
+
+    def tier(name: str) -> int:
+        """The name in another case, a name containing the query, a close spelling."""
+        lowered = name.lower()
+        return 0 if lowered == low else 1 if low in lowered else 2
+
     # the name as written before its other cases: `attrs.define` lists the function `define`
-    # before a class `Define`
-    hits.sort(key=lambda h: (h[1].name != simple, order[h[1].name], -rank_of(h[0]), h[0], h[1].line))
+    # before a class `Define`; within a tier by their file's rank, as exact matches are, so that
+    # the library's `teardown_request` comes before a test's `app_teardown` (name order put it
+    # 24th of flask's 35 names containing `teardown`)
+    hits.sort(key=lambda h: (h[1].name != simple, tier(h[1].name), -rank_of(h[0]), order[h[1].name], h[0],
+                             h[1].line))
     return hits
 
 

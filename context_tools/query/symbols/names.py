@@ -4,6 +4,7 @@ path filter of a query (a prefix or a glob)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from context_tools.query.pinned import tree_path
@@ -59,10 +60,25 @@ def ends_with(parts: list[str], tail: list[str]) -> bool:
     return len(tail) <= len(parts) and parts[len(parts) - len(tail):] == tail
 
 
+# `#` between a class and its member, as Ruby's and JSDoc's documentation write a method
+# (`Rack::Request#params`, `Router#route`); a `#` that starts a part is a JavaScript private name's
+_MEMBER_HASH = re.compile(r"(?<=[^.:#])#")
+# a file's path as the first part of a pytest node id (`tests/test_app.py::TestApp::test_run[a-1]`)
+_PATH_HEAD = re.compile(r"[^:]*/[^:]*|[\w.-]+\.(?:py|pyi|rb|rs|js|jsx|mjs|cjs|ts|tsx|mts|cts|go|java|kt|php|cs"
+                        r"|c|h|cc|cpp|hpp|swift|scala)")
+_PARAMETERS = re.compile(r"\[[^\]]*\]$")  # a parametrized test's id after its name
+
+
 def name_parts(query: str) -> list[str]:
-    """The parts of a qualified name, `.` or `::` between them (`a.B.c`, `a::B::c`); a query
+    """The parts of a qualified name, `.` or `::` between them (`a.B.c`, `a::B::c`), or `#`
+    before a member (`Request#params`); a node id's file path (`tests/test_app.py::test_run`)
+    is its module's parts (`tests.test_app.test_run`), its test's parameters dropped. A query
     that is all separators is its own one part."""
-    return [p for p in query.replace("::", ".").split(".") if p] or [query]
+    head, sep, rest = query.partition("::")
+    if sep and rest and _PATH_HEAD.fullmatch(head):
+        return module_parts(head.removeprefix("./")) + name_parts(_PARAMETERS.sub("", rest))
+    written = _MEMBER_HASH.sub(".", query)
+    return [p for p in written.replace("::", ".").split(".") if p] or [query]
 
 
 def anchor(sym: Symbol) -> str:

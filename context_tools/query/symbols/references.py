@@ -11,6 +11,7 @@ import msgspec
 from context_tools.query.parse_errors import miss_note, unseen_holders
 from context_tools.query.pinned import open_pinned, path_filter_in
 from context_tools.query.symbols.answers import (
+    EARLIER_PAGE,
     RESOLUTIONS,
     ReferencesAnswer,
     Site,
@@ -31,11 +32,12 @@ from context_tools.query.workspace_scope import (
     workspace_of,
 )
 from indexer.contract.errors import MissingObjects, NotFound
-from indexer.contract.result import Result
+from indexer.contract.result import Result, Unknown
 
 if TYPE_CHECKING:
     from context_tools.faces.context import CallContext
     from context_tools.faces.packs.context import ReferencesInput
+    from context_tools.query.symbols.answers import Definition
     from context_tools.query.symbols.lookup import Hit
     from context_tools.query.workspace_scope import Scope
     from indexer.store.snapshot import Snapshot
@@ -63,15 +65,24 @@ def references(input: ReferencesInput, ctx: CallContext) -> Result:
     items, page = ctx.page(sites, cap="sites", limit=input.limit, cursor=input.cursor, binding=snap.fingerprint)
     if input.text:
         items = _with_text(snap, items)
-    modules = modules_of(snap)
-    reached = _per_definition(sites, len(defs)) if input.resolution is None else None
-    shown = [definition(*d, modules, sites=reached[i] if reached else None)
-             for i, d in enumerate(defs[: ctx.cap("definitions")])]
-    return Result(ReferencesAnswer(input.name, shown, len(defs), counts, items, *code_and_text(counts),
+    return Result(ReferencesAnswer(input.name, _shown(snap, input, defs, sites, ctx), len(defs), counts, items,
+                                   *code_and_text(counts),
                                    definitions_attributed=attributed, files_unread=unread,
                                    same_name_left_out=left_out,
                                    parse_errors=unseen_holders(snap, name_parts(input.name)[-1])),
                   freshness=fresh, page=page)
+
+
+def _shown(snap: Snapshot, input: ReferencesInput, defs: list[Hit], sites: list[Site], ctx: CallContext
+           ) -> list[Definition] | Unknown:
+    """The definitions an answer lists, each with how many sites reach it: on its first page only,
+    since a later page's sites index the same list."""
+    if input.cursor:
+        return EARLIER_PAGE
+    modules = modules_of(snap)
+    reached = _per_definition(sites, len(defs)) if input.resolution is None else None
+    return [definition(*d, modules, sites=reached[i] if reached else None)
+            for i, d in enumerate(defs[: ctx.cap("definitions")])]
 
 
 def _per_definition(sites: list[Site], n: int) -> list[int]:
@@ -154,12 +165,14 @@ def _references_across(input: ReferencesInput, ctx: CallContext, name: str) -> R
             mine = _with_text(m.snap, mine)
         tagged.append(iter([tag(s, m.member.name) for s in mine]))
     sites = [next(tagged[i]) for i, _, _ in items]  # back in page order
-    named = {m.member.name: modules_of(m.snap) for m in members}
     every = [(m, d) for m in members for d in defs[m.member.name]]
-    reached = _per_definition([s for _, _, s in merged], len(every)) if input.resolution is None else None
-    all_defs = [tag(definition(*d, named[m.member.name], sites=reached[i] if reached else None), m.member.name)
-                for i, (m, d) in enumerate(every)]
-    data = WorkspaceReferencesAnswer(input.name, all_defs[: ctx.cap("definitions")], len(all_defs), counts, sites,
+    shown: list[Definition] | Unknown = EARLIER_PAGE
+    if not input.cursor:
+        named = {m.member.name: modules_of(m.snap) for m in members}
+        reached = _per_definition([s for _, _, s in merged], len(every)) if input.resolution is None else None
+        shown = [tag(definition(*d, named[m.member.name], sites=reached[i] if reached else None), m.member.name)
+                 for i, (m, d) in enumerate(every[: ctx.cap("definitions")])]
+    data = WorkspaceReferencesAnswer(input.name, shown, len(every), counts, sites,
                                      *code_and_text(counts), definitions_attributed=attributed, files_unread=unread,
                                      same_name_left_out=left_out, workspace=name,
                                      member_freshness=scope.member_freshness)
