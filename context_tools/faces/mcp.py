@@ -19,6 +19,7 @@ write tools and a `--worktree` server's calls stay in this process.
 Paths a client names must lie under the server's roots (`--root DIR...`, default the
 current folder) and, when the client declares MCP roots, under one of those too; anything
 else is a typed `forbidden`.
+On stdio a session's opening is answered before the SDK loads (`context_tools.faces.mcp_start`).
 Nothing but the SDK's server module loads before the first call needs it: the tool list is
 made on the first `tools/list`, its input schemas derived from the input types, its output
 schemas read from the files shipped in `context_tools/faces/schemas` (the same bytes, which a
@@ -71,6 +72,7 @@ if TYPE_CHECKING:  # the SDK and anyio load when the server is built, not with t
 
     from context_tools.faces.dispatch import Reply
     from context_tools.faces.mcp_progress import CallProgress
+    from context_tools.faces.mcp_start import Start
 
 SERVER_NAME = "rennet-context"
 # Calls served at once, each in its own thread (a read's thread waits on a reader process, or
@@ -666,9 +668,18 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     except RennetError as exc:
         print(f"rennet: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
+    from indexer import worker_start
+
+    start = None
+    if bind is None:  # the session's opening is answered while the rest loads (`mcp_start`)
+        from context_tools.faces.mcp_start import Start
+        from context_tools.faces.mcp_stdio import open_wire
+
+        # the server's first list starts the forkserver (`list_tools`), whoever answers it
+        start = Start(*open_wire(), worktree=worktree, on_listed=worker_start.start_soon)
+        start.begin()
     from context_tools.faces.memory_log import one_line_for_memory
     from context_tools.faces.standard_streams import STOPS, leave_server
-    from indexer import worker_start
     from indexer.store import resident
 
     one_line_for_memory()  # a fault of memory where no reply can be made: one line, no traceback
@@ -692,7 +703,7 @@ def serve(store: str | None = None, http: str | None = None, ceiling: str | None
     server = build_server(executor, readers=pool if count else None, stops=stops, busy_after=waits)
     try:
         if bind is None or token is None:  # one without the other: stdio has no token
-            return _serve_stdio(server, stops, grace)
+            return _serve_stdio(server, stops, grace, start)
         return _serve_http(server, *bind, token=token, stops=stops, grace=grace)
     except BaseException as exc:
         # A Ctrl-C raised in one of the server's tasks comes wrapped in their task group's
@@ -719,7 +730,7 @@ def _first_of(exc: BaseException, kind: type[E]) -> E | None:
     return held if isinstance(held, kind) else None
 
 
-def _serve_stdio(server: Server, stops: CallStops, grace: float) -> int:
+def _serve_stdio(server: Server, stops: CallStops, grace: float, start: Start | None = None) -> int:
     import anyio
 
     from context_tools.faces.mcp_stdio import stdio_transport
@@ -740,7 +751,7 @@ def _serve_stdio(server: Server, stops: CallStops, grace: float) -> int:
         leave_after(grace, lambda: leave(0))
 
     async def run() -> None:
-        async with stdio_transport(grace, input_ended) as (read_stream, write_stream):
+        async with stdio_transport(grace, input_ended, start) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)

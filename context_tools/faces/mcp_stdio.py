@@ -17,7 +17,10 @@ that never reads its answers holds the server to bounded memory.
 
 Stdin is read, and stdout written, each on one daemon thread the transport starts once
 (`_Lane`), a line read only when the transport asks for the next: no message needs a thread
-of its own, and nothing is read ahead of what the bounds above allow.
+of its own, and nothing is read ahead of what the bounds above allow. Before the server is built,
+`mcp_start.Start` reads and answers the session's opening on a thread of its own; it holds at
+most the one line it did not answer, which the transport takes first, after the opening lines the
+SDK must see.
 
 While serving, fd 0 reads the null device and fd 1 writes to stderr, so a handler (or a
 library it calls) can neither read the protocol's input nor write into its output.
@@ -49,6 +52,8 @@ if TYPE_CHECKING:  # the SDK loads with the server, not with this module
     from mcp.shared._context_streams import ContextSendStream
     from mcp.shared.message import SessionMessage
     from mcp_types import JSONRPCMessage, RequestId
+
+    from context_tools.faces.mcp_start import Start
 
 MAX_LINE_BYTES = 4 * 1024 * 1024  # as the HTTP face's body limit
 MAX_DEPTH = 64  # no MCP request we serve nests deeper than a handful of levels
@@ -310,13 +315,28 @@ class _Lane:
         self._jobs.put(None)
 
 
-async def _lines(stdin: _Lane, stream: BinaryIO) -> AsyncIterator[bytes]:
+async def _lines(stdin: _Lane, stream: BinaryIO, start: Start | None = None,
+                 answered: set[RequestId] | None = None) -> AsyncIterator[bytes]:
     """Each line's message, without its newline, read on `stdin`'s thread: at most
     MAX_LINE_BYTES, or one byte more to tell an overlong one, whose rest is read and dropped in
     bounded chunks, never held. The newline is no part of the message, so one of MAX_LINE_BYTES
-    is taken, as over HTTP."""
+    is taken, as over HTTP. After a `start`, first the lines it answered that the SDK must see
+    (the id of the request among them already answered put in `answered`), then the read it left
+    unanswered, if any."""
+    pending: bytes | None = None
+    if start is not None:
+        replays, first = await stdin.run(start.finish)
+        if first is not None and answered is not None:
+            answered.add(first)
+        start.after()
+        for replay in replays:
+            yield replay
+        pending = await stdin.run(start.last)
     while True:
-        line = await stdin.run(partial(stream.readline, MAX_LINE_BYTES + 2))  # the bound, a byte past it, or its newline
+        if pending is not None:
+            line, pending = pending, None
+        else:
+            line = await stdin.run(partial(stream.readline, MAX_LINE_BYTES + 2))  # the bound, a byte past it, or its newline
         if not line:
             return
         if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
@@ -379,9 +399,19 @@ class _Changes:
         await self._event.wait()
 
 
+def open_wire() -> tuple[BinaryIO, BinaryIO]:
+    """The protocol's (stdin, stdout), moved off fds 0 and 1 (`_divert`)."""
+    sys.stdout.flush()
+    in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
+    # read and written as blocking whatever flags the client left on its pipes (Waiting)
+    return io.BufferedReader(Waiting(in_fd, owned=True), 1 << 16), io.BufferedWriter(Waiting(out_fd, owned=True))
+
+
 @asynccontextmanager
-async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None] | None = None):
-    """(read_stream, write_stream) for `Server.run`, over this process's stdin and stdout;
+async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None] | None = None,
+                          start: Start | None = None):
+    """(read_stream, write_stream) for `Server.run`, over this process's stdin and stdout (or the
+    wire `start` answered the session's opening on, `context_tools.faces.mcp_start`);
     `on_input_end` is told once stdin has ended, before the requests in flight are drained,
     for up to `drain_seconds` (the server's stop grace)."""
     import anyio
@@ -392,11 +422,7 @@ async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None]
 
     from context_tools.faces.in_flight import Admission
 
-    sys.stdout.flush()
-    in_fd, out_fd = _divert(0, os.O_RDONLY), _divert(1, os.O_WRONLY)
-    # read and written as blocking whatever flags the client left on its pipes (Waiting)
-    stdin = io.BufferedReader(Waiting(in_fd, owned=True), 1 << 16)
-    stdout = io.BufferedWriter(Waiting(out_fd, owned=True))
+    stdin, stdout = (start.stdin, start.stdout) if start is not None else open_wire()
     # each end of the wire on a thread of its own for the whole session: no message needs a
     # thread started for it (a stdio server whose limit leaves no room for one serves on)
     reading, writing = _Lane("rennet-mcp-stdin"), _Lane("rennet-mcp-stdout")
@@ -414,6 +440,7 @@ async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None]
 
     admission: Admission[SessionMessage] = Admission()  # requests read and not answered yet
     refusals: set[int] = set()  # the reader's own answers to lines it refused, on their way out
+    answered_early: set[RequestId] = set()  # requests `start` answered, handed to the server for its state
     changes = _Changes()
     read_all = False
 
@@ -433,7 +460,7 @@ async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None]
         nonlocal read_all
         async with read_writer, replies, anyio.create_task_group() as handing:
             handing.start_soon(hand_over, read_writer.clone())
-            async for line in _lines(reading, stdin):
+            async for line in _lines(reading, stdin, start, answered_early):
                 try:
                     checked = check_line(line)  # (message, None) or (None, its error): indexed, each branch is typed
                 except BaseException as exc:  # pydantic's panic too, a BaseException
@@ -489,7 +516,13 @@ async def stdio_transport(drain_seconds: float, on_input_end: Callable[[], None]
             async with write_reader:
                 async for session_message in write_reader:
                     message = session_message.message
-                    line = _encoded(message)
+                    rid = message.id if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)) else None
+                    owed = None if rid is None or id(session_message) in refusals else coerce_request_id(rid)
+                    if owed is not None and owed in answered_early:  # answered before the SDK loaded: once is enough
+                        answered_early.discard(owed)
+                        line = None
+                    else:
+                        line = _encoded(message)
                     if line is not None:
                         await writing.run(partial(_written, stdout, line))
                     if id(session_message) in refusals:

@@ -9,6 +9,10 @@ build step): `python -m context_tools.faces.schemas` writes them, and a test fai
 committed file differs from what the types give now. A file keeps the keys in the order the
 types give them, so the MCP face lists a command's file (`listed_reply`) as the very bytes it
 would derive, without importing every output type first.
+
+`mcp.start.json` is what the SDK answers a stdio session's opening (`initialize`, `tools/list`,
+`ping`) at each protocol version, on a plain server and a `--worktree` one, made by the SDK itself
+(`context_tools.faces.mcp_start.generate`): the stdio face answers from it while the SDK loads.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ def generate() -> dict[str, dict[str, Any]]:
     """Every shipped schema by file name, derived from the types as they are now."""
     import msgspec
 
+    from context_tools.faces.mcp_start import START_FILE
+    from context_tools.faces.mcp_start import generate as start_answers
     from context_tools.faces.packs.fleet import JobData
     from context_tools.faces.registry import registry
     from context_tools.faces.wire_schema import as_written, reply_schema
@@ -40,6 +46,7 @@ def generate() -> dict[str, dict[str, Any]]:
         if row.runnable:
             out[file_name(row.id)] = _titled(row.output_schema(), f"Reply of {row.id}")
     out[BATCH_JOB] = _titled(as_written(msgspec.json.schema(JobData)), "A job line of rennet batch --json")
+    out[START_FILE] = start_answers()
     return out
 
 
@@ -71,7 +78,7 @@ def listed_reply(command_id: str) -> dict[str, Any] | None:
 def stale() -> list[str]:
     """File names whose committed text differs from the generated one, or that are missing or extra."""
     want = {name: encode(schema) for name, schema in generate().items()}
-    have = {p.name: p.read_text(encoding="utf-8") for p in FOLDER.glob("*.schema.json")}
+    have = {p.name: p.read_text(encoding="utf-8") for p in [*FOLDER.glob("*.schema.json"), *FOLDER.glob("mcp.*.json")]}
     return sorted(name for name in want.keys() | have.keys() if want.get(name) != have.get(name))
 
 
