@@ -38,6 +38,7 @@ Decision = tuple[str, str] | None | Literal[False]
 Declared = Callable[[str, str, int, int], frozenset[str]]
 _FUNCTIONS = frozenset({"method", "function", "constructor"})
 _FIELDS = frozenset({"field", "constant"})
+_METHODS = frozenset({"method"})
 _CHAIN = 4  # parts of a receiver typed through its fields (`this.a.b.c`), calls of a chain
 # the callee a call's `(` follows: a dotted name (`x.f.m`, `m`), its start where a `.` may stand
 _NEW = re.compile(rb"(?<![\w$.])new$")
@@ -186,7 +187,7 @@ class MemberSites:
             types = self._field_types(path, occ.line, parts[0])
         for field in parts[1:]:  # `a.b.name`: the field b of a's type, as declared
             types = {typed for written, seen in types for c in self._classes_seen(seen, written)
-                     for typed in self._field_type(self.member(c, field))}
+                     for typed in self._field_type(self.member_of(c, field, _FIELDS))}
         return types
 
     def _call_types(self, path: str, occ: Occurrence, text: bytes, declared: Declared,
@@ -222,8 +223,7 @@ class MemberSites:
             if not owners:
                 owners = [c for written, seen in self._chain_types(path, occ, receiver, declared)
                           for c in self._classes_seen(seen, written)]
-        found = {typed for c in owners for typed in self._result_type(self.member(c, method))}
-        return found
+        return {typed for c in owners for typed in self._result_type(self.member_of(c, method, _METHODS))}
 
     @staticmethod
     def _result_type(found: tuple[str, Symbol] | None) -> set[tuple[str, str]]:
@@ -292,8 +292,8 @@ class MemberSites:
         it), its own or inherited, is declared of, with the file declaring it (`_field_type`)."""
         cls = self.enclosing(path, line)
         while cls is not None:
-            found = self.member(cls, variable)
-            if found is not None and found[1].kind in _FIELDS:
+            found = self.member_of(cls, variable, _FIELDS)
+            if found is not None:
                 return self._field_type(found)
             cls = self._outer(cls)
         return set()
@@ -329,6 +329,15 @@ class MemberSites:
             self._members[key] = next((found for c in (self.h.after(cls) if bases_only else self.h.mro(cls))
                                        if (found := self.h.member_at(c, name)) is not None), None)
         return self._members[key]
+
+    def member_of(self, cls: Cls, name: str, kinds: frozenset[str]) -> tuple[str, Symbol] | None:
+        """The member `name` of the class of one of `kinds`, and its file: Java lets a field
+        and a method share a name (`client` beside `client()`), and `member` finds the first."""
+        found = self.member(cls, name)
+        if found is None or found[1].kind in kinds:
+            return found
+        return next(((p, s) for c in self.h.mro(cls) for p, s in self.read.defined(name)
+                     if p == c.path and s.container == c.sym.qualified and s.kind in kinds), None)
 
     def _alias(self, path: str, name: str) -> bool:
         """Does an import of the file bind `name` as an alias (`use App\\Models\\User as U;`,
