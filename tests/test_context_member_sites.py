@@ -41,6 +41,7 @@ def test_each_site_says_which_binding_decided_it():
     handle = _rules("java", "handle")
     # App.java neither imports Base.java nor shares its package: the inherits edges tie it
     assert handle[("App.java", 10)] == ("import", "`this` in App, which inherits it from Base")
+    assert handle[("App.java", 52)] == ("import", "attribute of a cast, declared com.acme.base.Base")
     php = _rules("php", "save")
     assert php[("User.php", 18)] == ("same_file", "`this` in App\\Models.User")
     assert php[("User.php", 19)] == ("name_match", "attribute of an untyped receiver")

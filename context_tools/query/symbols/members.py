@@ -42,6 +42,8 @@ _METHODS = frozenset({"method"})
 _CHAIN = 4  # parts of a receiver typed through its fields (`this.a.b.c`), calls of a chain
 # the callee a call's `(` follows: a dotted name (`x.f.m`, `m`), its start where a `.` may stand
 _NEW = re.compile(rb"(?<![\w$.])new$")
+# `((Foo) x)`, `((Http1Exchange<?>) x.f)`: a parenthesised cast to a class, what its text holds
+_CAST = re.compile(rb"\(\s*\(\s*((?:[A-Za-z_$][\w$]*\s*\.\s*)*[A-Z][\w$]*)\s*(?:<[^()]*>)?\s*\)\s*[^\s)]")
 _CALLEE = re.compile(rb"((?:[A-Za-z_$][\w$]*\s*\.\s*)*[A-Za-z_$][\w$]*)\s*(?:<[^()]*>\s*)?$")
 
 
@@ -123,9 +125,11 @@ class MemberSites:
             return False
         receiver = syntax.receiver
         if not receiver:
-            if declared is not None and before:  # `getPluginManager().postMessage(...)`
-                types = self._call_types(path, occ, before.rstrip()[:-1], declared, 0)
-                typed = self._typed_member(path, how, types, "what the call before it returns") if types else None
+            if declared is not None and before:  # `getPluginManager().postMessage(...)`, `((Foo) x).close()`
+                text = before.rstrip()[:-1]
+                types = self._call_types(path, occ, text, declared, 0)
+                label = "a cast" if _cast_at_end(text) else "what the call before it returns"
+                typed = self._typed_member(path, how, types, label) if types else None
                 if typed is not None:
                     return typed
             return ("name_match", "attribute of an untyped receiver") if how in BOUND else False
@@ -200,6 +204,9 @@ class MemberSites:
         if opened is None:
             return set()
         head = text[:opened].rstrip()
+        cast = _cast_at_end(text, opened)
+        if cast is not None:  # `((Foo) x).name`: the class cast to, as the file writes it
+            return {(cast, path)}
         callee = _CALLEE.search(head)
         if callee is None:
             return set()
@@ -383,3 +390,14 @@ class MemberSites:
                 return Cls(*found[0])
             container = container.rpartition(".")[0]
         return None
+
+
+def _cast_at_end(text: bytes, opened: int | None = None) -> str | None:
+    """The class a parenthesised cast the text ends with casts to (`((Foo) x)`: `Foo`), None
+    when the parentheses it ends with hold no cast or are a call's (`f((Foo) x)`)."""
+    if opened is None:
+        opened = call_opened(text)
+    if opened is None or (opened > 0 and (text[opened - 1:opened].isalnum() or text[opened - 1] in b"_$>")):
+        return None
+    found = _CAST.match(text, opened)
+    return re.sub(rb"\s", b"", found.group(1)).decode() if found is not None else None
