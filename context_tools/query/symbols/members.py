@@ -144,6 +144,10 @@ class MemberSites:
             if receiver[0] == SELF_CLASS and found[1].kind == "field":  # `attr_reader :name`: an instance's
                 return "name_match", f"`{word}` in {cls.sym.qualified}: {found[1].qualified} is an instance's attribute"
             return self._judge(found, cls, path, how, f"`{word}`")
+        if declared is not None and len(receiver) > 1 and receiver[1] == "this":
+            qualified = self._qualified_this(path, occ, receiver, how)
+            if qualified is not None:
+                return qualified
         last = receiver[-1]
         if last in self.classes or last in self.scopes or ".".join(receiver) in self.packages or self._alias(path, last):
             return False  # the definition's class (or a subclass reaching it), its namespace, or an import's alias
@@ -163,6 +167,30 @@ class MemberSites:
         if how not in BOUND:
             return False
         return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+
+    def _qualified_this(self, path: str, occ: Occurrence, receiver: tuple[str, ...],
+                        how: str) -> tuple[str, str] | None:
+        """Java's `Outer.this.name`: the member of the class `Outer` enclosing the site, as
+        `this.name` is of the innermost; `Outer.this.f.name` the member of the type its field f
+        is declared, as for `this.f.name`. None when no class of that name encloses the site."""
+        outer = self.enclosing(path, occ.line)
+        while outer is not None and outer.sym.name != receiver[0]:
+            outer = self._outer(outer)
+        if outer is None:
+            return None
+        word = f"`{receiver[0]}.this`"
+        if len(receiver) == 2:
+            found = self.member(outer, self.simple)
+            if found is None:
+                return "name_match", f"{word} in {outer.sym.qualified}, which has no member {self.simple}"
+            return self._judge(found, outer, path, how, word)
+        if len(receiver) > _CHAIN + 1:
+            return None
+        types = self._field_type(self.member_of(outer, receiver[2], _FIELDS))
+        for field in receiver[3:]:
+            types = {typed for written, seen in types for c in self._classes_seen(seen, written)
+                     for typed in self._field_type(self.member_of(c, field, _FIELDS))}
+        return self._typed_member(path, how, types, f"`{'.'.join(receiver)}`")
 
     def _declared(self, path: str, occ: Occurrence, receiver: tuple[str, ...], how: str,
                   declared: Declared) -> tuple[str, str] | None:
