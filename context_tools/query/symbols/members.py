@@ -60,6 +60,8 @@ class ClassReading:
         self.spans: dict[str, Holding] = {}
         # the definitions of a name (`Snapshot.definitions`), read once a query
         self.definitions: dict[str, list[tuple[str, Symbol]]] = {}
+        # the classes each file's classes inherit from (`MemberSites._inherited_scopes`)
+        self.inherited: dict[str, frozenset[tuple[str, str]]] = {}
 
     def defined(self, name: str) -> list[tuple[str, Symbol]]:
         found = self.definitions.get(name)
@@ -303,6 +305,8 @@ class MemberSites:
             return full == written or full.endswith("." + written)
         if where == path:
             return True
+        if sym.container and (where, sym.container) in self._inherited_scopes(path):
+            return True  # a member class of a class the file's classes inherit (`Listener` in a `WebSocket`)
         facts = self.snap.import_facts(path)
         specs = [spec.spec for spec in (facts.imports if facts else ())
                  if spec.kind == "java" and not spec.spec.startswith("static ")]
@@ -312,6 +316,17 @@ class MemberSites:
         if not sym.container and package == self._package(path):
             return True
         return full.rsplit(".", 1)[0] + ".*" in specs
+
+    def _inherited_scopes(self, path: str) -> frozenset[tuple[str, str]]:
+        """The classes (file, qualified name) the file's classes inherit from, whose member
+        classes its code names by their simple names as Java lets it: read once a file."""
+        found = self.read.inherited.get(path)
+        if found is None:
+            facts = self.snap.core_facts(path)
+            own = [Cls(path, s) for s in (facts.symbols if facts else ()) if is_class(s)]
+            found = self.read.inherited[path] = frozenset(
+                (c.path, c.sym.qualified) for cls in own for c in self.h.mro(cls)[1:])
+        return found
 
     def _package(self, path: str) -> str:
         facts = self.snap.core_facts(path)
