@@ -32,7 +32,7 @@ def _rules(lang: str, name: str) -> dict[tuple[str, int], tuple[str, str]]:
 def test_each_site_says_which_binding_decided_it():
     java = _rules("java", "close")
     assert java[("App.java", 11)] == ("same_package", "bare name in App, which inherits it from Handler")
-    assert java[("Handler.java", 10)] == ("import", "`super` in Handler, which inherits it from Base")
+    assert java[("Handler.java", 11)] == ("import", "`super` in Handler, which inherits it from Base")
     # each `close` is told apart: a Session's is Session's own, a Base's Base's
     assert java[("App.java", 14)] == ("same_file", "attribute of `session`, declared Session")
     assert _rules("java", "handle")[("App.java", 27)] == (
@@ -41,6 +41,7 @@ def test_each_site_says_which_binding_decided_it():
     handle = _rules("java", "handle")
     # App.java neither imports Base.java nor shares its package: the inherits edges tie it
     assert handle[("App.java", 10)] == ("import", "`this` in App, which inherits it from Base")
+    assert handle[("App.java", 52)] == ("import", "attribute of a cast, declared com.acme.base.Base")
     php = _rules("php", "save")
     assert php[("User.php", 18)] == ("same_file", "`this` in App\\Models.User")
     assert php[("User.php", 19)] == ("name_match", "attribute of an untyped receiver")

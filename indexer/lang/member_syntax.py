@@ -162,7 +162,9 @@ def dotted(line: bytes, col: int, name: str, specials: dict[bytes, str], named_a
         if _untyped_call(before):
             return SiteSyntax("attribute")
         found = SCRIPT_NAMES.search(before[:-2] + b"." if before.endswith(b"?.") else before)
-        if found is None or before[:found[0]].rstrip().endswith((b".", b")", b"]")):
+        # a `)` right before the names closes a cast or a statement's header (`(Foo) x.name`,
+        # `if (ok) x.name`), never a call the names continue: they are the receiver still
+        if found is None or before[:found[0]].rstrip().endswith((b".", b"]")):
             return SiteSyntax("attribute")
         parts = [p.strip() for p in found[1].split(b".")]
         if len(parts) == 1 and parts[0] in specials:

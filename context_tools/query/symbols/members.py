@@ -38,9 +38,12 @@ Decision = tuple[str, str] | None | Literal[False]
 Declared = Callable[[str, str, int, int], frozenset[str]]
 _FUNCTIONS = frozenset({"method", "function", "constructor"})
 _FIELDS = frozenset({"field", "constant"})
+_METHODS = frozenset({"method"})
 _CHAIN = 4  # parts of a receiver typed through its fields (`this.a.b.c`), calls of a chain
 # the callee a call's `(` follows: a dotted name (`x.f.m`, `m`), its start where a `.` may stand
 _NEW = re.compile(rb"(?<![\w$.])new$")
+# `((Foo) x)`, `((Http1Exchange<?>) x.f)`: a parenthesised cast to a class, what its text holds
+_CAST = re.compile(rb"\(\s*\(\s*((?:[A-Za-z_$][\w$]*\s*\.\s*)*[A-Z][\w$]*)\s*(?:<[^()]*>)?\s*\)\s*[^\s)]")
 _CALLEE = re.compile(rb"((?:[A-Za-z_$][\w$]*\s*\.\s*)*[A-Za-z_$][\w$]*)\s*(?:<[^()]*>\s*)?$")
 
 
@@ -57,6 +60,8 @@ class ClassReading:
         self.spans: dict[str, Holding] = {}
         # the definitions of a name (`Snapshot.definitions`), read once a query
         self.definitions: dict[str, list[tuple[str, Symbol]]] = {}
+        # the classes each file's classes inherit from (`MemberSites._inherited_scopes`)
+        self.inherited: dict[str, frozenset[tuple[str, str]]] = {}
 
     def defined(self, name: str) -> list[tuple[str, Symbol]]:
         found = self.definitions.get(name)
@@ -122,9 +127,11 @@ class MemberSites:
             return False
         receiver = syntax.receiver
         if not receiver:
-            if declared is not None and before:  # `getPluginManager().postMessage(...)`
-                types = self._call_types(path, occ, before.rstrip()[:-1], declared, 0)
-                typed = self._typed_member(path, how, types, "what the call before it returns") if types else None
+            if declared is not None and before:  # `getPluginManager().postMessage(...)`, `((Foo) x).close()`
+                text = before.rstrip()[:-1]
+                types = self._call_types(path, occ, text, declared, 0)
+                label = "a cast" if _cast_at_end(text) else "what the call before it returns"
+                typed = self._typed_member(path, how, types, label) if types else None
                 if typed is not None:
                     return typed
             return ("name_match", "attribute of an untyped receiver") if how in BOUND else False
@@ -139,6 +146,10 @@ class MemberSites:
             if receiver[0] == SELF_CLASS and found[1].kind == "field":  # `attr_reader :name`: an instance's
                 return "name_match", f"`{word}` in {cls.sym.qualified}: {found[1].qualified} is an instance's attribute"
             return self._judge(found, cls, path, how, f"`{word}`")
+        if declared is not None and len(receiver) > 1 and receiver[1] == "this":
+            qualified = self._qualified_this(path, occ, receiver, how)
+            if qualified is not None:
+                return qualified
         last = receiver[-1]
         if last in self.classes or last in self.scopes or ".".join(receiver) in self.packages or self._alias(path, last):
             return False  # the definition's class (or a subclass reaching it), its namespace, or an import's alias
@@ -158,6 +169,30 @@ class MemberSites:
         if how not in BOUND:
             return False
         return "name_match", f"attribute of an untyped receiver `{'.'.join(receiver)}`"
+
+    def _qualified_this(self, path: str, occ: Occurrence, receiver: tuple[str, ...],
+                        how: str) -> tuple[str, str] | None:
+        """Java's `Outer.this.name`: the member of the class `Outer` enclosing the site, as
+        `this.name` is of the innermost; `Outer.this.f.name` the member of the type its field f
+        is declared, as for `this.f.name`. None when no class of that name encloses the site."""
+        outer = self.enclosing(path, occ.line)
+        while outer is not None and outer.sym.name != receiver[0]:
+            outer = self._outer(outer)
+        if outer is None:
+            return None
+        word = f"`{receiver[0]}.this`"
+        if len(receiver) == 2:
+            found = self.member(outer, self.simple)
+            if found is None:
+                return "name_match", f"{word} in {outer.sym.qualified}, which has no member {self.simple}"
+            return self._judge(found, outer, path, how, word)
+        if len(receiver) > _CHAIN + 1:
+            return None
+        types = self._field_type(self.member_of(outer, receiver[2], _FIELDS))
+        for field in receiver[3:]:
+            types = {typed for written, seen in types for c in self._classes_seen(seen, written)
+                     for typed in self._field_type(self.member_of(c, field, _FIELDS))}
+        return self._typed_member(path, how, types, f"`{'.'.join(receiver)}`")
 
     def _declared(self, path: str, occ: Occurrence, receiver: tuple[str, ...], how: str,
                   declared: Declared) -> tuple[str, str] | None:
@@ -186,7 +221,7 @@ class MemberSites:
             types = self._field_types(path, occ.line, parts[0])
         for field in parts[1:]:  # `a.b.name`: the field b of a's type, as declared
             types = {typed for written, seen in types for c in self._classes_seen(seen, written)
-                     for typed in self._field_type(self.member(c, field))}
+                     for typed in self._field_type(self.member_of(c, field, _FIELDS))}
         return types
 
     def _call_types(self, path: str, occ: Occurrence, text: bytes, declared: Declared,
@@ -199,6 +234,9 @@ class MemberSites:
         if opened is None:
             return set()
         head = text[:opened].rstrip()
+        cast = _cast_at_end(text, opened)
+        if cast is not None:  # `((Foo) x).name`: the class cast to, as the file writes it
+            return {(cast, path)}
         callee = _CALLEE.search(head)
         if callee is None:
             return set()
@@ -222,8 +260,7 @@ class MemberSites:
             if not owners:
                 owners = [c for written, seen in self._chain_types(path, occ, receiver, declared)
                           for c in self._classes_seen(seen, written)]
-        found = {typed for c in owners for typed in self._result_type(self.member(c, method))}
-        return found
+        return {typed for c in owners for typed in self._result_type(self.member_of(c, method, _METHODS))}
 
     @staticmethod
     def _result_type(found: tuple[str, Symbol] | None) -> set[tuple[str, str]]:
@@ -268,6 +305,8 @@ class MemberSites:
             return full == written or full.endswith("." + written)
         if where == path:
             return True
+        if sym.container and (where, sym.container) in self._inherited_scopes(path):
+            return True  # a member class of a class the file's classes inherit (`Listener` in a `WebSocket`)
         facts = self.snap.import_facts(path)
         specs = [spec.spec for spec in (facts.imports if facts else ())
                  if spec.kind == "java" and not spec.spec.startswith("static ")]
@@ -277,6 +316,17 @@ class MemberSites:
         if not sym.container and package == self._package(path):
             return True
         return full.rsplit(".", 1)[0] + ".*" in specs
+
+    def _inherited_scopes(self, path: str) -> frozenset[tuple[str, str]]:
+        """The classes (file, qualified name) the file's classes inherit from, whose member
+        classes its code names by their simple names as Java lets it: read once a file."""
+        found = self.read.inherited.get(path)
+        if found is None:
+            facts = self.snap.core_facts(path)
+            own = [Cls(path, s) for s in (facts.symbols if facts else ()) if is_class(s)]
+            found = self.read.inherited[path] = frozenset(
+                (c.path, c.sym.qualified) for cls in own for c in self.h.mro(cls)[1:])
+        return found
 
     def _package(self, path: str) -> str:
         facts = self.snap.core_facts(path)
@@ -292,8 +342,8 @@ class MemberSites:
         it), its own or inherited, is declared of, with the file declaring it (`_field_type`)."""
         cls = self.enclosing(path, line)
         while cls is not None:
-            found = self.member(cls, variable)
-            if found is not None and found[1].kind in _FIELDS:
+            found = self.member_of(cls, variable, _FIELDS)
+            if found is not None:
                 return self._field_type(found)
             cls = self._outer(cls)
         return set()
@@ -329,6 +379,15 @@ class MemberSites:
             self._members[key] = next((found for c in (self.h.after(cls) if bases_only else self.h.mro(cls))
                                        if (found := self.h.member_at(c, name)) is not None), None)
         return self._members[key]
+
+    def member_of(self, cls: Cls, name: str, kinds: frozenset[str]) -> tuple[str, Symbol] | None:
+        """The member `name` of the class of one of `kinds`, and its file: Java lets a field
+        and a method share a name (`client` beside `client()`), and `member` finds the first."""
+        found = self.member(cls, name)
+        if found is None or found[1].kind in kinds:
+            return found
+        return next(((p, s) for c in self.h.mro(cls) for p, s in self.read.defined(name)
+                     if p == c.path and s.container == c.sym.qualified and s.kind in kinds), None)
 
     def _alias(self, path: str, name: str) -> bool:
         """Does an import of the file bind `name` as an alias (`use App\\Models\\User as U;`,
@@ -374,3 +433,14 @@ class MemberSites:
                 return Cls(*found[0])
             container = container.rpartition(".")[0]
         return None
+
+
+def _cast_at_end(text: bytes, opened: int | None = None) -> str | None:
+    """The class a parenthesised cast the text ends with casts to (`((Foo) x)`: `Foo`), None
+    when the parentheses it ends with hold no cast or are a call's (`f((Foo) x)`)."""
+    if opened is None:
+        opened = call_opened(text)
+    if opened is None or (opened > 0 and (text[opened - 1:opened].isalnum() or text[opened - 1] in b"_$>")):
+        return None
+    found = _CAST.match(text, opened)
+    return re.sub(rb"\s", b"", found.group(1)).decode() if found is not None else None

@@ -352,6 +352,29 @@ def _continued_go_chain(lines: list[bytes], occ: Occurrence) -> SiteSyntax | Non
         return SiteSyntax("attribute", tuple(part.decode() for part in above[:-1].split(b".")))
     return SiteSyntax("attribute")
 
+CONTINUED_LINES = 4  # the lines above a Java site's a chain continued at a line's start is read back over
+
+
+def continued_chain(lines: list[bytes], occ: Occurrence) -> tuple[bytes, int]:
+    """The Java site's line and column, its chain read as one line where the text before the
+    site starts with a `.` continuing the line above (`headerWriter.fin(fin)` above
+    `.opcode(opcode)`): that line joined before it, and the one above that where it continues
+    in turn. A line above ending a statement or a block, or holding a comment, continues
+    nothing."""
+    line, at = lines[occ.line - 1], occ.col
+    i = occ.line - 1
+    for _ in range(CONTINUED_LINES):
+        stripped = line.lstrip()
+        if i == 0 or not stripped.startswith(b".") or len(line) - len(stripped) > at:
+            break
+        above = lines[i - 1].strip()
+        if not above or above.endswith((b";", b"{", b"}")) or b"//" in above or above.startswith((b"*", b"/*")):
+            break
+        at = len(above) + at - (len(line) - len(stripped))
+        line, i = above + stripped, i - 1
+    return line, at
+
+
 # the binding that decides a site resolved by its file alone
 _RULES = {"same_file": "defining file", "same_package": "package", "import": "import", "name_match": "name",
           "text": "text file"}
@@ -437,7 +460,7 @@ class _BySyntax:
             java = rules.language == "java"
             return self.members.decide(path, occ, syntax, how, rules.implicit_self,
                                        self._declared_types if java else None,
-                                       lines[occ.line - 1][:occ.col] if java else b"")
+                                       self.reading.before_site(path, occ, lines) if java else b"")
         if rules.language == "javascript" and self.classes:
             # a declared type decides: an object literal's key is the member it implements where
             # it is one, and an attribute of a typed receiver is the member's or another's
@@ -1388,7 +1411,7 @@ class _Reading:
         key = (path, occ.line, occ.col)
         if key in self._syntax:
             return self._syntax[key]
-        line, at = lines[occ.line - 1], occ.col
+        line, at = continued_chain(lines, occ) if rules.language == "java" else (lines[occ.line - 1], occ.col)
         closed = _CLOSED_ABOVE.fullmatch(line, 0, at) if rules.language == "python" else None
         shut = closed.start(1) if closed is not None else -1
         opened = opened_above(lines, occ.line - 1, shut, PYTHON, HEADER_LINES, SITE_TEXT) if shut >= 0 else None
@@ -1401,6 +1424,12 @@ class _Reading:
             found = _continued_go_chain(lines, occ) or found
         self._syntax[key] = found
         return found
+
+    def before_site(self, path: str, occ: Occurrence, lines: list[bytes]) -> bytes:
+        """A Java site's line before it, its chain continued from the lines above read as one
+        (`continued_chain`)."""
+        line, at = continued_chain(lines, occ)
+        return line[:at]
 
     def holder_kind(self, path: str, sym: Symbol) -> str | None:
         """The kind of the definition's container in its file (`function` for a nested function,
