@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from context_tools.faces.mcp_start import Start, sdk_answers
+from context_tools.faces.mcp_start import Start
+from context_tools.faces.mcp_start_answers import sdk_answers
 from tests.mcp_clients import INIT, RawStdio, python_prepared  # noqa: F401 - fixture
 
 INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}'

@@ -14,11 +14,12 @@ import pytest
 from context_tools.faces import schemas
 from context_tools.faces.cli import ordered_verbs
 from context_tools.faces.registry import registry
+from context_tools.faces.schemas import shipping
 from tests.test_cli_examples import in_example_repository
 
 
 def test_shipped_schemas_are_current():
-    assert schemas.stale() == [], "run: python -m context_tools.faces.schemas"
+    assert shipping.stale() == [], "run: python -m context_tools.faces.schemas"
 
 
 def test_every_runnable_command_declares_its_data_and_ships_the_mcp_schema():

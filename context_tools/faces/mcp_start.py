@@ -5,7 +5,7 @@ not marked required that has not listed them about a second after its start, and
 SDK (its pydantic models) takes longer than that on a loaded machine. So while the server loads,
 a thread of its own (`Start`) answers what a client opens with: `initialize`, then
 `notifications/initialized`, `tools/list` and `ping`, with the very bytes the SDK would write
-(`context_tools/faces/schemas/mcp.start.json`, made by the SDK itself: `sdk_answers`; a test holds
+(`context_tools/faces/schemas/mcp.start.json`, made by the SDK itself: `mcp_start_answers.sdk_answers`; a test holds
 the file current and each answer equal to the SDK's).
 
 Only the plain forms of these are answered so: a line under `EARLY_BYTES`, its params of the
@@ -23,7 +23,7 @@ import json
 import queue
 import re
 import threading
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable
+from typing import TYPE_CHECKING, BinaryIO, Callable
 
 from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
 
@@ -276,74 +276,3 @@ class Start:
         if isinstance(got, BaseException):
             raise got
         return None if got is _NOTHING else got  # type: ignore[return-value]
-
-
-def sdk_answers(lines: list[bytes], worktree: bool) -> list[bytes]:
-    """The lines the SDK's server, built as `rennet mcp` builds it, writes to `lines` (each
-    checked and encoded as the stdio transport does), in the order written: one per request."""
-    import tempfile
-
-    import anyio
-    from mcp.shared.message import SessionMessage
-
-    from context_tools.faces.dispatch import Executor
-    from context_tools.faces.mcp import build_server
-    from context_tools.faces.mcp_stdio import check_line, wire_line
-
-    written: list[bytes] = []
-    with tempfile.TemporaryDirectory() as home:
-        server = build_server(Executor("mcp", store=home, worktree=worktree))
-
-        async def run() -> None:
-            to_server, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](len(lines))
-            write_stream, from_server = anyio.create_memory_object_stream[SessionMessage](len(lines))
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(server.run, read_stream, write_stream, server.create_initialization_options())
-                requests = 0
-                for line in lines:
-                    message, error = check_line(line)
-                    if message is None:
-                        raise ValueError(f"not a message the server takes: {error}")
-                    requests += "id" in json.loads(line)
-                    await to_server.send(SessionMessage(message))
-                while len(written) < requests:
-                    written.append(wire_line((await from_server.receive()).message))
-                await to_server.aclose()
-
-        anyio.run(run)
-    return written
-
-
-def generate() -> dict[str, Any]:
-    """The shipped file's content, from what the SDK answers now (`sdk_answers`)."""
-    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
-
-    lists: list[str] = []
-    out: dict[str, Any] = {"latest": LATEST_HANDSHAKE_VERSION, "lists": lists}
-    for face, worktree in (("plain", False), ("worktree", True)):
-        initialize: dict[str, str] = {}
-        listed: dict[str, int] = {}
-        ping: dict[str, str] = {}
-        for version in HANDSHAKE_PROTOCOL_VERSIONS:
-            opening = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-                "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "rennet", "version": "0"}}}
-            first, tools, pong = sdk_answers([json.dumps(opening).encode(),
-                                              b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
-                                              b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-                                              b'{"jsonrpc":"2.0","id":2,"method":"ping"}'], worktree)
-            initialize[version] = _result_of(first, 0)
-            ping[version] = _result_of(pong, 2)
-            text = _result_of(tools, 1)
-            if text not in lists:
-                lists.append(text)
-            listed[version] = lists.index(text)
-        out[face] = {"initialize": initialize, "tools/list": listed, "ping": ping}
-    return out
-
-
-def _result_of(line: bytes, rid: int) -> str:
-    """The result's JSON text in a response line to `rid` as `reply_line` writes it."""
-    head, tail = reply_line(rid, "").removesuffix(b"}\n"), b"}\n"
-    if not (line.startswith(head) and line.endswith(tail)):
-        raise ValueError(f"not a response to id {rid} in the form reply_line writes: {line[:80]!r}")
-    return line[len(head):-len(tail)].decode()

@@ -12,7 +12,7 @@ would derive, without importing every output type first.
 
 `mcp.start.json` is what the SDK answers a stdio session's opening (`initialize`, `tools/list`,
 `ping`) at each protocol version, on a plain server and a `--worktree` one, made by the SDK itself
-(`context_tools.faces.mcp_start.generate`): the stdio face answers from it while the SDK loads.
+(`context_tools.faces.mcp_start_answers.generate`): the stdio face answers from it while the SDK loads.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 FOLDER = Path(__file__).resolve().parent
 CONTRACT = "result.schema.json"
@@ -29,33 +29,6 @@ BATCH_JOB = "batch.run.job.schema.json"
 
 def file_name(command_id: str) -> str:
     return f"{command_id}.schema.json"
-
-
-def generate() -> dict[str, dict[str, Any]]:
-    """Every shipped schema by file name, derived from the types as they are now."""
-    import msgspec
-
-    from context_tools.faces.mcp_start import START_FILE
-    from context_tools.faces.mcp_start import generate as start_answers
-    from context_tools.faces.packs.fleet import JobData
-    from context_tools.faces.registry import registry
-    from context_tools.faces.wire_schema import as_written, reply_schema
-
-    out = {CONTRACT: _titled(reply_schema(None), "Rennet result contract")}
-    for row in registry().rows:
-        if row.runnable:
-            out[file_name(row.id)] = _titled(row.output_schema(), f"Reply of {row.id}")
-    out[BATCH_JOB] = _titled(as_written(msgspec.json.schema(JobData)), "A job line of rennet batch --json")
-    out[START_FILE] = start_answers()
-    return out
-
-
-def _titled(schema: dict[str, Any], title: str) -> dict[str, Any]:
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **schema}
-
-
-def encode(schema: Mapping[str, object]) -> str:
-    return json.dumps(schema, indent=1, ensure_ascii=False) + "\n"
 
 
 def shipped(name: str) -> dict[str, Any]:
@@ -73,21 +46,3 @@ def listed_reply(command_id: str) -> dict[str, Any] | None:
     schema.pop("$schema", None)
     schema.pop("title", None)
     return schema
-
-
-def stale() -> list[str]:
-    """File names whose committed text differs from the generated one, or that are missing or extra."""
-    want = {name: encode(schema) for name, schema in generate().items()}
-    have = {p.name: p.read_text(encoding="utf-8") for p in [*FOLDER.glob("*.schema.json"), *FOLDER.glob("mcp.*.json")]}
-    return sorted(name for name in want.keys() | have.keys() if want.get(name) != have.get(name))
-
-
-def write() -> list[str]:
-    """Write every schema, drop files no command has any more; the names written."""
-    want = generate()
-    for path in FOLDER.glob("*.schema.json"):
-        if path.name not in want:
-            path.unlink()
-    for name, schema in want.items():
-        (FOLDER / name).write_text(encode(schema), encoding="utf-8")
-    return sorted(want)
