@@ -5,18 +5,31 @@ may send."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from delta.dossier.items import RICH_TEXT_CHARS, RICH_TEXT_DEPTH, TRUNCATED, acceptance_criteria
-from delta.dossier.jira import adf_text
-from delta.dossier.jira import parse_issue as parse_jira
-from delta.dossier.linear import parse_issue as parse_linear
+from delta.dossier import jira, linear
+from delta.dossier.items import RICH_TEXT_CHARS, RICH_TEXT_DEPTH, TRUNCATED, Fetched, acceptance_criteria
 from delta.dossier.transport import TrackerFailure
 from tests.examples import examples
 
 MARKED = TRUNCATED.format(chars=RICH_TEXT_CHARS)
+
+
+# Each reader reads the JSON a tracker sends: the cases are written as the values it encodes.
+def adf_text(node: object) -> str:
+    return jira.adf_text(json.dumps(node).encode())
+
+
+def parse_jira(key: str, answer: object, base: str) -> Fetched:
+    return jira.parse_issue(key, json.dumps(answer).encode(), base)
+
+
+def parse_linear(key: str, answer: object) -> Fetched:
+    return linear.parse_issue(key, json.dumps(answer).encode())
 
 
 def text(t: str) -> dict:
@@ -80,7 +93,6 @@ def test_a_text_past_the_size_bound_is_cut_and_marked_at_any_depth():
 def test_the_text_of_a_list_past_the_size_bound_is_not_made():
     """Rich text stops being rendered once the bound is filled: a document of twice as many
     paragraphs past it costs no more work."""
-    import delta.dossier.jira as jira
     from tests.lines_run import module_lines
 
     def doc(n: int) -> dict:

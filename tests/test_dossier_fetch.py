@@ -322,7 +322,7 @@ def test_the_body_of_a_redirect_is_not_read():
     server = Scripted(script).start()
     try:
         status, payload = exchange("GET", server.url + "/start", auth=None, timeout=2.0, tracker="jira", secret=None)
-        assert (status, payload) == (200, {"ok": True})
+        assert (status, json.loads(payload)) == (200, {"ok": True})
         assert server.sent < 64 << 20  # what the socket buffers took before the client hung up
     finally:
         server.stop()
@@ -413,27 +413,30 @@ def test_an_answer_one_byte_past_the_response_bound_is_malformed_as_that_byte_is
 
 
 def test_an_answer_holding_an_integer_too_long_to_read_is_malformed_in_one_line():
-    """A tracker's JSON holding an integer of more digits than Python converts: the failure is
-    `malformed_response`, one line saying so (was: Python's own text, cut mid-word at 120
-    characters: "Exceeds the limit (4300 digits) for integer string conversion: value has 5000
-    digits; use sys.set_int_max_str_")."""
-    body = b'{"id": ' + b"7" * 5000 + b"}"
+    """A tracker's JSON holding an integer of more digits than Python converts, in a field read
+    or not (the answer is kept, and read back later): the failure is `malformed_response`, one
+    line saying so (was: Python's own text, cut mid-word at 120 characters: "Exceeds the limit
+    (4300 digits) for integer string conversion: value has 5000 digits; use
+    sys.set_int_max_str_")."""
+    from delta.dossier.jira import parse_issue
+
+    body = b'{"id": ' + b"7" * 5000 + b', "fields": {"summary": "s"}}'
 
     def script(server, conn, line):
         server.send(conn, f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
                           f"Connection: close\r\n\r\n".encode() + body)
 
     server = Scripted(script).start()
-    url = server.url
     try:
-        with pytest.raises(TrackerFailure) as failure:
-            exchange("GET", url + "/rest", auth=None, timeout=30.0, tracker="jira", secret=None)
+        _, answer = exchange("GET", server.url + "/rest", auth=None, timeout=30.0, tracker="jira", secret=None)
     finally:
         server.stop()
+    with pytest.raises(TrackerFailure) as failure:
+        parse_issue("PROJ-1", answer, "https://jira.example")
     assert failure.value.code == "malformed_response"
-    assert failure.value.message == (f"jira at {url.split('//')[1]} sent a body that is not usable JSON (an "
-                                     f"integer of more than {sys.get_int_max_str_digits()} digits, more than "
-                                     "Python reads)"), failure.value.message
+    assert failure.value.message == ("jira sent a body for PROJ-1 that is not usable JSON (an integer of more than "
+                                     f"{sys.get_int_max_str_digits()} digits, more than Python reads)"), \
+        failure.value.message
 
 
 @pytest.mark.parametrize("timeout", [0.5, 30.0])
@@ -790,9 +793,11 @@ def test_a_key_is_one_path_segment_and_a_stated_key_of_no_key_shape_is_not_belie
     from delta.dossier.jira import parse_issue
 
     payload = {"key": "x/../../evil?", "fields": {"summary": "s"}}
-    assert parse_issue("PROJ-1", payload, "https://j.example").url == "https://j.example/browse/PROJ-1"
+    assert parse_issue("PROJ-1", json.dumps(payload).encode(), "https://j.example").url == \
+        "https://j.example/browse/PROJ-1"
     payload["key"] = "MOVED-7"
-    assert parse_issue("PROJ-1", payload, "https://j.example").url == "https://j.example/browse/MOVED-7"
+    assert parse_issue("PROJ-1", json.dumps(payload).encode(), "https://j.example").url == \
+        "https://j.example/browse/MOVED-7"
 
 
 def test_jira_asks_for_a_key_as_one_path_segment(jira):
@@ -911,7 +916,7 @@ def test_an_exchange_takes_any_timeout_a_caller_gives(timeout, code):
     try:
         if code is None:
             assert exchange("GET", server.url + "/rest", auth=None, timeout=timeout, tracker="jira",
-                            secret=None) == (200, {"ok": True})
+                            secret=None) == (200, b'{"ok":true}')
         else:
             with pytest.raises(TrackerFailure) as failure:
                 exchange("GET", server.url + "/rest", auth=None, timeout=timeout, tracker="jira", secret=None)
@@ -975,6 +980,34 @@ def test_a_token_holding_characters_json_escapes_is_redacted(tmp_path, store, mo
     assert item.title == "echo [redacted]" and [f.code for f in d.facts] == ["redacted"]
     assert token not in msgspec.json.encode(d).decode()
     assert files_containing(store.home, msgspec.json.encode(token).decode()[1:-1]) == []
+
+
+def test_a_token_the_tracker_spells_in_escapes_is_redacted_in_the_raw_answer_kept_as_sent(tmp_path, store, monkeypatch):
+    """The raw answer is kept as the tracker sent it: a token it echoes with each character
+    spelled as a `\\u` escape (and `/` as `\\/`) is found there too, and the payload file holds
+    it in no spelling."""
+    token = "jira-SECRET/7f3a9c"
+    escaped = "".join("\\/" if c == "/" else f"\\u{ord(c):04X}" for c in token)
+
+    class Escaping(FakeJira):
+        def send(self, req, status, payload):
+            data = json.dumps(payload).encode().replace(token.replace("/", "\\/").encode(), escaped.encode())
+            self.send_raw(req, status, data.replace(token.encode(), escaped.encode()), "application/json")
+
+    server = Escaping(token=token).start()
+    monkeypatch.setenv("JIRA_TOKEN", token)
+    try:
+        server.behaviours["PROJ-1"] = {"title": "echo", "comments": [("bot", f"seen {token}")]}
+        make_change(tmp_path / "r", ["PROJ-1 one"])
+        d = build_dossier(tmp_path / "r", "main", "feature", store=store, config=config(server))
+    finally:
+        server.stop()
+    [item] = d.items
+    assert [f.code for f in d.facts] == ["redacted"]
+    payload = read_payload(store.home, item.payload)
+    assert [c.body for c in payload.comments] == ["seen [redacted]"]
+    assert payload.raw["fields"]["comment"]["comments"][0]["body"] == "seen [redacted]"
+    assert files_containing(store.home, escaped) == [] and files_containing(store.home, token) == []
 
 
 def test_a_token_cut_by_the_rich_text_bound_leaves_none_of_it(tmp_path, jira, store):

@@ -7,6 +7,7 @@ machine."""
 from __future__ import annotations
 
 import ipaddress
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -52,7 +53,9 @@ def tracker_at(internet: Internet, address: str, target: str) -> Redirector:
 
 
 def fetch(url: str) -> tuple[int, object]:
-    return exchange("GET", url + "/rest/api/2/issue/PROJ-1", auth=AUTH, timeout=10, tracker="jira", secret=TOKEN)
+    status, body = exchange("GET", url + "/rest/api/2/issue/PROJ-1", auth=AUTH, timeout=10, tracker="jira",
+                            secret=TOKEN)
+    return status, json.loads(body)
 
 
 def port_of(url: str) -> int:

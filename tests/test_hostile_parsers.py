@@ -543,15 +543,17 @@ def test_a_tracker_answer_is_an_item_or_a_fact_and_the_rest_go_on(jira_world, an
 
 # --- rich text ---------------------------------------------------------------------------------
 
-def deep_python(depth: int, leaf: object) -> object:
-    node = leaf
-    for i in range(depth):
-        node = [node] if i % 2 else {"type": "listItem", "attrs": [], "content": node}
-    return node
+def deep_json(depth: int, leaf: object) -> bytes:
+    """The JSON of `leaf` under `depth` levels, alternately list items and lists, written out
+    (an encoder recurses once per level)."""
+    opens = ["[" if i % 2 else '{"type": "listItem", "attrs": [], "content": ' for i in range(depth)]
+    closes = ["]" if i % 2 else "}" for i in range(depth)]
+    return ("".join(reversed(opens)) + json.dumps(leaf) + "".join(closes)).encode()
 
 
 @BOUNDED
-@given(st.one_of(json_values, st.tuples(st.integers(0, 20_000), json_values).map(lambda d: deep_python(*d))))
+@given(st.one_of(json_values.map(lambda v: json.dumps(v).encode()),
+                 st.tuples(st.integers(0, 20_000), json_values).map(lambda d: deep_json(*d))))
 def test_adf_of_any_shape_or_depth_is_bounded_text(node):
     from delta.dossier.jira import adf_text
 
@@ -564,7 +566,7 @@ def test_adf_text_is_bounded_in_size():
 
     many = {"type": "doc", "content": [{"type": "heading", "attrs": {"level": 10 ** 9},
                                         "content": [{"type": "text", "text": "x" * 1000}]}] * 5000}
-    text = adf_text(many)
+    text = adf_text(json.dumps(many).encode())
     assert text.startswith("# " + "x" * 1000)  # a level out of 1..6 is 1, not 10^9 '#'
     assert len(text) == RICH_TEXT_CHARS + len(TRUNCATED.format(chars=RICH_TEXT_CHARS)) and text.endswith("characters]")
 
@@ -583,7 +585,7 @@ def test_linear_bodies_are_bounded():
 
     issue = {"data": {"issue": {"identifier": "ENG-1", "title": "t", "description": "d" * (RICH_TEXT_CHARS + 10),
                                 "comments": {"nodes": [{"body": "c" * (RICH_TEXT_CHARS + 10)}]}}}}
-    got = parse_issue("ENG-1", issue)
+    got = parse_issue("ENG-1", json.dumps(issue).encode())
     assert got.body.endswith("characters]") and len(got.body) < RICH_TEXT_CHARS + 100
     assert len(got.comments[0].body) < RICH_TEXT_CHARS + 100
 
@@ -603,22 +605,34 @@ def test_a_thread_of_any_length_keeps_the_comments_among_its_first_entries(entri
     from delta.dossier import jira, linear
     from delta.dossier.items import MAX_COMMENTS
 
+    from delta.dossier.transport import TrackerFailure
+
     thread = entries + [{"body": f"m{i}"} for i in range(more)]
     want = [c["body"] for c in thread[:MAX_COMMENTS] if isinstance(c, dict)]
-    got = jira.parse_issue("PROJ-1", {"fields": {"summary": "s", "comment": {"comments": thread}}}, "https://j")
-    assert [c.body for c in got.comments] == want
-    got = linear.parse_issue("ENG-1", {"data": {"issue": {"title": "t", "comments": {"nodes": thread}}}})
-    assert [c.body for c in got.comments] == want
+    for read, answer in ((lambda data: jira.parse_issue("PROJ-1", data, "https://j"),
+                          {"fields": {"summary": "s", "comment": {"comments": thread}}}),
+                         (lambda data: linear.parse_issue("ENG-1", data),
+                          {"data": {"issue": {"title": "t", "comments": {"nodes": thread}}}})):
+        try:
+            json.dumps(answer, allow_nan=False)
+        except ValueError:  # an infinity, which JSON has no spelling for: Python's is refused
+            with pytest.raises(TrackerFailure) as failure:
+                read(json.dumps(answer).encode())
+            assert failure.value.code == "malformed_response"
+            continue
+        assert [c.body for c in read(json.dumps(answer).encode()).comments] == want
 
 
 def test_a_thread_of_millions_costs_what_its_first_comments_cost():
-    """The work of a thread is its first comments', however many the answer holds."""
-    from delta.dossier import jira
+    """The work of a thread is its first comments', however many the answer holds. Counted in
+    the readers' modules: the shared decoder's checks of the answer's bytes (their size, UTF-8,
+    depth) are linear in them, as reading any answer is."""
+    from delta.dossier import answers, jira
     from tests.lines_run import counted
 
     def parsed(n: int) -> int:
-        answer = {"fields": {"summary": "s", "comment": {"comments": [{"body": "x"}] * n}}}
-        return counted(lambda: jira.parse_issue("PROJ-1", answer, "https://j"))[1]
+        answer = json.dumps({"fields": {"summary": "s", "comment": {"comments": [{"body": "x"}] * n}}}).encode()
+        return counted(lambda: jira.parse_issue("PROJ-1", answer, "https://j"), (jira.__file__, answers.__file__))[1]
 
     assert parsed(100_000) <= 2 * parsed(200)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -277,27 +278,67 @@ def _scrub(text: str, secrets: list[str]) -> str:
 def redact_fetched(fetched: Fetched, secrets: list[str]) -> tuple[Fetched, bool]:
     """The ticket with every configured token a tracker echoed back (in its title, body, thread
     or raw answer, at any depth) replaced by `[redacted]`, and whether any was. Done on the
-    ticket's JSON form, where each secret appears in one escaped spelling, so nesting costs
-    no recursion here. The start of a token that a reader's cut at RICH_TEXT_CHARS left is
-    replaced too (`_redact_at_cuts`).
+    ticket's JSON form, so nesting costs no recursion here: our own fields spell each secret in
+    msgspec's one escaped spelling; the raw answer, kept as the tracker sent it, in any spelling
+    JSON allows (`_spelled_anyhow`). The start of a token that a reader's cut at RICH_TEXT_CHARS
+    left is replaced too (`_redact_at_cuts`).
 
     The raw answer comes back as that JSON (`msgspec.Raw`), written into the payload as it is:
     decoded, an answer of millions of small values holds tens of times its size, and an item's
     payload holds its own answer and those of up to `MAX_LINKS_PER_ITEM` linked tickets at once."""
-    raw = encode_json(fetched.raw)
+    raw = bytes(fetched.raw) if isinstance(fetched.raw, msgspec.Raw) else encode_json(fetched.raw)
     rest = encode_json(msgspec.structs.replace(fetched, raw=None))
     found = False
     for secret in secrets:
         spelled = encode_json(secret)[1:-1]
-        if spelled and (spelled in raw or spelled in rest):
-            raw, rest = raw.replace(spelled, b"[redacted]"), rest.replace(spelled, b"[redacted]")
-            found = True
-        if spelled:
-            rest, cut = _redact_at_cuts(rest, spelled)
-            found = found or cut
+        if not spelled:
+            continue
+        if spelled in rest:
+            rest, found = rest.replace(spelled, b"[redacted]"), True
+        if b"\\" not in raw:  # every character spelled as itself: msgspec's spelling is the only one
+            if spelled in raw:
+                raw, found = raw.replace(spelled, b"[redacted]"), True
+        else:
+            raw, count = _spelled_anyhow(secret).subn(rb"\1[redacted]", raw)
+            found = found or count > 0
+        rest, cut = _redact_at_cuts(rest, spelled)
+        found = found or cut
+    if found:
+        try:
+            msgspec.json.decode(raw, type=msgspec.Raw)
+        except msgspec.DecodeError:  # a token spelled like JSON's own syntax, outside any string
+            raw = encode_json(raw.decode("utf-8", "replace"))
     kept = msgspec.json.decode(rest, type=Fetched) if found else msgspec.structs.replace(fetched, raw=None)
     kept.raw = msgspec.Raw(raw)
     return kept, found
+
+
+_SHORT_ESCAPES = {'"': rb'\\"', "\\": rb"\\\\", "/": rb"/|\\/", "\b": rb"\\b", "\f": rb"\\f",
+                  "\n": rb"\\n", "\r": rb"\\r", "\t": rb"\\t"}
+
+
+def _escaped(code: int) -> bytes:
+    """`\\uXXXX` of a code unit, its hex digits in either case."""
+    return rb"\\u" + b"".join(f"[{c}{c.upper()}]".encode() if c.isalpha() else c.encode() for c in f"{code:04x}")
+
+
+def _spelled_anyhow(secret: str) -> re.Pattern[bytes]:
+    """Every spelling of `secret` inside a JSON string: each character as itself (where JSON lets
+    it stand), as its short escape, or as `\\u` escapes, and begun after an even run of
+    backslashes (an odd one would make its first character part of an escape). The run is group 1."""
+    chars = []
+    for ch in secret:
+        code = ord(ch)
+        forms = [_SHORT_ESCAPES[ch]] if ch in _SHORT_ESCAPES else []
+        if code >= 0x20 and ch not in _SHORT_ESCAPES:
+            forms.append(re.escape(ch.encode("utf-8", "surrogatepass")))
+        if code > 0xFFFF:
+            high, low = divmod(code - 0x10000, 0x400)
+            forms.append(_escaped(0xD800 + high) + _escaped(0xDC00 + low))
+        else:
+            forms.append(_escaped(code))
+        chars.append(b"(?:" + b"|".join(forms) + b")")
+    return re.compile(rb"(?<!\\)((?:\\\\)*)" + b"".join(chars))
 
 
 # A body or comment cut at RICH_TEXT_CHARS by its reader, as its JSON spells the mark of the cut

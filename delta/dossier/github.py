@@ -18,12 +18,14 @@ import shutil
 import subprocess
 import threading
 import time
-from typing import Iterable, Mapping
+from typing import Iterable
 
-from delta.dossier.items import Comment, Fetched, bounded_text, first_comments
+from msgspec import Raw, Struct
+
+from delta.dossier.answers import NULL, decoded, first, is_empty, items, read_answer, text
+from delta.dossier.items import MAX_COMMENTS, Comment, Fetched, bounded_text
 from delta.dossier.refs import PR_BODY, Reference, Source, extract_references
 from delta.dossier.transport import MAX_RESPONSE_BYTES, TrackerFailure
-from indexer.contract.decode import Undecodable, decode_json
 from indexer.contract.memory_limit import room_for_thread, start_thread
 
 
@@ -94,7 +96,37 @@ def _run_gh(argv: list[str], timeout: float, what: str, cwd: str | None) -> tupl
     return returncode, bytes(out), errors.decode("utf-8", "replace")
 
 
-def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> object:
+class _Repository(Struct):
+    private: bool
+    visibility: Raw = Raw(b'"public"')  # GitHub.com leaves it out: its repositories are public or private
+
+
+class _Pull(Struct):
+    merged_at: Raw = NULL
+
+
+class _Issue(Struct):
+    """The fields of GitHub's issue answer a dossier reads; every other is skipped unmade."""
+
+    title: str
+    state: Raw = NULL
+    body: Raw = NULL
+    html_url: Raw = NULL
+    comments: Raw = NULL
+    pull_request: Raw = NULL
+
+
+class _Comment(Struct):
+    user: Raw = NULL
+    created_at: Raw = NULL
+    body: Raw = NULL
+
+
+class _User(Struct):
+    login: Raw = NULL
+
+
+def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> bytes:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise TrackerFailure("timeout", f"gh did not answer for {what} in time")
@@ -102,17 +134,18 @@ def _gh_api(gh: str, path: str, what: str, deadline: float, cwd: str | None) -> 
                                          remaining, what, cwd)
     if returncode != 0:
         raise _classify(returncode, stderr, what)
-    try:
-        return decode_json(stdout, max_bytes=MAX_RESPONSE_BYTES)
-    except Undecodable as exc:
-        raise TrackerFailure("malformed_response", f"gh sent output that is not usable JSON for {what} ({exc})") from None
+    return stdout
 
 
-def _state(issue: Mapping[str, object]) -> str:
-    pr = issue.get("pull_request")
-    if isinstance(pr, Mapping) and pr.get("merged_at"):
+def _unusable(what: str) -> str:
+    return f"gh sent output that is not usable JSON for {what}"
+
+
+def _state(issue: _Issue) -> str:
+    pull = decoded(issue.pull_request, _Pull)
+    if pull is not None and not is_empty(pull.merged_at):
         return "merged"
-    return str(issue.get("state", ""))
+    return text(issue.state)
 
 
 class RepoAccess:
@@ -159,11 +192,10 @@ def access_key(home: str, allow: Iterable[str]) -> str:
 
 def _is_public(gh: str, repo: str, deadline: float, cwd: str | None) -> bool:
     what = f"repository {repo}"
-    answer = _gh_api(gh, f"repos/{repo}", what, deadline, cwd)
-    if not isinstance(answer, Mapping) or not isinstance(answer.get("private"), bool):
-        raise TrackerFailure("malformed_response", f"gh sent no visibility for {what}")
+    answer = read_answer(_gh_api(gh, f"repos/{repo}", what, deadline, cwd), _Repository, _unusable(what),
+                         f"gh sent no visibility for {what}")
     # GitHub Enterprise's "internal" repositories are private to outsiders, whatever `private` says
-    return answer["private"] is False and answer.get("visibility", "public") == "public"
+    return answer.private is False and text(answer.visibility) == "public"
 
 
 def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None,
@@ -182,27 +214,46 @@ def fetch(ref: Reference, this_repo: str, timeout: float, cwd: str | None = None
     what = f"{repo}#{ref.number}"
     deadline = time.monotonic() + timeout
     (access or RepoAccess(this_repo)).check(gh, repo, deadline, cwd)
-    issue = _gh_api(gh, f"repos/{repo}/issues/{ref.number}", what, deadline, cwd)
-    if not isinstance(issue, Mapping) or not isinstance(issue.get("title"), str):
-        raise TrackerFailure("malformed_response", f"gh sent no issue title for {what}")
-    comments: list[Comment] = []
-    count = issue.get("comments")
-    if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
-        # JSON as Python reads it has Infinity and NaN too, which `int` refuses or overflows on
-        raise TrackerFailure("malformed_response", f"gh sent no comment count for {what}")
+    answer = _gh_api(gh, f"repos/{repo}/issues/{ref.number}", what, deadline, cwd)
+    fetched, count = parse_issue(ref.id, answer, what, repo, this_repo)
     if count:
         thread = _gh_api(gh, f"repos/{repo}/issues/{ref.number}/comments?per_page=100", what, deadline, cwd)
-        if not isinstance(thread, list):
-            raise TrackerFailure("malformed_response", f"gh sent no comment list for {what}")
-        for c in first_comments(thread):
-            user = c.get("user")
-            comments.append(Comment(str(user.get("login", "")) if isinstance(user, Mapping) else "",
-                                    str(c.get("created_at", "")), bounded_text(str(c.get("body") or ""))))
-    kind = "pull" if isinstance(issue.get("pull_request"), Mapping) else "issue"
-    body = bounded_text(str(issue.get("body") or ""))
-    return Fetched(id=ref.id, tracker="github", title=issue["title"], state=_state(issue),
-                   body=body, url=str(issue.get("html_url") or ""),
-                   comments=comments, links=body_links(body, repo, this_repo), raw={"kind": kind, "issue": issue})
+        fetched.comments = parse_thread(thread, what)
+    return fetched
+
+
+def parse_issue(rid: str, data: bytes, what: str, repo: str, this_repo: str) -> tuple[Fetched, int]:
+    """The ticket of gh's answer `data` for an issue or pull request, without its comments, and
+    how many comments it says it has."""
+    issue = read_answer(data, _Issue, _unusable(what), f"gh sent no issue title for {what}")
+    count = 0
+    if first(issue.comments) != ord("n"):  # null, or left out
+        if first(issue.comments) not in b"-0123456789":  # true, text or a list is no count
+            raise TrackerFailure("malformed_response", f"gh sent no comment count for {what}")
+        count = read_answer(bytes(issue.comments), int, _unusable(what), f"gh sent no comment count for {what}")
+    kind = "pull" if first(issue.pull_request) == ord("{") else "issue"
+    body = bounded_text(text(issue.body))
+    # the raw answer as gh sent it, in a wrapper naming its kind
+    raw = Raw(b'{"kind":"' + kind.encode() + b'","issue":' + data + b"}")
+    return Fetched(id=rid, tracker="github", title=issue.title, state=_state(issue), body=body,
+                   url=text(issue.html_url), links=body_links(body, repo, this_repo), raw=raw), count
+
+
+def parse_thread(data: bytes, what: str) -> list[Comment]:
+    """The comments among the first MAX_COMMENTS entries of gh's answer for a thread."""
+    thread = read_answer(data, Raw, _unusable(what), f"gh sent no comment list for {what}")
+    if first(thread) != ord("["):
+        raise TrackerFailure("malformed_response", f"gh sent no comment list for {what}")
+    comments: list[Comment] = []
+    for n, entry in enumerate(items(thread)):
+        if n == MAX_COMMENTS:
+            break
+        c = decoded(entry, _Comment)
+        if c is not None:
+            user = decoded(c.user, _User)
+            comments.append(Comment(text(user.login) if user is not None else "", text(c.created_at),
+                                    bounded_text(text(c.body))))
+    return comments
 
 
 def body_links(body: str, repo: str, this_repo: str) -> list[str]:

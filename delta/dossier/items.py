@@ -9,7 +9,6 @@ they are persisted beside the dossier and the item names the payload file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from msgspec import Struct, field
@@ -28,15 +27,6 @@ RICH_TEXT_DEPTH = 24  # rich-text nodes nested deeper give their text without th
 MAX_COMMENTS = 100  # a thread's entries read, as the first page Linear and GitHub are asked for
 CRITERIA_LINE_CHARS = 2_000  # a line longer than this is looked at up to here
 TRUNCATED = "\n[rich text truncated at {chars} characters]"
-
-
-def first_comments(entries: object) -> list[Mapping[str, Any]]:
-    """The comment objects among the first MAX_COMMENTS entries of a tracker's thread (a list;
-    anything else holds none): an answer chooses how many it sends, never how many are made
-    comments and persisted. The raw answer, where it is kept, still holds them all."""
-    if not isinstance(entries, list):
-        return []
-    return [c for c in entries[:MAX_COMMENTS] if isinstance(c, Mapping)]
 
 
 def bounded_text(text: str) -> str:

@@ -1,4 +1,5 @@
-"""One JSON exchange over HTTP with a deadline, a size cap and typed failures.
+"""One exchange over HTTP with a deadline, a size cap and typed failures; the answer's JSON
+is decoded by its reader (`delta.dossier.answers`), into the fields it reads.
 
 Failures come back as `TrackerFailure(code, message)` with a code of `timeout`,
 `unauthorized`, `not_found`, `tracker_unavailable`, `malformed_response` or `insecure_url`.
@@ -32,7 +33,6 @@ import urllib.parse
 import urllib.request
 
 from delta.dossier.reach import WHERE, Reach, address_reach, spelled_loopback, spelled_reach
-from indexer.contract.decode import Undecodable, decode_json
 from indexer.contract.memory_limit import start_thread
 
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
@@ -355,9 +355,10 @@ def _status_failure(status: int, who: str, secret: str | None) -> TrackerFailure
 
 
 def exchange(method: str, url: str, *, auth: str | None, body: object = None, timeout: float,
-             tracker: str, secret: str | None, accept: tuple[int, ...] = ()) -> tuple[int, object]:
-    """Send `body` as JSON (if given), return (status, decoded JSON) of a 2xx answer, or of an
-    answer whose status is in `accept` (GraphQL servers explain errors in a 400 body).
+             tracker: str, secret: str | None, accept: tuple[int, ...] = ()) -> tuple[int, bytes]:
+    """Send `body` as JSON (if given), return (status, body) of a 2xx answer, or of an answer
+    whose status is in `accept` (GraphQL servers explain errors in a 400 body), the body at most
+    MAX_RESPONSE_BYTES.
 
     `auth` is the Authorization header value, sent only where `check_url` allows and never
     across a redirect to another origin. The whole exchange, from the first name lookup,
@@ -440,8 +441,4 @@ def exchange(method: str, url: str, *, auth: str | None, body: object = None, ti
         raise timed_out()
     if not 200 <= status < 300 and status not in accept:
         raise _status_failure(status, who, secret)
-    try:
-        return status, decode_json(b"".join(chunks), max_bytes=MAX_RESPONSE_BYTES)
-    except Undecodable as exc:
-        # the reason names a depth or a size, never the body's text
-        raise _fail("malformed_response", f"{who} sent a body that is not usable JSON ({exc})", secret) from None
+    return status, b"".join(chunks)

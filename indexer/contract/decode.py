@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any, Iterable
+from typing import Any, Iterable, TypeVar
+
+T = TypeVar("T")
 
 JSON_MAX_DEPTH = 128  # a Jira answer's rich text nests four levels per list level
 TOML_MAX_DEPTH = 32  # tomllib spends three frames a level; configs and manifests nest a handful
@@ -23,6 +25,11 @@ MAX_BYTES = 16 * 1024 * 1024  # unless the boundary gives its own
 class Undecodable(ValueError):
     """Input that is not the format, or is nested deeper or is larger than the limit; the
     message says which, in one line, without quoting the input."""
+
+
+class Unfit(Undecodable):
+    """JSON whose values are not of the types asked for (`decode_json_as`); the message names
+    where, by the path of the fields asked for, never by the input's text."""
 
 
 _JSON_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
@@ -120,6 +127,82 @@ def decode_json(data: bytes | str, *, max_depth: int = JSON_MAX_DEPTH, max_bytes
         raise Undecodable(f"nested more than {max_depth} levels deep") from None
     except ValueError as exc:
         raise _unread_value("JSON", exc) from None
+
+
+_UTF8_SLICE = 1 << 20
+
+
+def _check_utf8(data: bytes | memoryview) -> None:
+    """Refuse bytes that are not UTF-8, read a slice at a time: msgspec checks only the strings
+    it makes, and a value kept as its JSON (`msgspec.Raw`) is read or written later."""
+    import codecs
+
+    check = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    try:
+        for at in range(0, len(view), _UTF8_SLICE):
+            check.decode(view[at:at + _UTF8_SLICE])
+        check.decode(b"", final=True)
+    except UnicodeDecodeError:
+        raise Undecodable("not UTF-8 text") from None
+
+
+# A number that may be out of the range msgspec reads: a run of digits a float overflows on,
+# or an exponent. Looked for in the whole text first, in C; only a text that has one is read a
+# token at a time, to tell its numbers from its strings.
+_LONG_INTEGER = "an integer of more than {} digits, more than Python reads"
+_LARGE_NUMBER = "a number larger than a float holds"
+_SUSPECT_NUMBER = re.compile(rb"[0-9]{309}|[0-9][eE]")
+_STRING_OR_NUMBER = re.compile(_JSON_STRING + rb"|-?[0-9][0-9.eE+-]*", re.S)
+
+
+def _check_numbers(data: bytes) -> None:
+    """Refuse a text holding a number msgspec does not read (an integer of more digits than
+    Python converts, a float past the largest): a value kept as its JSON is read later, and
+    would fail then."""
+    import math
+
+    if _SUSPECT_NUMBER.search(data) is None:
+        return
+    for m in _STRING_OR_NUMBER.finditer(data):
+        token = m.group()
+        if token[:1] == b'"':
+            continue
+        if any(c in token for c in b".eE"):
+            if not math.isfinite(float(token)):
+                raise Undecodable(_LARGE_NUMBER)
+        elif len(token.lstrip(b"-")) > sys.get_int_max_str_digits() > 0:
+            raise Undecodable(_LONG_INTEGER.format(sys.get_int_max_str_digits()))
+
+
+def decode_json_as(data: bytes | memoryview, into: type[T], *, max_depth: int = JSON_MAX_DEPTH,
+                   max_bytes: int = MAX_BYTES) -> T:
+    """The value of a UTF-8 JSON text as `into`, or Undecodable (`Unfit` when it is JSON of
+    other types). msgspec types: a Struct's undeclared fields are skipped without being made,
+    and a `msgspec.Raw` field is a view of its JSON, whose numbers are all ones msgspec reads
+    back. Only what `into` declares is made, so the memory taken follows what is read, not
+    what was sent."""
+    import msgspec
+
+    _check_size(len(data), max_bytes)
+    _check_utf8(data)
+    text = bytes(data) if isinstance(data, memoryview) else data
+    if json_depth(text, max_depth) > max_depth:
+        raise Undecodable(f"nested more than {max_depth} levels deep")
+    try:
+        value = msgspec.json.decode(data, type=into)
+    except msgspec.ValidationError as exc:
+        if str(exc).startswith("Integer value out of range"):
+            raise Undecodable(_LONG_INTEGER.format(sys.get_int_max_str_digits())) from None
+        if str(exc).startswith("Number out of range"):
+            raise Undecodable(_LARGE_NUMBER) from None
+        raise Unfit(f"not of the shape read: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise Undecodable(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise Undecodable(f"nested more than {max_depth} levels deep") from None
+    _check_numbers(text)  # JSON now: each number token is one
+    return value
 
 
 # A key's text once its quoted parts are taken out: bare parts, dots and blank space.
