@@ -1764,6 +1764,56 @@ def test_an_id_is_free_again_as_soon_as_its_answer_is_read():
     assert statuses == [200, 200], statuses
 
 
+def test_a_request_whose_client_left_keeps_its_id_until_its_call_ends():
+    """A client that hangs up before its answer does not end the call, which runs on: its id stays
+    in flight (another request of that id is 409) until the call is done, then is free again."""
+    from context_tools.faces.in_flight import TAKEN_KEY
+
+    opened = iter([b"s1"])
+    calls: list = []
+
+    async def sdk(scope, receive, send):
+        await _drained(receive)
+        headers = [(b"content-type", b"application/json")]
+        if dict(scope["headers"]).get(b"mcp-session-id") is None:
+            headers.append((b"mcp-session-id", next(opened)))
+        elif not calls:  # the first call: begun, its client gone, so no answer is sent; it runs on
+            calls.append(scope[TAKEN_KEY])
+            scope[TAKEN_KEY].begun.set()
+            return
+        await _answered(send, 200, headers, b'{"jsonrpc":"2.0","id":5,"result":{}}')
+
+    guard = _loopback_guard(sdk)
+    assert _posted(guard, "/mcp", _AUTH) == 200  # opens s1
+    scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": [*_AUTH, (b"mcp-session-id", b"s1")]}
+    statuses: list[int] = []
+
+    async def ping() -> None:
+        pending = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":5,"method":"ping"}', "more_body": False}]
+
+        async def receive():
+            return pending.pop() if pending else {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+
+        await guard(scope, receive, send)
+
+    async def run() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(ping)
+            with anyio.fail_after(60):
+                while not calls:
+                    await anyio.sleep(0.01)
+            await ping()  # the first call runs on: its id is in flight
+            calls[0].done.set()
+        await ping()  # done: the id is free
+
+    anyio.run(run)
+    assert statuses == [409, 200], statuses
+
+
 def test_an_id_in_flight_in_one_session_is_free_in_another():
     """Ids are told apart within a session: while session `s1`'s request 5 waits for its answer,
     session `s2`'s request 5 is served, and so are two requests 5 of no session, which the SDK
