@@ -248,6 +248,10 @@ def test_renames_past_a_bound_are_not_looked_for_and_the_packet_says_so(tmp_path
         assert {f.status for f in p.files} == {"added", "deleted"}, bound
         assert len(fingerprints) == len(set(fingerprints)) == read and not visits, bound
         assert len(p.files) == 60
+    with monkeypatch.context() as m:  # 30 sources times 30 added files: at git's limit squared, within it
+        m.setattr(renames, "RENAME_LIMIT", 30)
+        built = packet.build_delta_packet(tmp_path / "r", "main~1", "main", elements=False, index=False, write=False)
+    assert built.packet.renames is None and "renamed" in {f.status for f in built.packet.files}
 
 
 def test_renames_of_the_previous_patchset_past_a_bound_are_said_not_assessed(tmp_path, monkeypatch):

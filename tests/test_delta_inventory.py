@@ -221,6 +221,7 @@ def test_pairing_follows_git_exact_first_then_similarity(tmp_path):
     base = b.commit({
         "s1": Submodule(SHA[1]), "l1": Link("target"), "l3": Link("other"), "f": BODY,
         "ex": Exec(BODY + "e"), "g": BODY + "g", "e1": "", "x/e2": "", "d/x.txt": BODY + "x", "tiny": "a\n",
+        "a/one.txt": BODY + "q", "b/two.txt": BODY + "q",
     })
     head = b.commit({
         "s1": None, "s2": Submodule(SHA[1]),
@@ -231,6 +232,7 @@ def test_pairing_follows_git_exact_first_then_similarity(tmp_path):
         "e1": None, "e3": "", "x/e2": None, "y/e2": "",
         "d/x.txt": None, "e/x.txt": BODY + "x", "copy_of_x.txt": BODY,
         "tiny": None, "tiny2": "a\n",
+        "a/one.txt": None, "b/two.txt": None, "c/two.txt": BODY + "q",
     })
     repo = open_repository(tmp_path / "r")
     changes = inventory(repo, resolve_range(repo, base, head))
@@ -240,6 +242,85 @@ def test_pairing_follows_git_exact_first_then_similarity(tmp_path):
     assert status["l2"] == ("renamed", "l1") and status["s2"] == ("renamed", "s1")
     assert status["f_link"] == ("added", None) and status["copy_of_x.txt"] == ("renamed", "f")
     assert status["y/e2"] == ("renamed", "x/e2")  # the same-named empty file, not e1
+    assert status["c/two.txt"] == ("renamed", "b/two.txt")  # of two unused sources, the same-named one
+
+
+def test_inexact_pairing_takes_unused_sources_first_and_the_same_basename_on_a_tie(tmp_path):
+    """As git's diffcore-rename: renames are assigned from sources not used yet before any is
+    copied from (y.txt is a rename of b.txt, though it is nearer a.txt, which x.txt took first),
+    and of sources scoring alike the one of the destination's basename wins."""
+    lines = [f"line {i} of a text long enough for its spans to count\n" for i in range(20)]
+
+    def edited(text: list[str], at: list[int], tag: str) -> str:
+        return "".join(f"{tag} {i}\n" if i in at else line for i, line in enumerate(text))
+
+    y = edited(lines, [5, 11, 17], "y")
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"a.txt": "".join(lines), "b.txt": edited(y.splitlines(True), [1, 7, 13, 19], "b"),
+                     "p/one.txt": BODY, "p/two.txt": BODY})
+    head = b.commit({"a.txt": None, "b.txt": None, "x.txt": edited(lines, [3, 9], "x"), "y.txt": y,
+                     "p/one.txt": None, "p/two.txt": None, "q/two.txt": BODY + "one more line\n"})
+    repo = open_repository(tmp_path / "r")
+    changes = inventory(repo, resolve_range(repo, base, head))
+    assert ours(changes) == raw_records(tmp_path / "r", base, head)
+    status = {c.path: (c.status, c.old_path) for c in changes}
+    assert status["x.txt"] == ("renamed", "a.txt") and status["y.txt"] == ("renamed", "b.txt")
+    assert status["q/two.txt"] == ("renamed", "p/two.txt")
+
+
+def test_an_added_file_weighs_only_its_four_best_sources_as_git_does(tmp_path):
+    """git keeps the four best sources of each added file: d.txt's four (s/1 to s/4, each taken
+    by an identical file) are used, so d.txt is a copy of s/1, not a rename of s/5, its fifth."""
+    lines = [f"line {i} of a text long enough for its spans to count\n" for i in range(20)]
+    sources = {f"s/{k}.txt": "".join(f"s{k} {i}\n" if i < k else line for i, line in enumerate(lines))
+               for k in range(1, 6)}
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit(sources)
+    head = b.commit({**{path: None for path in sources}, "d.txt": "".join(lines) + "more\n",
+                     **{f"e/{k}.txt": sources[f"s/{k}.txt"] for k in range(1, 5)}})
+    repo = open_repository(tmp_path / "r")
+    changes = inventory(repo, resolve_range(repo, base, head))
+    assert ours(changes) == raw_records(tmp_path / "r", base, head)
+    status = {c.path: (c.status, c.old_path) for c in changes}
+    assert status["d.txt"] == ("copied", "s/1.txt") and status["s/5.txt"][0] == "deleted"
+
+
+@pytest.mark.parametrize(("closer", "expected"), [(False, "s/1.txt"), (True, "s/2.txt")])
+def test_of_sources_scoring_alike_an_added_file_keeps_those_git_keeps(tmp_path, closer, expected):
+    """git keeps an added file's four best sources in slots, a later one replacing the lowest
+    (the first of equals) only when strictly better. Five sources alike: the fifth replaces none,
+    and d.txt is s/1's. With s/5 closer but taken by an identical file: it replaces s/1, and of
+    the equals left d.txt takes the first kept, s/2."""
+    lines = [f"line {i} of a text long enough for its spans to count\n" for i in range(20)]
+
+    def edited(count: int, tag: str) -> str:
+        return "".join(f"{tag} {i}\n" if i < count else line for i, line in enumerate(lines))
+
+    sources = {f"s/{k}.txt": edited(4, "x") for k in range(1, 5)}
+    sources["s/5.txt"] = edited(3, "y") if closer else edited(4, "x")
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit(sources)
+    head = b.commit({**{path: None for path in sources}, "d.txt": "".join(lines),
+                     **({"e/5.txt": sources["s/5.txt"]} if closer else {})})
+    repo = open_repository(tmp_path / "r")
+    changes = inventory(repo, resolve_range(repo, base, head))
+    assert ours(changes) == raw_records(tmp_path / "r", base, head)
+    assert {c.path: (c.status, c.old_path) for c in changes}["d.txt"] == ("renamed", expected)
+
+
+def test_the_bytes_after_a_files_last_newline_are_no_span_of_its_score(tmp_path):
+    """A span is a line, or 64 bytes of one: the bytes after the last newline and the last cut
+    share nothing, so `tail.txt` moved with an edit scores as git scores it (the 20 bytes it
+    still shares after its last newline count for nothing)."""
+    common = "".join(f"line {i} of a text long enough for its spans\n" for i in range(14))
+    b = RepoBuilder(tmp_path / "r")
+    base = b.commit({"tail.txt": common + "Z" * 20})
+    head = b.commit({"tail.txt": None, "moved.txt": common + "Q\n" + "Z" * 20})
+    repo = open_repository(tmp_path / "r")
+    changes = inventory(repo, resolve_range(repo, base, head))
+    assert ours(changes) == raw_records(tmp_path / "r", base, head)
+    moved, = [c for c in changes if c.path == "moved.txt"]
+    assert moved.status == "renamed" and moved.similarity == len(common) * 100 // (len(common) + 22)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -217,6 +217,19 @@ def test_github_repo_from_the_origin_remote(tmp_path, url, expected):
     assert github_repo(b.repo, DossierConfig(github_repo="o/r")) == "o/r"
 
 
+def test_github_repo_is_the_origin_remotes_before_any_other(tmp_path):
+    """The origin github.com remote names the repository, whatever other remotes sort before it;
+    with no origin on GitHub, the first other by name."""
+    b = RepoBuilder(tmp_path / "r")
+    b.commit({"a": "1"}, "x")
+    b.repo.remotes.create("aaa", "https://github.com/fork/widgets.git")
+    b.repo.remotes.create("origin", "https://github.com/acme/widgets.git")
+    b.repo.remotes.create("zzz", "https://github.com/last/widgets.git")
+    assert github_repo(b.repo, DossierConfig()) == "acme/widgets"
+    b.repo.remotes.set_url("origin", "https://gitlab.com/acme/widgets.git")
+    assert github_repo(b.repo, DossierConfig()) == "fork/widgets"
+
+
 def test_a_bad_token_env_in_the_users_config_is_one_line_bad_input(tmp_path, own_config):
     repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
     write_user_config(own_config, "[dossier.jira]\nbase_url = 'https://x'\ntoken_env = 'has space'\n")
@@ -247,8 +260,8 @@ def test_a_tracker_that_is_no_table_under_a_setting_from_the_environment_or_a_fl
 def test_a_local_settings_file_is_read_bounded_and_never_through_a_link(tmp_path):
     """The checkout's uncommitted `.rennet.toml` is read only as a regular file of the checkout:
     a link to a file outside (here settings that would apply) is a `bad_config` fact and not
-    read, a FIFO is no settings (opening it never waits on a writer), and of a huge file no more
-    is read than a config may hold."""
+    read, a FIFO or a folder is no settings (opening a FIFO never waits on a writer), and of a huge
+    file no more is read than a config may hold."""
     import os
     import tracemalloc
 
@@ -265,6 +278,10 @@ def test_a_local_settings_file_is_read_bounded_and_never_through_a_link(tmp_path
     cfg = load_config(repo, head)  # was: blocked for good in open(), waiting on a writer
     assert cfg.refused == [] and cfg.prefixes() == DossierConfig().prefixes()
     local.unlink()
+    local.mkdir()  # a folder of that name: no settings either, and no error reading it
+    cfg = load_config(repo, head)
+    assert cfg.refused == [] and cfg.prefixes() == DossierConfig().prefixes()
+    local.rmdir()
     with open(local, "wb") as f:
         f.truncate(1 << 30)  # sparse: a gigabyte of NULs
     tracemalloc.start()
@@ -275,6 +292,21 @@ def test_a_local_settings_file_is_read_bounded_and_never_through_a_link(tmp_path
         tracemalloc.stop()
     assert [f.code for f in cfg.refused] == ["bad_config"]
     assert peak < 16 << 20, peak  # was: the whole file read before its size was checked
+
+
+@pytest.mark.parametrize(("size", "read"), [(1024 * 1024, True), (1024 * 1024 + 1, False)])
+def test_a_local_settings_file_past_the_bound_is_refused_whole_not_read_cut(tmp_path, size, read):
+    """A config holds at most 1 MiB (`MAX_CONFIG_BYTES`): a checkout's `.rennet.toml` of that
+    size is read; a byte more is a `bad_config` fact, not its first MiB read as settings."""
+    from delta.dossier.config import MAX_CONFIG_BYTES
+
+    repo, _, head = repo_with(tmp_path, {"a": "1"}, {"b": "2"})
+    text = '[dossier]\ntracker_prefixes = ["BIG"]\n#'
+    (tmp_path / "r" / ".rennet.toml").write_text(text + "x" * (size - len(text) - 1) + "\n")
+    assert MAX_CONFIG_BYTES == 1024 * 1024
+    cfg = load_config(repo, head)
+    assert ("BIG" in cfg.prefixes()) is read
+    assert [f.code for f in cfg.refused] == ([] if read else ["bad_config"])
 
 
 @pytest.mark.parametrize("name", ["token", "Token", "api_key", "API_KEY", "apikey", "password", "Secret"])

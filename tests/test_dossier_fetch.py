@@ -121,6 +121,7 @@ def test_jira_v3_document_format_description_is_flattened(tmp_path, jira, store)
     ("401", "unauthorized"),
     ("403", "unauthorized"),
     ("404", "not_found"),
+    ("410", "not_found"),  # a deleted issue
     ("500", "tracker_unavailable"),
     ("malformed", "malformed_response"),
     ("html", "malformed_response"),
@@ -228,6 +229,30 @@ def test_an_answer_trickled_a_byte_at_a_time_is_a_timeout_at_the_deadline(head, 
         assert not finished.is_set()  # ended by the 0.5 s deadline, not by the trickle's end
     finally:
         server.stop()
+
+
+def test_a_name_lookup_that_never_answers_is_a_timeout_at_the_deadline(monkeypatch):
+    """A resolver that never answers holds the exchange no longer than its deadline: the lookup
+    runs in a thread waited on only for the time left (the lookup itself cannot be cut)."""
+    release = threading.Event()
+    real = socket.getaddrinfo
+
+    def stuck(host, *args, **kwargs):
+        if host == "tracker.invalid":
+            release.wait(60)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", stuck)
+    monkeypatch.delenv("https_proxy", raising=False)
+    monkeypatch.delenv("HTTPS_PROXY", raising=False)
+    began = time.monotonic()
+    try:
+        with pytest.raises(TrackerFailure) as failure:
+            exchange("GET", "https://tracker.invalid/rest", auth="Bearer t0ken", timeout=0.5, tracker="jira",
+                     secret="t0ken")
+        assert failure.value.code == "timeout" and time.monotonic() - began < 30, time.monotonic() - began
+    finally:
+        release.set()
 
 
 class SetupTrickler:

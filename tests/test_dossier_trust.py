@@ -219,8 +219,8 @@ def test_a_tracker_elsewhere_cannot_redirect_to_this_machine(to):
 
 
 def test_a_redirect_to_another_scheme_of_the_same_host_and_port_drops_the_token():
-    """An origin is its scheme, host and port: https to plain http on the same loopback port is
-    another origin, and the token stays behind."""
+    """An origin is its scheme, host and port (a port left out is the scheme's own): https to
+    plain http on the same loopback port is another origin, and the token stays behind."""
     import urllib.request
 
     from delta.dossier.transport import _Redirects
@@ -233,6 +233,10 @@ def test_a_redirect_to_another_scheme_of_the_same_host_and_port_drops_the_token(
 
     assert follow("https://127.0.0.1:8443/a", "https://127.0.0.1:8443/b").get_header("Authorization") == "Bearer t"
     assert follow("https://127.0.0.1:8443/a", "http://127.0.0.1:8443/b").get_header("Authorization") is None
+    # a port left out is the scheme's own: 443 written or not is one origin, another port is not
+    assert follow("https://tracker.example/a", "https://tracker.example:443/b").get_header("Authorization") == "Bearer t"
+    assert follow("https://tracker.example:443/a", "https://TRACKER.example/b").get_header("Authorization") == "Bearer t"
+    assert follow("https://tracker.example/a", "https://tracker.example:8443/b").get_header("Authorization") is None
 
 
 def test_a_redirect_within_the_same_origin_keeps_the_token(tmp_path, jira):

@@ -398,3 +398,24 @@ def test_a_js_base_a_module_exports_as_its_default_is_its_class_both_ways(indexe
     # a field the base's constructor assigns types `this.pool` in the subclass too
     r = app.call("context.references", name="Pool.put")
     assert [(x.path, x.line) for x in r.data.sites] == [("branch.js", 3)], r.data.sites
+
+
+def test_a_class_with_no_c3_order_looks_its_members_up_depth_first(indexed_files):
+    """Python refuses `class C(A, B)` where B subclasses A (C3 has no consistent order): the map
+    then looks members up depth first in declaration order, C, A, B, so C's `m` is A's, not the
+    B.m a merge without the bases' own order would give."""
+    app = indexed_files({"m.py": "class A:\n    def m(self):\n        return 1\n\n\nclass B(A):\n    def m(self):\n"
+                                 "        return 2\n\n\nclass C(A, B):\n    pass\n"})
+    d, = app.call("context.symbol", name="C.m", fuzzy=False).data.definitions
+    assert (d.qualified, d.line, d.match, [c.qualified for c in d.chain]) == ("A.m", 2, "inherited", ["C", "A"])
+    r = app.call("context.symbol", name="C", hierarchy=True)
+    assert [x.qualified for x in r.data.hierarchy if x.relation == "base"] == ["A", "B"]
+
+
+def test_a_base_resolved_to_a_file_not_defining_it_is_listed_with_that_file(indexed_files):
+    """`from m import Gone` reaches m.py, which defines no Gone: A's hierarchy still lists the base,
+    resolved, with the file it reached (docs/tools.md `--hierarchy`: the declared bases the map does
+    not resolve come after the ancestors, with their status)."""
+    app = indexed_files({"m.py": "VALUE = 1\n", "a.py": "from m import Gone\n\n\nclass A(Gone):\n    pass\n"})
+    r = app.call("context.symbol", name="A", hierarchy=True)
+    assert [(x.relation, x.spec, x.status, x.path) for x in r.data.hierarchy] == [("base", "Gone", "resolved", "m.py")]

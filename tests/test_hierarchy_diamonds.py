@@ -70,3 +70,18 @@ def test_the_order_through_stacked_diamonds_is_pythons_own():
     answer = REPO.asked().call("context.symbol", name="C", path="m.py", hierarchy=True).data
     bases = [r.qualified for r in answer.hierarchy if r.relation == "base"]
     assert ["C", *bases] == expected[:len(bases) + 1] and len(bases) == len(expected) - 1
+
+
+@pytest.mark.parametrize(("path", "source"), [
+    ("chain.py", "class C0:\n    pass\n" + "".join(f"class C{k}(C{k - 1}):\n    pass\n" for k in range(1, 80))),
+    ("chain.rb", "class C0\nend\n" + "".join(f"class C{k} < C{k - 1}\nend\n" for k in range(1, 80))),
+    ("chain.php", "<?php\nclass C0 {}\n" + "".join(f"class C{k} extends C{k - 1} {{}}\n" for k in range(1, 80))),
+])
+def test_a_method_resolution_order_holds_at_most_64_classes(indexed_files, path, source):
+    """docs/security.md: a class's method resolution order is at most 64 classes (`MRO_CAP`),
+    the class itself and 63 ancestors, however long its chain of bases."""
+    app = indexed_files({path: source})
+    first = app.call("context.symbol", name="C79", hierarchy=True, limit=50)
+    rest = app.call("context.symbol", name="C79", hierarchy=True, limit=50, cursor=first.page.cursor)
+    shown = [x for r in (first, rest) for x in r.data.hierarchy]
+    assert [x.qualified for x in shown if x.relation == "base"] == [f"C{k}" for k in range(78, 15, -1)]

@@ -228,3 +228,40 @@ def test_the_fingerprint_from_the_stored_facts_is_the_indexed_one(repo):
         record = snapshot(path, "main", store=store).record
         keys = {f.path: entry_facts_key(f, record.extractor_version) for f in record.files if f.language not in NO_FACTS}
         assert fingerprint(record, load_facts(store, keys)) == record.fingerprint
+
+
+# A top-level type's impls are read in the files importing its file; a type of the same name
+# in a file not importing it, or nested in an inline module, has impls of its own.
+SAME_NAMES = Indexed({
+    "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/main.rs": "mod more;\nmod other;\n\npub struct Square;\n\npub mod inner {\n    pub struct Square;\n}\n",
+    "src/more.rs": "use crate::Square;\n\npub trait Wave {\n    fn wave(&self) -> u8 {\n        3\n    }\n}\n\n"
+                   "impl Wave for Square {}\n",
+    "src/other.rs": "pub struct Square;\n\npub trait Shout {\n    fn shout(&self) -> u8 {\n        4\n    }\n}\n\n"
+                    "impl Shout for Square {}\n",
+}, "rennet-hierarchy-rust-same-names-", message="same names")
+
+
+@pytest.mark.parametrize(("name", "path", "bases"), [
+    ("Square", "src/main.rs", [("Wave", "src/more.rs")]),  # not other.rs's Shout: it imports no main.rs
+    ("inner.Square", "src/main.rs", []),  # more.rs's `impl Wave for Square` is the top-level one's
+    ("Square", "src/other.rs", [("Shout", "src/other.rs")]),
+])
+def test_a_rust_types_impls_are_those_of_the_files_importing_it(name, path, bases):
+    r = SAME_NAMES.asked().call("context.symbol", name=name, path=path, fuzzy=False, hierarchy=True)
+    assert (r.data.definitions[0].qualified, r.data.definitions[0].path) == (name, path)  # whose hierarchy it is
+    assert [(x.spec, x.path) for x in r.data.hierarchy if x.relation == "base"] == bases
+
+
+def test_a_go_method_in_another_file_of_its_package_overrides_what_its_type_embeds(indexed_files):
+    """A Go method's receiver type may be declared in any file of its package: Dog.Speak in
+    speak.go overrides the Speak Dog's embedded Base gives it, as if written beside Dog."""
+    app = indexed_files({
+        "go.mod": "module example.com/zoo\n\ngo 1.21\n",
+        "zoo/base.go": "package zoo\n\ntype Base struct{}\n\nfunc (b Base) Speak() string { return \"\" }\n",
+        "zoo/dog.go": "package zoo\n\ntype Dog struct {\n\tBase\n}\n",
+        "zoo/speak.go": "package zoo\n\nfunc (d Dog) Speak() string { return \"woof\" }\n",
+    })
+    d, = app.call("context.symbol", name="Dog.Speak", fuzzy=False).data.definitions
+    assert (d.path, d.match, d.overrides.qualified, d.overrides.path) == ("zoo/speak.go", "exact", "Base.Speak",
+                                                                          "zoo/base.go")

@@ -154,6 +154,32 @@ def test_mark_precedence_and_rules():
     }
 
 
+def test_a_file_named_as_a_vendored_or_generated_folder_is_no_such_folder():
+    """The path rules name folders (`vendor/`, `dist/`): a file of that name is not inside one."""
+    tree = {"src/vendor": "x\n", "lib/node_modules": "x\n", "dist": "x\n", "vendor/a.js": "x\n", "lib/dist/b.js": "x\n"}
+    assert marks(tree) == {"vendor/a.js": ("vendored", "path:vendor/"), "lib/dist/b.js": ("generated", "path:dist/")}
+
+
+def test_a_file_both_vendored_and_generated_by_gitattributes_is_vendored():
+    """The module's rule: at one level of evidence, vendored wins over generated."""
+    tree = {".gitattributes": "both.js linguist-generated linguist-vendored\n", "both.js": "x\n"}
+    assert marks(tree)["both.js"] == ("vendored", "gitattributes:linguist-vendored")
+
+
+def test_an_earlier_snapshots_mark_is_kept_only_for_the_same_blob():
+    """mark_files takes an earlier snapshot's mark for a file whose path and blob it shares (the
+    `.gitattributes` files the same): a file whose blob changed is judged again, here losing the
+    header mark the earlier blob had."""
+    import msgspec
+
+    before = msgspec.structs.replace(entry("gen.py", "# generated\n"), mark="generated", mark_rule="header:gen")
+    same = entry("gen.py", "# generated\n")
+    changed = entry("gen.py", "x = 1\n")
+    read = {"gen.py": b"x = 1\n"}.__getitem__
+    assert mark_files([same], {}, read, earlier=[before]) == {"gen.py": ("generated", "header:gen")}
+    assert mark_files([changed], {}, read, earlier=[before]) == {}
+
+
 def test_gitattributes_false_beats_header():
     tree = {".gitattributes": "keep.py -linguist-generated\n", "keep.py": "", "other.py": ""}
     facts = {p: BlobFacts(language="python", lines=1, generated="do-not-edit") for p in ("keep.py", "other.py")}
@@ -170,7 +196,8 @@ def test_gitattributes_from_a_file_table():
 
 
 ODD_CLASSES = b"[z-a]x.txt linguist-vendored\n[z-ab]y.txt linguist-vendored\n[a&&b]z.txt linguist-vendored\n" \
-              b"a[!x]b linguist-generated\n[[:alpha:]]w.txt linguist-vendored\n"
+              b"a[!x]b linguist-generated\n[[:alpha:]]w.txt linguist-vendored\n" \
+              b"d/a[!x]b linguist-generated\nd/c[+-0]d linguist-vendored\ne\\*f linguist-vendored\n"
 
 
 def test_odd_character_classes_match_as_git_does(tmp_path):
@@ -179,7 +206,10 @@ def test_odd_character_classes_match_as_git_does(tmp_path):
     never matches a slash, and set-operator look-alikes are plain characters, as in git (a POSIX class is read
     as it was, without the warning Python's regex compiler printed for it)."""
     ga = GitAttributes([(".gitattributes", ODD_CLASSES)])
-    paths = ["zx.txt", "ax.txt", "by.txt", "zy.txt", "&z.txt", "az.txt", "a/b", "aab"]
+    # in a path pattern too, neither a negated class nor a range over `/` (`+` to `0`) matches the
+    # slash; an escaped star is a star, no wildcard
+    paths = ["zx.txt", "ax.txt", "by.txt", "zy.txt", "&z.txt", "az.txt", "a/b", "aab", "d/a/b", "d/ayb", "d/c/d",
+             "d/c+d", "d/c0d", "e*f", "eXf"]
     make_repo(tmp_path / "r", [{".gitattributes": ODD_CLASSES, **{p: "x" for p in paths}}])
     subprocess.run(["git", "-C", str(tmp_path / "r"), "read-tree", "HEAD"], check=True)
     out = subprocess.run(["git", "-C", str(tmp_path / "r"), "check-attr", "--cached", "linguist-generated",
@@ -291,6 +321,32 @@ def test_lines_and_files_git_ignores_are_ignored_as_git_check_attr_ignores_them(
     assert _rules(one + b"#" * (attributes.FILE_BYTES - len(one)), 10) == []
 
 
+def test_macro_negative_and_quoted_lines_read_as_git_check_attr_reads_them(attr_repo):
+    """A macro definition (`[attr]gen ...`) is no pattern, a negative pattern (`!neg`) is ignored,
+    and a quoted pattern may hold an escaped quote, as `git check-attr` reads them."""
+    text = '[attr]gen linguist-generated\n!neg linguist-vendored\n"q\\"t" linguist-vendored\n'
+    paths = ["agen", "tgen", "gen", "!neg", "neg", 'q"t', "q"]
+    (attr_repo / ".gitattributes").write_text(text)
+    (attr_repo / "d" / ".gitattributes").write_text("")
+    out = subprocess.run(["git", "-C", str(attr_repo), "check-attr", "-z", "linguist-generated", "linguist-vendored",
+                          "--", *paths], capture_output=True, text=True, check=True).stdout.split("\0")
+    said = {(out[i], out[i + 1]): {"set": True, "unspecified": None}[out[i + 2]] for i in range(0, len(out) - 2, 3)}
+    assert said[('q"t', "linguist-vendored")] is True  # git reads the escaped quote
+    ga = GitAttributes([(".gitattributes", text.encode())])
+    assert {(p, a): ga.value(p, a) for p, a in said} == said
+
+
+def test_a_gitattributes_that_is_a_link_marks_nothing():
+    """Only a regular `.gitattributes` is read (git reads none through a symbolic link): a link's
+    target text, here naming every file generated, marks nothing."""
+    files = [FileEntry(path=".gitattributes", blob="1" * 40, mode=0o120000, size=20, lines=1, language="x"),
+             entry("a.py", "x = 1\n")]
+    read = {".gitattributes": b"* linguist-generated\n", "a.py": b"x = 1\n"}
+    assert mark_files(files, {}, lambda p: read[p]) == {}
+    files[0] = FileEntry(path=".gitattributes", blob="1" * 40, mode=0o100644, size=20, lines=1, language="x")
+    assert mark_files(files, {}, lambda p: read[p])["a.py"] == ("generated", "gitattributes:linguist-generated")
+
+
 def test_rules_past_what_a_lookup_may_cost_are_too_large_and_a_file_is_read_once(monkeypatch):
     """A lookup tries the rules of each folder above a file: past the `attribute_tries`
     limit over the files (40 here, as a user sets it), or `attribute_rules` rules made from the
@@ -312,6 +368,12 @@ def test_rules_past_what_a_lookup_may_cost_are_too_large_and_a_file_is_read_once
     assert marked(tree) == {}
     with pytest.raises(TooLarge, match="give its 21 files 42 rules to try together, over the 40"):
         marked({**tree, "g.py": ""})
+    # tries counted file by file where folders hold rules of their own: 2 + 4 + 9 x 2 + 4 x 4, at the cap
+    nested = {".gitattributes": rules, "d/.gitattributes": rules, **{f"r{i}.py": "" for i in range(9)},
+              **{f"d/s{i}.py": "" for i in range(4)}}
+    assert marked(nested) == {}
+    with pytest.raises(TooLarge, match="give its 16 files 42 rules to try together, over the 40"):
+        marked({**nested, "r9.py": ""})
     folders = {f"d{i}/.gitattributes": "x linguist-generated\n" for i in range(4)}  # one blob, 4 folders
     read.clear()
     assert marked({".gitattributes": rules, **folders, "d0/x": ""}) == {"d0/x": ("generated",

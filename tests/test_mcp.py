@@ -1754,6 +1754,95 @@ def test_an_id_is_free_once_its_answer_is_sent_though_the_sdk_has_not_returned()
     assert guard.routes == set()
 
 
+def test_an_id_is_free_again_as_soon_as_its_answer_is_read():
+    """A client reading an answer may send its id again at once, before the server's side of the
+    first request has run on past sending it: the second is served, not refused 409 as an id in
+    flight (here it is sent from within the send of the first answer's last bytes)."""
+    opened = iter([b"s1"])
+
+    async def sdk(scope, receive, send):
+        await _drained(receive)
+        headers = [(b"content-type", b"application/json")]
+        if dict(scope["headers"]).get(b"mcp-session-id") is None:
+            headers.append((b"mcp-session-id", next(opened)))
+        await _answered(send, 200, headers, b'{"jsonrpc":"2.0","id":5,"result":{}}')
+
+    guard = _loopback_guard(sdk)
+    assert _posted(guard, "/mcp", _AUTH) == 200  # opens s1
+    scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": [*_AUTH, (b"mcp-session-id", b"s1")]}
+    statuses: list[int] = []
+
+    def request():
+        pending = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":5,"method":"ping"}', "more_body": False}]
+
+        async def receive():
+            return pending.pop() if pending else {"type": "http.disconnect"}
+        return receive
+
+    async def again(message):
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+
+    async def first(message):
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+        elif not message.get("more_body", False):  # the answer's last bytes, read at once
+            await guard(scope, request(), again)
+
+    anyio.run(guard, scope, request(), first)
+    assert statuses == [200, 200], statuses
+
+
+def test_a_request_whose_client_left_keeps_its_id_until_its_call_ends():
+    """A client that hangs up before its answer does not end the call, which runs on: its id stays
+    in flight (another request of that id is 409) until the call is done, then is free again."""
+    from context_tools.faces.in_flight import TAKEN_KEY
+
+    opened = iter([b"s1"])
+    calls: list = []
+
+    async def sdk(scope, receive, send):
+        await _drained(receive)
+        headers = [(b"content-type", b"application/json")]
+        if dict(scope["headers"]).get(b"mcp-session-id") is None:
+            headers.append((b"mcp-session-id", next(opened)))
+        elif not calls:  # the first call: begun, its client gone, so no answer is sent; it runs on
+            calls.append(scope[TAKEN_KEY])
+            scope[TAKEN_KEY].begun.set()
+            return
+        await _answered(send, 200, headers, b'{"jsonrpc":"2.0","id":5,"result":{}}')
+
+    guard = _loopback_guard(sdk)
+    assert _posted(guard, "/mcp", _AUTH) == 200  # opens s1
+    scope = {"type": "http", "method": "POST", "path": "/mcp", "headers": [*_AUTH, (b"mcp-session-id", b"s1")]}
+    statuses: list[int] = []
+
+    async def ping() -> None:
+        pending = [{"type": "http.request", "body": b'{"jsonrpc":"2.0","id":5,"method":"ping"}', "more_body": False}]
+
+        async def receive():
+            return pending.pop() if pending else {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                statuses.append(message["status"])
+
+        await guard(scope, receive, send)
+
+    async def run() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(ping)
+            with anyio.fail_after(60):
+                while not calls:
+                    await anyio.sleep(0.01)
+            await ping()  # the first call runs on: its id is in flight
+            calls[0].done.set()
+        await ping()  # done: the id is free
+
+    anyio.run(run)
+    assert statuses == [409, 200], statuses
+
+
 def test_an_id_in_flight_in_one_session_is_free_in_another():
     """Ids are told apart within a session: while session `s1`'s request 5 waits for its answer,
     session `s2`'s request 5 is served, and so are two requests 5 of no session, which the SDK
@@ -2444,6 +2533,10 @@ def _answering_ok(header_seconds: float, idle: float | None = None) -> Iterator[
 
     async def app(scope, receive, send):
         if scope["type"] == "http":
+            if scope["path"] == "/slow":  # an answer taking longer than the idle deadline of the tests
+                import asyncio
+
+                await asyncio.sleep(2.5)
             await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
             await send({"type": "http.response.body", "body": b"ok"})
 
@@ -2460,6 +2553,58 @@ def _answering_ok(header_seconds: float, idle: float | None = None) -> Iterator[
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def test_a_request_sent_behind_another_is_answered_however_long_past_the_idle_deadline():
+    """A client may send a request behind another on one connection (HTTP/1.1 pipelining): it
+    begins as the first one's answer ends, when the idle deadline is armed. That deadline closes
+    a connection with nothing to answer; the second request, answered after it passed (here 2.5
+    s against 1 s), still gets its answer."""
+    import socket
+
+    with _answering_ok(30.0, idle=1.0) as port:
+        s = socket.create_connection(("127.0.0.1", port))
+        try:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.settimeout(60)
+            got = b""
+            while got.count(b"HTTP/1.1 200") < 2 or not got.endswith(b"ok"):
+                chunk = s.recv(1024)
+                if not chunk:
+                    break
+                got += chunk
+        finally:
+            s.close()
+        assert got.count(b"HTTP/1.1 200") == 2 and got.endswith(b"ok"), got
+
+
+def test_a_connection_idle_after_its_answer_is_kept_to_the_idle_deadline_not_the_header_one():
+    """After an answer a connection rests for the idle deadline (`KEEP_ALIVE_SECONDS`), longer
+    than clients keep one: a next request sent after the header deadline (here 0.5 s) but within
+    the idle one (4 s) is answered on the same connection."""
+    import socket
+    import time
+
+    def answered(s: socket.socket) -> bytes:
+        got = b""
+        while not got.endswith(b"ok"):
+            chunk = s.recv(1024)
+            if not chunk:
+                break
+            got += chunk
+        return got
+
+    with _answering_ok(0.5, idle=4.0) as port:
+        s = socket.create_connection(("127.0.0.1", port))
+        try:
+            s.settimeout(60)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert answered(s).startswith(b"HTTP/1.1 200")
+            time.sleep(1.5)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert answered(s).startswith(b"HTTP/1.1 200")  # closed at 0.5 s, it would read nothing
+        finally:
+            s.close()
 
 
 def test_malformed_connections_write_one_line_to_the_servers_stderr_not_one_each(world: World):
@@ -2836,6 +2981,62 @@ def test_a_session_past_its_share_reads_at_most_four_posts_in_the_room_for_answe
 
     anyio.run(run)
     assert statuses == [503] and read == [2, 2, 2, 2, 2, 0], (statuses, read)
+
+
+def test_past_its_share_a_sessions_notification_goes_on_and_its_request_is_503():
+    """Past its share, a session's POST is read in the room kept for answers and notifications:
+    a notification (a cancel, which frees a place) goes on to the server, a request is refused
+    there with 503, as the share itself refuses it."""
+    from context_tools.faces.in_flight import Shared
+    from context_tools.faces.mcp_http import Guard
+
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = Shared(session=(1, 1 << 20))
+    guard.sessions.issue("s1")
+    guard.sessions.end("s1")
+    scope = {"type": "http", "method": "POST", "path": "/mcp",
+             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
+                         (b"mcp-session-id", b"s1")]}
+    bodies = {"notification": b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}',
+              "request": b'{"jsonrpc":"2.0","id":7,"method":"ping"}'}
+    statuses: dict[str, list[int]] = {}
+
+    async def run():
+        release = anyio.Event()
+        holding = anyio.Event()
+
+        async def stalled():  # the session's one place, held by a body still coming
+            if not holding.is_set():
+                holding.set()
+                return {"type": "http.request", "body": b"{", "more_body": True}
+            await release.wait()
+            return {"type": "http.disconnect"}
+
+        async def ignored(message):
+            pass
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(guard, scope, stalled, ignored)
+            with anyio.fail_after(60):
+                await holding.wait()
+            for name, body in bodies.items():
+                got: list[int] = []
+
+                async def whole(body=body):
+                    return {"type": "http.request", "body": body, "more_body": False}
+
+                async def send(message, got=got):
+                    if message["type"] == "http.response.start":
+                        got.append(message["status"])
+
+                with anyio.fail_after(60):
+                    await guard({**scope, "headers": [*scope["headers"], (b"content-length", str(len(body)).encode())]},
+                                whole, send)
+                statuses[name] = got
+            release.set()
+
+    anyio.run(run)
+    assert statuses == {"notification": [200], "request": [503]}, statuses
 
 
 def test_a_request_reaching_the_guard_after_the_stop_is_503_and_those_before_are_served():

@@ -253,3 +253,18 @@ def test_an_input_type_without_a_schema_is_named():
                             forbid_unknown_fields=True, kw_only=True)
     with pytest.raises(RegistryError, match="demo.echo: input Bad has no JSON Schema"):
         row(input=Bad).input_schema()
+
+
+def test_a_worktree_servers_listed_schema_says_it_reads_the_working_tree():
+    """On a `--worktree` server a call naming no rev, head or workspace reads the working tree
+    (`dispatch.worktree_default`): its listed `worktree` defaults to true, and `rev` or `head`
+    names the working tree as its default, with no `HEAD` default left; a plain server's say
+    HEAD. What tools/list shows an agent (`Command.listed_schema`)."""
+    rows = registry()
+    for command, name in (("context.symbol", "rev"), ("context.novelty", "head")):
+        plain = rows.get(command).listed_schema(False)["properties"]
+        served = rows.get(command).listed_schema(True)["properties"]
+        assert "(default HEAD)" in plain[name]["description"] and "worktree" not in plain, command
+        assert served["worktree"]["default"] is True, command
+        assert "(default: the working tree, as `worktree`)" in served[name]["description"], command
+        assert "(default HEAD)" not in served[name]["description"] and "default" not in served[name], command

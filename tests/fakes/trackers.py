@@ -2,7 +2,7 @@
 each a real stdlib HTTP server on 127.0.0.1 with an ephemeral port, in a thread.
 
 Each server holds a table of behaviours per issue key: an issue to serve (200), or
-"401", "403", "404", "500", "malformed", "slow", "truncated" (Content-Length promised,
+"401", "403", "404", "410", "500", "malformed", "slow", "truncated" (Content-Length promised,
 connection closed early), "moved:KEY" (a 301 to the same path for another key). Error bodies echo the Authorization header they received, so
 a client that copied a response body into a message would leak the token. Every request
 is recorded (path, key, whether it carried the expected credentials).
@@ -143,6 +143,8 @@ class FakeServer:
             return self.send(req, 403, {"errorMessages": [f"forbidden for {auth}"]})
         if behaviour == "404":
             return self.send(req, *self.not_found_body(key))
+        if behaviour == "410":
+            return self.send(req, 410, {"errorMessages": [f"Issue {key} was deleted"]})
         if behaviour == "500":
             return self.send(req, 500, {"error": f"internal error while handling {auth} {req.path}"})
         if behaviour == "malformed":
