@@ -604,7 +604,6 @@ def test_a_thread_of_any_length_keeps_the_comments_among_its_first_entries(entri
     116 MB)."""
     from delta.dossier import jira, linear
     from delta.dossier.items import MAX_COMMENTS
-
     from delta.dossier.transport import TrackerFailure
 
     thread = entries + [{"body": f"m{i}"} for i in range(more)]
