@@ -262,3 +262,26 @@ def roots_session(server: HttpServer, client) -> dict:
     session = {**headers, "mcp-session-id": opened.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
     client.post(server.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=session)
     return session
+
+
+def checkout(path: Path, files: dict[str, str]) -> Path:
+    """A repository at `path` whose one commit holds `files`, checked out (its index written)."""
+    import pygit2
+
+    from corpora.gitbuild import RepoBuilder
+
+    builder = RepoBuilder(path)
+    builder.commit(files)
+    builder.repo.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)
+    return builder.path
+
+
+def indexed_calls(scratch_server, repo: Path, calls: list[tuple[str, dict]]) -> list[dict]:
+    """`repo` indexed over the scratch server's session, then each (tool, arguments) of `calls`
+    on it, their answers' JSON in order."""
+    async def work(client):
+        indexed = await client.call_tool("repo_index", {"repo": str(repo)})
+        assert not indexed.is_error, indexed
+        return [text_of(await client.call_tool(name, {"repo": str(repo), **args})) for name, args in calls]
+
+    return scratch_server.run(work)

@@ -7,26 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pygit2
-
 from corpora.gitbuild import RepoBuilder
-from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
-
-
-def _checkout(path: Path, files: dict[str, str]) -> Path:
-    builder = RepoBuilder(path)
-    builder.commit(files)
-    builder.repo.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)
-    return builder.path
-
-
-def _calls(scratch_server, repo: Path, calls: list[tuple[str, dict]]) -> list[dict]:
-    async def work(client):
-        indexed = await client.call_tool("repo_index", {"repo": str(repo)})
-        assert not indexed.is_error, indexed
-        return [text_of(await client.call_tool(name, {"repo": str(repo), **args})) for name, args in calls]
-
-    return scratch_server.run(work)
+from tests.mcp_clients import checkout, indexed_calls, python_prepared, text_of  # noqa: F401 - fixture
 
 
 def _pages(scratch_server, repo: Path, tool: str, args: dict) -> list[dict]:
@@ -56,7 +38,7 @@ def test_a_page_of_sites_after_the_first_does_not_send_the_definitions_again(scr
                 for i in range(6)}
     calling = {f"pkg/use{i}.py": "from pkg.m0 import run\n\n\n" + "".join(f"run({j})\n" for j in range(12))
                for i in range(4)}
-    repo = _checkout(scratch_server.place("pages-of-sites") / "repo", {**defining, **calling})
+    repo = checkout(scratch_server.place("pages-of-sites") / "repo", {**defining, **calling})
     pages = _pages(scratch_server, repo, "context_references", {"name": "run", "limit": 10})
     assert len(pages) > 3
     first = pages[0]["data"]["definitions"]
@@ -80,7 +62,7 @@ def test_a_map_asked_for_more_than_the_ceiling_holds_comes_back_fitted_not_spill
     files = {f"pkg/mod{i:02d}.py": "".join(f"def handler_{i:02d}_{j:02d}(request, response, context, options=None):\n"
                                           f"    return {j}\n\n\n" for j in range(12))
              for i in range(40)}
-    repo = _checkout(scratch_server.place("wide-map") / "repo", files)
+    repo = checkout(scratch_server.place("wide-map") / "repo", files)
     pages = _pages(scratch_server, repo, "context_map", {"budget": "16k"})
     first = pages[0]["data"]
     assert 256 <= first["budget"] < 16384 and first["bytes"] <= first["budget"], first
@@ -96,13 +78,13 @@ def test_a_method_named_as_documentation_or_a_test_runner_writes_it_is_found(scr
     `Rack::Request#params` found nothing; on express, `Router#route` nothing), the second near
     names by which another `fetch` could come first. Now `#` before a member is a separator, and
     a node id's path is its module's parts, its parameters dropped."""
-    repo = _checkout(scratch_server.place("doc-names") / "repo", {
+    repo = checkout(scratch_server.place("doc-names") / "repo", {
         "pkg/client.py": "class Client:\n    def fetch(self, url):\n        return url\n\n\ndef fetch(url):\n    return 1\n",
         "pkg/use.py": "from pkg.client import Client\n\n\ndef go():\n    return Client().fetch('/')\n",
         "tests/test_client.py": ("import pytest\n\n\nclass TestClient:\n    @pytest.mark.parametrize('a,b', [(1, 2)])\n"
                                  "    def test_fetch(self, a, b):\n        assert a < b\n"),
     })
-    member, sites, node, private = _calls(scratch_server, repo, [
+    member, sites, node, private = indexed_calls(scratch_server, repo, [
         ("context_symbol", {"name": "Client#fetch"}),
         ("context_references", {"name": "Client#fetch"}),
         ("context_symbol", {"name": "tests/test_client.py::TestClient::test_fetch[1-2]"}),
@@ -129,7 +111,7 @@ def test_a_release_guessed_with_another_prefix_names_the_tags_that_hold_it(scrat
     builder.tag("1.2.0", first)
     builder.tag("pkg-1.2.0", first)
     builder.tag("1.2.01", first)
-    guessed, short = _calls(scratch_server, builder.path, [
+    guessed, short = indexed_calls(scratch_server, builder.path, [
         ("context_symbol", {"name": "f", "rev": "v1.2.0"}),
         ("context_symbol", {"name": "f", "rev": "v1.2"}),
     ])
@@ -143,13 +125,13 @@ def test_near_names_come_by_their_files_rank_within_each_tier(scratch_server):
     listed tests' local `app_teardown1`, `child_teardown1`, ... before `Scaffold.teardown_request`
     (24th of 35). Now the names containing it come by their file's rank, as exact matches do,
     the names equal but for case still first."""
-    repo = _checkout(scratch_server.place("near-by-rank") / "repo", {
+    repo = checkout(scratch_server.place("near-by-rank") / "repo", {
         "pkg/core.py": "def teardown_request(f):\n    return f\n",
         **{f"pkg/use{i}.py": "from pkg.core import teardown_request\n" for i in range(3)},
         "tests/test_core.py": "def a_teardown():\n    pass\n\n\ndef b_teardown():\n    pass\n",
         "tests/test_case.py": "def Teardown():\n    pass\n",
     })
-    near, = _calls(scratch_server, repo, [("context_symbol", {"name": "teardown"})])
+    near, = indexed_calls(scratch_server, repo, [("context_symbol", {"name": "teardown"})])
     assert near.get("ok") and near["data"]["fuzzy"], near
     assert [d["qualified"] for d in near["data"]["definitions"]] == [
         "Teardown", "teardown_request", "a_teardown", "b_teardown"], near
@@ -160,9 +142,9 @@ def test_a_dirty_checkouts_freshness_gives_its_advice_once(scratch_server):
     advice of a `dirty` freshness twice: in its `reason` and again in `worktree.tree_oid`'s
     unknown beside it (131 bytes of each reply). Now the unknown says only that the working
     tree was not read."""
-    repo = _checkout(scratch_server.place("dirty-once") / "repo", {"pkg/a.py": "def f():\n    return 1\n"})
+    repo = checkout(scratch_server.place("dirty-once") / "repo", {"pkg/a.py": "def f():\n    return 1\n"})
     (repo / "pkg" / "a.py").write_text("def f():\n    return 2\n")
-    answer, = _calls(scratch_server, repo, [("context_symbol", {"name": "f"})])
+    answer, = indexed_calls(scratch_server, repo, [("context_symbol", {"name": "f"})])
     fresh = answer["freshness"]
     assert fresh["status"] == "dirty" and fresh["reason"].endswith(
         "this server answers from commits; one started with `rennet mcp --worktree` answers from the working tree"), fresh
@@ -176,7 +158,7 @@ def test_indexing_a_repository_of_many_images_answers_inline(scratch_server):
     reason it may act on first (an LFS pointer never fetched), and `skipped_total` counts them
     all."""
     lfs = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"0" * 64 + b"\nsize 12345\n"
-    repo = _checkout(scratch_server.place("many-images") / "repo", {
+    repo = checkout(scratch_server.place("many-images") / "repo", {
         "src/app.py": "def f():\n    return 1\n", "zz/data.csv": lfs,
         **{f"assets/icon_{i:03d}.png": b"\x89PNG\r\n\x1a\n\x00" + bytes([i % 256]) * 40 for i in range(250)}})
 
@@ -196,7 +178,7 @@ def test_a_name_missing_from_a_half_written_file_says_how_to_read_the_commit(wor
     """Was: on a `--worktree` server, a definition in a file the agent is half way through editing
     was `not_found`, naming the file and the lines that do not parse, with no next step. Now it
     says that `rev: HEAD` reads the last commit instead, as `context_references`' note does."""
-    repo = _checkout(tmp_path / "repo", {"pkg/helpers.py": "def split_path(name: str) -> list[str]:\n    return [name]\n"})
+    repo = checkout(tmp_path / "repo", {"pkg/helpers.py": "def split_path(name: str) -> list[str]:\n    return [name]\n"})
     (repo / "pkg" / "helpers.py").write_text('def split_path(name: str, sep: str = ".\n    return [name]\n')
 
     async def work(client):

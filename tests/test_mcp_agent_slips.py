@@ -11,7 +11,7 @@ import pygit2
 import pytest
 
 from corpora.gitbuild import RepoBuilder
-from tests.mcp_clients import python_prepared, text_of  # noqa: F401 - fixture
+from tests.mcp_clients import checkout, indexed_calls, python_prepared, text_of  # noqa: F401 - fixture
 
 # flask's shape: `App` inherits `go` from `Base`, and a test subclasses it under the same name
 FILES = {
@@ -23,29 +23,13 @@ FILES = {
 }
 
 
-def _checkout(path: Path) -> Path:
-    builder = RepoBuilder(path)
-    builder.commit(FILES)
-    builder.repo.checkout_head(strategy=pygit2.GIT_CHECKOUT_FORCE)  # a checkout, its index written
-    return builder.path
-
-
-def _calls(scratch_server, repo: Path, calls: list[tuple[str, dict]]) -> list[dict]:
-    async def work(client):
-        indexed = await client.call_tool("repo_index", {"repo": str(repo)})
-        assert not indexed.is_error, indexed
-        return [text_of(await client.call_tool(name, {"repo": str(repo), **args})) for name, args in calls]
-
-    return scratch_server.run(work)
-
-
 def test_a_kind_the_name_is_not_defined_as_is_said_so_not_answered_with_near_names(scratch_server):
     """Was: `Base` with `kind: function` answered near names (fuzzy is on by default over MCP),
     saying "nothing is defined exactly as 'Base'"; the kind-miss message that names what the name
     is defined as was reached only with `fuzzy: false`. Now `not_found` names the kinds, for an
     inherited member too."""
-    repo = _checkout(scratch_server.place("kind-miss") / "repo")
-    base, member, near = _calls(scratch_server, repo, [
+    repo = checkout(scratch_server.place("kind-miss") / "repo", FILES)
+    base, member, near = indexed_calls(scratch_server, repo, [
         ("context_symbol", {"name": "Base", "kind": "function"}),
         ("context_symbol", {"name": "App.go", "kind": "function"}),
         ("context_symbol", {"name": "Bse", "kind": "class"}),  # a name not defined: near names still
@@ -63,8 +47,8 @@ def test_a_member_two_classes_of_one_name_inherit_is_one_definition(scratch_serv
     `class App(pkg.app.App)`), both with the test class's chain, and references split its sites
     between the two copies. Now it is one definition, with the chain of the first class (by rank),
     and one definition holding every site."""
-    repo = _checkout(scratch_server.place("inherited-twice") / "repo")
-    symbol, references, mapped = _calls(scratch_server, repo, [
+    repo = checkout(scratch_server.place("inherited-twice") / "repo", FILES)
+    symbol, references, mapped = indexed_calls(scratch_server, repo, [
         ("context_symbol", {"name": "App.go"}),
         ("context_references", {"name": "App.go", "include_definitions": True}),
         ("context_map", {"focus": ["App.go"], "budget": 1024}),
@@ -87,9 +71,9 @@ def test_an_absolute_path_inside_the_checkout_is_read_as_the_tree_names_it(scrat
     `not_found` for "<repo without its leading slash>/pkg/app.py", a map's focus left it unmatched
     and a `path` filter of symbol or references matched nothing. Now each reads it relative to the checkout's top folder;
     an absolute path outside it is `not_found`, saying paths are relative to the repository."""
-    repo = _checkout(scratch_server.place("absolute") / "repo")
+    repo = checkout(scratch_server.place("absolute") / "repo", FILES)
     outside = repo.parent / "elsewhere" / "pkg" / "app.py"
-    file, mapped, symbol, references, missing = _calls(scratch_server, repo, [
+    file, mapped, symbol, references, missing = indexed_calls(scratch_server, repo, [
         ("context_file", {"path": str(repo / "pkg" / "app.py"), "limit": 1, "outline": False}),
         ("context_map", {"focus": [str(repo / "pkg" / "base.py")], "budget": 1024}),
         ("context_symbol", {"name": "App", "path": str(repo / "pkg")}),
@@ -109,9 +93,9 @@ def test_a_reason_advises_what_an_agent_can_do_with_its_tools(scratch_server):
     one "pass --worktree", a CLI command and a flag the agent's tools do not take (its read tools
     refuse `worktree` on a server started without `--worktree`). Now they name the `repo_index`
     tool, and that the server answers from commits."""
-    repo = _checkout(scratch_server.place("advice") / "repo")
+    repo = checkout(scratch_server.place("advice") / "repo", FILES)
     (repo / "pkg" / "app.py").write_text("class App:\n    pass\n")  # the checkout differs from HEAD
-    (dirty,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    (dirty,) = indexed_calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
     assert dirty["freshness"]["status"] == "dirty", dirty["freshness"]
     assert "--worktree to answer" not in dirty["freshness"]["reason"]
     assert dirty["freshness"]["reason"].endswith("this server answers from commits; one started with "
@@ -135,8 +119,8 @@ def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
     in the snapshot. Now the first names the repository's branches (a walk past the first
     commit, `HEAD~5`, none: it says how far back HEAD goes), the second the file and the
     `start_line` to pass."""
-    repo = _checkout(scratch_server.place("slips") / "repo")
-    branch, walk, line = _calls(scratch_server, repo, [
+    repo = checkout(scratch_server.place("slips") / "repo", FILES)
+    branch, walk, line = indexed_calls(scratch_server, repo, [
         ("context_symbol", {"name": "App", "rev": "master"}),
         ("context_symbol", {"name": "App", "rev": "HEAD~5"}),
         ("context_file", {"path": "pkg/app.py:4"}),
@@ -151,12 +135,12 @@ def test_a_slip_of_rev_or_line_says_what_to_pass_instead(scratch_server):
 
 def test_a_checkout_one_path_off_its_commit_says_one_path(scratch_server):
     """Was: "the checkout's working tree differs from it (1 paths)". Now the count reads as a count."""
-    repo = _checkout(scratch_server.place("one-path") / "repo")
+    repo = checkout(scratch_server.place("one-path") / "repo", FILES)
     (repo / "pkg" / "app.py").write_text("class App:\n    pass\n")
-    (dirty,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    (dirty,) = indexed_calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
     assert "differs from it (1 path);" in dirty["freshness"]["reason"], dirty["freshness"]
     (repo / "pkg" / "urls.py").write_text("def base_url():\n    return '/x'\n")
-    (two,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    (two,) = indexed_calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
     assert "differs from it (2 paths);" in two["freshness"]["reason"], two["freshness"]
 
 
@@ -229,7 +213,7 @@ def test_a_checkout_stopped_mid_operation_says_so_in_its_reason(scratch_server, 
     repo = scratch_server.place(f"underway-{operation}") / "repo"
     _stopped_in(repo, operation)
     told = f"a {operation}"
-    (dirty,) = _calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
+    (dirty,) = indexed_calls(scratch_server, repo, [("context_symbol", {"name": "App"})])
     assert dirty["freshness"]["status"] == "dirty", dirty["freshness"]
     assert f"differs from it (1 path), with {told} in progress;" in dirty["freshness"]["reason"], dirty["freshness"]
 
