@@ -9,7 +9,7 @@ import subprocess
 import warnings
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import anyio
 import jsonschema
@@ -29,6 +29,10 @@ from tests.mcp_clients import (  # noqa: F401 - fixture
     run_stdio,
     text_of,
 )
+
+if TYPE_CHECKING:
+    from context_tools.faces.in_flight import Shared
+    from context_tools.faces.mcp_http import Guard
 from tests.schema_checks import checked_validator
 from tests.test_context_world import PY, ROOT, World, cli_env, world  # noqa: F401 - fixture
 from tests.test_registry import AGENT_INVENTORY
@@ -2914,20 +2918,27 @@ def test_the_bytes_of_the_bodies_held_are_bounded_across_requests():
     assert guard.held.all.count == 0 and guard.held.all.bytes == 0
 
 
+def _guard_of_session_s1(held: Shared) -> tuple[Guard, dict]:
+    """A guard holding requests in flight by `held`, the session `s1` issued to it (and idle), and
+    the scope of a POST of that session, its host and token right."""
+    from context_tools.faces.mcp_http import Guard
+
+    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
+    guard.held = held
+    guard.sessions.issue("s1")
+    guard.sessions.end("s1")
+    return guard, {"type": "http", "method": "POST", "path": "/mcp",
+                   "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
+                               (b"mcp-session-id", b"s1")]}
+
+
 def test_the_bytes_a_session_holds_are_bounded_to_its_share_as_its_bodies_come():
     """A session's share is in bytes too (`SESSION_BYTES`, here 1,000, the whole bound far
     above): its second POST taking the session past its share, while its first is held, is 503
     as that chunk comes, though the server holds far less than its bound."""
     from context_tools.faces.in_flight import Shared
-    from context_tools.faces.mcp_http import Guard
 
-    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
-    guard.held = Shared(max_bytes=100_000, session=(16, 1000))
-    guard.sessions.issue("s1")
-    guard.sessions.end("s1")
-    scope = {"type": "http", "method": "POST", "path": "/mcp",
-             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
-                         (b"mcp-session-id", b"s1")]}
+    guard, scope = _guard_of_session_s1(Shared(max_bytes=100_000, session=(16, 1000)))
     sent = _second_post_while_one_is_held(guard, scope)
     assert sent[0]["status"] == 503, sent
     assert "this session has" in json.loads(sent[1]["body"])["error"]["message"]
@@ -2938,16 +2949,9 @@ def test_a_session_past_its_share_reads_at_most_four_posts_in_the_room_for_answe
     """Past its share, a session's POSTs are read in the room kept for answers and notifications,
     four at a time (`ROOM_SESSION`): a fifth is 503 before its body is read."""
     from context_tools.faces.in_flight import ROOM_SESSION, Shared
-    from context_tools.faces.mcp_http import Guard
 
     assert ROOM_SESSION[0] == 4
-    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
-    guard.held = Shared(session=(1, 1 << 20))
-    guard.sessions.issue("s1")
-    guard.sessions.end("s1")
-    scope = {"type": "http", "method": "POST", "path": "/mcp",
-             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
-                         (b"mcp-session-id", b"s1")]}
+    guard, scope = _guard_of_session_s1(Shared(session=(1, 1 << 20)))
     statuses: list[int] = []
     read = [0] * 6
 
@@ -2988,15 +2992,8 @@ def test_past_its_share_a_sessions_notification_goes_on_and_its_request_is_503()
     a notification (a cancel, which frees a place) goes on to the server, a request is refused
     there with 503, as the share itself refuses it."""
     from context_tools.faces.in_flight import Shared
-    from context_tools.faces.mcp_http import Guard
 
-    guard = Guard(_ok_app, "127.0.0.1", 8765, "t" * 32)
-    guard.held = Shared(session=(1, 1 << 20))
-    guard.sessions.issue("s1")
-    guard.sessions.end("s1")
-    scope = {"type": "http", "method": "POST", "path": "/mcp",
-             "headers": [(b"host", b"127.0.0.1:8765"), (b"authorization", b"Bearer " + b"t" * 32),
-                         (b"mcp-session-id", b"s1")]}
+    guard, scope = _guard_of_session_s1(Shared(session=(1, 1 << 20)))
     bodies = {"notification": b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}',
               "request": b'{"jsonrpc":"2.0","id":7,"method":"ping"}'}
     statuses: dict[str, list[int]] = {}
