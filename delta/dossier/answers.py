@@ -29,6 +29,12 @@ T = TypeVar("T")
 Json = Raw | memoryview  # the JSON text of one value, as a field or an element of a list holds it
 NULL = Raw(b"null")  # a field the answer leaves out reads as JSON's null
 
+
+class Named(msgspec.Struct):
+    """An object read for its `name` alone (a Jira status, a Linear state or user)."""
+
+    name: Raw = NULL
+
 # A string (its brackets and commas are text), a bracket, a colon or comma, or a bare scalar.
 TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]|[^\s\[\]{}:,"]+', re.S)
 _BLANK = re.compile(rb"[ \t\r\n]*")

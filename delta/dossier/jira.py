@@ -14,17 +14,13 @@ from typing import Mapping
 import msgspec
 from msgspec import Raw, Struct
 
-from delta.dossier.answers import NULL, TOKEN, Json, decoded, first, items, read_answer, text
+from delta.dossier.answers import NULL, TOKEN, Json, Named, decoded, first, items, read_answer, text
 from delta.dossier.config import JiraConfig
 from delta.dossier.items import MAX_COMMENTS, RICH_TEXT_CHARS, RICH_TEXT_DEPTH, Comment, Fetched, bounded_text
 from delta.dossier.refs import TRACKER_KEY
 from delta.dossier.transport import TrackerFailure, exchange
 
 FIELDS = "summary,status,description,comment,issuelinks"
-
-
-class _Named(Struct):
-    name: Raw = NULL
 
 
 class _Author(Struct):
@@ -281,7 +277,7 @@ def parse_issue(key: str, data: bytes, browse_base: str) -> Fetched:
     answer = read_answer(data, JiraAnswer, f"jira sent a body for {key} that is not usable JSON",
                          f"jira: the answer for {key} has no fields object with a summary")
     fields = answer.fields
-    status = decoded(fields.status, _Named)
+    status = decoded(fields.status, Named)
     comments: list[Comment] = []
     thread = decoded(fields.comment, _Thread)
     for n, entry in enumerate(items(thread.comments if thread is not None else NULL)):

@@ -8,7 +8,7 @@ from typing import Mapping
 import msgspec
 from msgspec import UNSET, Raw, Struct, UnsetType
 
-from delta.dossier.answers import NULL, Json, decoded, first, is_empty, items, read_answer, text
+from delta.dossier.answers import NULL, Json, Named, decoded, first, is_empty, items, read_answer, text
 from delta.dossier.config import LinearConfig
 from delta.dossier.items import MAX_COMMENTS, Comment, Fetched, bounded_text
 from delta.dossier.transport import TrackerFailure, exchange
@@ -31,10 +31,6 @@ class _Error(Struct):
 class _Extensions(Struct):
     code: Raw = NULL
     type: Raw = NULL
-
-
-class _Named(Struct):
-    name: Raw = NULL
 
 
 class _Nodes(Struct):
@@ -118,14 +114,14 @@ def parse_issue(key: str, data: bytes) -> Fetched:
     issue = found.issue
     if issue is None:
         raise TrackerFailure("not_found", f"linear has no issue {key}")
-    state = decoded(issue.state, _Named)
+    state = decoded(issue.state, Named)
     comments = []
     for n, entry in enumerate(items(_nodes(issue.comments))):
         if n == MAX_COMMENTS:
             break
         c = decoded(entry, _Comment)
         if c is not None:
-            user = decoded(c.user, _Named)
+            user = decoded(c.user, Named)
             comments.append(Comment(text(user.name) if user is not None else "", text(c.createdAt),
                                     bounded_text(text(c.body))))
     links = []
