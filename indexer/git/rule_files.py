@@ -11,6 +11,7 @@ import pygit2
 
 from indexer.contract.errors import BadInput
 from indexer.git.checkout_memo import CheckoutMemos, settled
+from indexer.git.loose import common_dir
 from indexer.git.read import text_path
 
 # The files of rules libgit2 opens as it walks a checkout (its status) and filters a file into
@@ -33,7 +34,7 @@ def check_rule_files(repo: pygit2.Repository) -> None:
     workdir = repo.workdir
     if not workdir:
         return
-    common = _common_dir(repo)
+    common = common_dir(repo.path)  # where `info/` lives, shared by linked worktrees
     for held in (os.path.join(repo.path, "index"), *(os.path.join(common, rule) for rule in _GIT_DIR_RULES)):
         if _waits_on_open(held):
             raise UnreadableRules(_waiting(held))
@@ -109,17 +110,6 @@ class _BaseFolders:
             return self.tree[folder].type == pygit2.enums.ObjectType.TREE
         except (KeyError, ValueError):
             return False
-
-
-def _common_dir(repo: pygit2.Repository) -> str:
-    """The git directory shared by linked worktrees, where `info/` lives."""
-    common = os.path.join(repo.path, "commondir")
-    try:
-        with open(common, "rb") as fh:  # git's own file, at most a path
-            named = os.fsdecode(fh.read(4096).strip())
-    except OSError:
-        return repo.path
-    return os.path.normpath(os.path.join(repo.path, named))
 
 
 def _waits_on_open(path: str) -> bool:
