@@ -23,7 +23,7 @@ import json
 import queue
 import re
 import threading
-from typing import TYPE_CHECKING, BinaryIO, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
 from context_tools.faces.mcp_stdio import MAX_LINE_BYTES
 
@@ -192,27 +192,29 @@ class Start:
     def _answered(self, raw: bytes) -> bool:
         """Whether the line was answered here (or was blank); False leaves it to the transport."""
         try:
-            reply = self._reply(raw)
+            answered = self._reply(raw)
         except Exception:  # no room to read it, or the file: the SDK answers it
             return False
-        if reply is None:
+        if answered is None:
             return False
+        reply, doc = answered
         if reply:
             try:
                 self.stdout.write(reply)
                 self.stdout.flush()
             except Exception:  # the client has gone: the transport meets it as ever
                 return False
-        self._commit(raw)
+        if doc is not None:
+            self._commit(raw, doc)
         return True
 
-    def _reply(self, raw: bytes) -> bytes | None:
-        """The answer to a line (b"" for a blank line or the notification, answered by nothing),
-        or None for one left to the transport."""
+    def _reply(self, raw: bytes) -> tuple[bytes, dict[str, Any] | None] | None:
+        """The answer to a line (b"" for a blank line or the notification, answered by nothing)
+        and the line's message (None for a blank one), or None for a line left to the transport."""
         if len(raw) > EARLY_BYTES or not raw.endswith(b"\n"):
             return None
         if not raw.strip():
-            return b""
+            return b"", None
         doc = json.loads(raw)
         if not isinstance(doc, dict) or doc.get("jsonrpc") != "2.0" or not set(doc) <= {"jsonrpc", "id", "method",
                                                                                         "params"}:
@@ -221,7 +223,7 @@ class Start:
         if "id" not in doc:
             if method == "notifications/initialized" and self._initialize is not None and not self._initialized \
                     and doc.get("params", {}) == {}:
-                return b""
+                return b"", doc
             return None
         rid = doc["id"]
         if not _plain_id(rid) or same_id(rid) in self._ids or len(self._ids) >= EARLY_REQUESTS:
@@ -231,17 +233,16 @@ class Start:
             if asked is None:
                 return None
             answers = self._answers = Answers(self._worktree)
-            return reply_line(rid, answers.initialize[answers.agreed(asked)])
+            return reply_line(rid, answers.initialize[answers.agreed(asked)]), doc
         if method in ("tools/list", "ping") and self._initialized and self._answers is not None \
                 and _plain_params(doc):
-            return reply_line(rid, (self._answers.tools if method == "tools/list" else self._answers.ping)[self._agreed])
+            listed = self._answers.tools if method == "tools/list" else self._answers.ping
+            return reply_line(rid, listed[self._agreed]), doc
         return None
 
-    def _commit(self, raw: bytes) -> None:
-        """What answering the line changed: the session's state the SDK must be given later."""
-        if not raw.strip():
-            return
-        doc = json.loads(raw)
+    def _commit(self, raw: bytes, doc: dict[str, Any]) -> None:
+        """What answering the line (`doc`, its message) changed: the session's state the SDK must
+        be given later."""
         method = doc.get("method")
         if method == "initialize":
             assert self._answers is not None
